@@ -1,0 +1,128 @@
+"""The proposal file `<stem>_hiera.py`: its header, and checks that it still matches its reference.
+
+Pure text (no torch): the CLI, the language server and `hiera-lsp --check` all read headers.
+
+A proposal is the reference source copied verbatim (so the file imports on its own) followed by
+`class ModelNew(<Reference>)` and whatever it needs. The header above it records what was
+verified; `body-sha256` covers everything below the header, so hand edits are detectable, and
+`reference-sha256` covers the reference file, so a changed reference makes the proposal stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field, fields
+
+HEADER_START = "# ---- HIERA proposal " + "-" * 58
+HEADER_END = "# " + "-" * 78
+FORMAT_VERSION = "1"
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class ProposalHeader:
+    reference: str  # path of the reference file, relative to the proposal's directory
+    reference_class: str
+    reference_sha256: str
+    body_sha256: str = ""
+    space: str = ""
+    strategy: str = ""
+    verification: str = ""  # e.g. "passed: 9 checks, 5 input sets, max error 2.1e-07"
+    speedup: str = ""  # e.g. "2.31x over eager (1.200 ms -> 0.519 ms)"
+    device: str = ""
+    versions: str = ""
+    date: str = ""
+    contract: list[str] = field(default_factory=list)  # one assumption per line
+    run: str = ""  # run id in .hiera/runs
+    header_lines: int = 0  # filled by parse_header: lines the header occupies
+
+    def verified(self) -> bool:
+        return self.verification.startswith("passed")
+
+
+_KEYS = {f.name.replace("_", "-"): f.name for f in fields(ProposalHeader)
+         if f.name not in ("contract", "header_lines")}
+
+
+def render(header: ProposalHeader, body: str) -> str:
+    """The full proposal text: header (with body hash filled in) + body."""
+    header.body_sha256 = sha256_text(body)
+    out = [HEADER_START, f"# hiera-proposal: {FORMAT_VERSION}"]
+    for key, attr in _KEYS.items():
+        value = getattr(header, attr)
+        if value:
+            out.append(f"# {key}: {value}")
+    out.extend(f"# contract: {item}" for item in header.contract)
+    out.append(HEADER_END)
+    return "\n".join(out) + "\n" + body
+
+
+def split(text: str) -> tuple[ProposalHeader | None, str]:
+    """(header, body) of a proposal; (None, text) when the text has no HIERA header."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n") != HEADER_START:
+        return None, text
+    values: dict[str, str] = {}
+    contract: list[str] = []
+    for index, raw in enumerate(lines[1:], start=1):
+        line = raw.rstrip("\r\n")
+        if line == HEADER_END:
+            header = ProposalHeader(**{_KEYS[k]: v for k, v in values.items() if k in _KEYS},
+                                    contract=contract) if {"reference", "reference-class",
+                                                           "reference-sha256"} <= values.keys() else None
+            if header is not None:
+                header.header_lines = index + 1
+            return header, "".join(lines[index + 1:])
+        key, _, value = line.lstrip("# ").partition(": ")
+        if key == "contract":
+            contract.append(value)
+        else:
+            values[key] = value
+    return None, text
+
+
+def parse_header(text: str) -> ProposalHeader | None:
+    return split(text)[0]
+
+
+@dataclass
+class ProposalStatus:
+    """What `--check` and the editor say about a proposal file."""
+
+    header: ProposalHeader | None
+    reference_path: str | None  # resolved absolute path of the reference
+    stale: bool = False  # reference changed (or vanished) since verification
+    reference_missing: bool = False
+    hand_edited: bool = False
+    unverified: bool = False
+
+
+def check(proposal_path: str, text: str | None = None) -> ProposalStatus:
+    """Compare a proposal with its reference as they are on disk now."""
+    if text is None:
+        with open(proposal_path, encoding="utf-8") as handle:
+            text = handle.read()
+    header, body = split(text)
+    if header is None:
+        return ProposalStatus(None, None)
+    reference_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(proposal_path)),
+                                                   header.reference))
+    status = ProposalStatus(header, reference_path)
+    status.hand_edited = sha256_text(body) != header.body_sha256
+    status.unverified = not header.verified()
+    try:
+        with open(reference_path, encoding="utf-8") as handle:
+            status.stale = sha256_text(handle.read()) != header.reference_sha256
+    except OSError:
+        status.reference_missing = True
+        status.stale = True
+    return status
+
+
+def proposal_path_for(source_path: str) -> str:
+    stem, _ = os.path.splitext(source_path)
+    return stem + "_hiera.py"

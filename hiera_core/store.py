@@ -1,0 +1,151 @@
+"""The `.hiera/` store at the workspace root: run records, specs, profiles, candidates, proposals.
+
+Layout:
+    .hiera/runs/<run-id>/run.json          the run record (status, stages, candidates, best, error)
+    .hiera/runs/<run-id>/spec.json         the contract-augmented spec
+    .hiera/runs/<run-id>/plan.json         the plan
+    .hiera/runs/<run-id>/candidates/<name>.py / <name>.json   source, verification and profile
+    .hiera/runs/<run-id>/proposal.py       the winning proposal (when one was found)
+    .hiera/runs/<run-id>/events.jsonl      every progress event
+    .hiera/index/<task-key>.json           latest run, spec, profile and proposal per task (hover reads this)
+
+Every write is atomic (temp file in the same folder + os.replace), so readers never see half a
+file, even while a run is in progress; index updates take an flock so two processes writing at
+once never lose each other's entries. Pure: no torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import secrets
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+STORE_DIR = ".hiera"
+WORKSPACE_MARKERS = (".hiera", ".git", "pyproject.toml")
+
+
+def find_workspace_root(start: str | os.PathLike) -> Path:
+    """Nearest ancestor of `start` holding a .hiera/, .git or pyproject.toml; else start's folder."""
+    path = Path(start).resolve()
+    folder = path if path.is_dir() else path.parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in WORKSPACE_MARKERS):
+            return candidate
+    return folder
+
+
+def task_key(workspace: Path, file: str | os.PathLike, class_name: str) -> str:
+    """A file-name-safe key for FILE::Class, relative to the workspace."""
+    try:
+        relative = Path(file).resolve().relative_to(workspace)
+    except ValueError:
+        relative = Path(file).resolve()
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{relative.as_posix()}__{class_name}").strip("_")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
+
+
+def read_json(path: Path) -> Any | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+class Store:
+    def __init__(self, root: str | os.PathLike):
+        self.workspace = Path(root).resolve()
+        self.root = self.workspace / STORE_DIR
+
+    @classmethod
+    def for_file(cls, file: str | os.PathLike) -> "Store":
+        return cls(find_workspace_root(file))
+
+    # ---- locking -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    # ---- runs ----------------------------------------------------------------------------
+    def new_run(self, kind: str) -> "Run":
+        run_id = time.strftime("%Y%m%d-%H%M%S") + f"-{kind}-{os.getpid()}-{secrets.token_hex(3)}"
+        return Run(self, run_id)
+
+    def run(self, run_id: str) -> "Run":
+        return Run(self, run_id)
+
+    def runs(self) -> list[str]:
+        folder = self.root / "runs"
+        return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+
+    # ---- per-task index ----------------------------------------------------------------------
+    def index_path(self, key: str) -> Path:
+        return self.root / "index" / f"{key}.json"
+
+    def read_index(self, key: str) -> dict:
+        return read_json(self.index_path(key)) or {}
+
+    def update_index(self, key: str, **entries: Any) -> dict:
+        """Merge entries into the task's index record under the store lock."""
+        with self.lock():
+            record = self.read_index(key)
+            record.update(entries)
+            record["updated"] = time.time()
+            atomic_write_json(self.index_path(key), record)
+            return record
+
+
+class Run:
+    def __init__(self, store: Store, run_id: str):
+        self.store = store
+        self.id = run_id
+        self.path = store.root / "runs" / run_id
+
+    def write_json(self, name: str, data: Any) -> Path:
+        target = self.path / name
+        atomic_write_json(target, data)
+        return target
+
+    def write_text(self, name: str, text: str) -> Path:
+        target = self.path / name
+        atomic_write_text(target, text)
+        return target
+
+    def read_json(self, name: str) -> Any | None:
+        return read_json(self.path / name)
+
+    def append_event(self, line: str) -> None:
+        """Append one JSON line; appends of a single short write are atomic on POSIX."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        with open(self.path / "events.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(line.rstrip("\n") + "\n")
