@@ -126,3 +126,22 @@ def check(proposal_path: str, text: str | None = None) -> ProposalStatus:
 def proposal_path_for(source_path: str) -> str:
     stem, _ = os.path.splitext(source_path)
     return stem + "_hiera.py"
+
+
+CANDIDATE_MARKER = "# ---- HIERA candidate: "
+
+
+def assemble_body(reference_source: str, candidate_name: str, space: str, candidate_code: str) -> str:
+    """The proposal body: the reference verbatim (so the file imports alone), then the candidate."""
+    banner = f"{CANDIDATE_MARKER}{candidate_name} ({space}) "
+    return (reference_source.rstrip("\n") + "\n\n\n" + banner + "-" * max(4, 80 - len(banner)) + "\n"
+            + candidate_code.rstrip("\n") + "\n")
+
+
+def candidate_part(body: str) -> tuple[str, int]:
+    """(candidate source, 1-based line where it starts in the body); the whole body when no marker."""
+    index = body.rfind("\n" + CANDIDATE_MARKER)
+    if index < 0:
+        return body, 1
+    start = body.index("\n", index + 1) + 1
+    return body[start:], body[:start].count("\n") + 1

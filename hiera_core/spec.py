@@ -73,7 +73,8 @@ class OpShare:
 @dataclass
 class Tolerance:
     rtol: float
-    atol: float  # absolute, already scaled by the output magnitude
+    atol_rel: float  # atol as a fraction of the reference output's RMS (each input set its own)
+    atol: float  # absolute, for the task's own inputs
     note: str
 
 

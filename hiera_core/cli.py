@@ -1,0 +1,313 @@
+"""`hiera`: spec, plan, optimize, profile and verify PyTorch modules from the command line.
+
+Exit codes: 0 success; 1 the command ran but found no improvement / verification failed;
+2 usage or task errors (bad file, missing inputs, a forward that raises, a hang, out of memory).
+Progress goes to stderr (a rich progress bar on a terminal), results to stdout; `--json` prints
+one JSON object, `--events` JSON lines (what the language server reads).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from hiera_core import __version__
+from hiera_core.errors import HieraError
+from hiera_core.events import Emit, Event, JsonLinesEmitter, discard
+from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record
+
+stderr = Console(stderr=True)
+stdout = Console(soft_wrap=True)
+
+ADDRESS_HELP = "FILE.py or FILE.py::Class"
+
+
+@contextmanager
+def progress_emitter(enabled: bool, events: bool) -> Iterator[Emit]:
+    """JSON lines with --events; a rich progress bar on a terminal; nothing otherwise."""
+    if events:
+        yield JsonLinesEmitter(sys.stdout)
+        return
+    if not enabled or not stderr.is_terminal:
+        def plain(event: Event) -> None:
+            if enabled and event.event in ("stage", "candidate", "start"):
+                stderr.print(f"[dim]{event.stage}:[/] {event.message}", highlight=False)
+        yield plain
+        return
+    with Progress(TextColumn("[bold]{task.fields[stage]:>9}"), BarColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), console=stderr, transient=True) as bar:
+        task = bar.add_task("starting", total=1.0, stage="hiera")
+
+        def update(event: Event) -> None:
+            if event.event == "candidate":
+                bar.console.print(f"  {event.message}", highlight=False)
+            if event.progress is not None:
+                bar.update(task, completed=event.progress, description=event.message[:100],
+                           stage=event.stage or "")
+        yield update
+
+
+def fail(error: HieraError, as_json: bool, events: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"status": "error", "error": error.to_dict()}, indent=2))
+    elif not events:
+        stderr.print(f"[bold red]error:[/] {error}", highlight=False)
+        if error.details.get("log"):
+            stderr.print(error.details["log"], highlight=False, markup=False)
+    sys.exit(2)
+
+
+def device_option(function):
+    return click.option("--device", type=click.Choice(["cuda", "cpu"]), default=None,
+                        help="where to run the reference and candidates (default: cuda when a GPU is present)")(function)
+
+
+def gpu_option(function):
+    return click.option("--gpu", default=None, metavar="NAME",
+                        help="roofline target from the peaks table (h200, h100, a100, l40s, rtx4090, b200, cpu); "
+                             "default: the device it runs on")(function)
+
+
+def common_output(function):
+    function = click.option("--json", "as_json", is_flag=True, help="print one JSON object")(function)
+    return click.option("--events", is_flag=True, help="JSON-lines progress events on stdout")(function)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="hiera")
+def main() -> None:
+    """HIERA: workload-aware optimization of PyTorch modules across PyTorch operators, CUDA
+    libraries and custom CUDA kernels. No model configured: offline expert mode."""
+
+
+@main.command()
+@click.argument("address", metavar=ADDRESS_HELP)
+@device_option
+@gpu_option
+@click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@common_output
+def spec(address, device, gpu, meta, timeout, as_json, events) -> None:
+    """Build the contract-augmented spec of a module."""
+    from hiera_core.spec import render_text
+
+    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
+    with progress_emitter(not as_json, events) as emit:
+        try:
+            session = Session(address, "spec", settings, emit)
+            session.stage("spec", f"building the spec of {session.address}", 0.1)
+            result = session.worker("prepare", "building the spec", "spec", gpu=gpu, meta=meta)
+        except HieraError as error:
+            if "session" in locals():
+                session.fail(error)
+            fail(error, as_json, events)
+    _record_spec(session, result["spec"])
+    from hiera_core.spec import Spec
+
+    spec_obj = Spec.from_dict(result["spec"])
+    if events:
+        emit(Event("result", stage="spec", message="spec built", progress=1.0, data=result["spec"]))
+    elif as_json:
+        click.echo(spec_obj.to_json())
+    else:
+        stdout.print(render_text(spec_obj), highlight=False, markup=False)
+
+
+def _record_spec(session: Session, spec: dict) -> None:
+    path = session.run.write_json("spec.json", spec)
+    session.state.status = "done"
+    session.save()
+    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
+                               spec={"run": session.run.id, "path": str(path)})
+
+
+@main.command()
+@click.argument("address", metavar=ADDRESS_HELP)
+@device_option
+@gpu_option
+@click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@common_output
+def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
+    """Rank the implementation spaces and strategies for a module (offline expert planner)."""
+    from hiera_core.plan import ExpertPlanner, render_plan
+    from hiera_core.spec import Spec
+
+    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
+    with progress_emitter(not as_json, events) as emit:
+        try:
+            session = Session(address, "plan", settings, emit)
+            session.stage("spec", f"building the spec of {session.address}", 0.1)
+            result = session.worker("prepare", "building the spec", "spec", gpu=gpu, meta=meta, measure=False)
+        except HieraError as error:
+            if "session" in locals():
+                session.fail(error)
+            fail(error, as_json, events)
+    _record_spec(session, result["spec"])
+    chosen = ExpertPlanner().plan(Spec.from_dict(result["spec"]))
+    session.run.write_json("plan.json", chosen.to_dict())
+    if events:
+        emit(Event("result", stage="plan", message=chosen.summary, progress=1.0, data=chosen.to_dict()))
+    elif as_json:
+        click.echo(chosen.to_json())
+    else:
+        stdout.print(render_plan(chosen), highlight=False, markup=False)
+
+
+@main.command(name="optimize")
+@click.argument("address", metavar=ADDRESS_HELP)
+@click.option("--budget", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="how many candidates to implement, verify and profile")
+@device_option
+@gpu_option
+@click.option("--timeout", type=float, default=600.0, show_default=True,
+              help="seconds allowed per step (the reference's spec, each candidate)")
+@click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
+@common_output
+def optimize_command(address, budget, device, gpu, timeout, write, as_json, events) -> None:
+    """Plan, implement, verify and profile candidates; propose the best verified one."""
+    settings = Settings(device=device or default_device(), budget=budget, gpu=gpu, timeout_s=timeout, write=write)
+    with progress_emitter(not as_json, events) as emit:
+        if not as_json and not events:
+            stderr.print("HIERA: no model configured, offline expert mode", highlight=False)
+        try:
+            result = optimize(address, settings, emit)
+        except HieraError as error:
+            fail(error, as_json, events)
+    if as_json:
+        click.echo(json.dumps(result, indent=2, default=str))
+    elif not events:
+        _print_optimize(result)
+    sys.exit(0 if result["status"] == "proposal" else 1)
+
+
+def _print_optimize(result: dict) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{result['address']} on {result['device']} ({result['device_name']})", title_justify="left")
+    for column in ("candidate", "space", "status", "ms", "speedup", "note"):
+        table.add_column(column)
+    for outcome in result["candidates"]:
+        table.add_row(outcome["name"], outcome["space"], outcome["status"],
+                      f"{outcome['ms']:.4g}" if outcome["ms"] else "-",
+                      f"{outcome['speedup']:.2f}x" if outcome["speedup"] else "-",
+                      (outcome["verification"] if outcome["status"] == "verified" else outcome["reason"])[:90])
+    stdout.print(table)
+    if result["status"] == "proposal":
+        stdout.print(result["diff"], highlight=False, markup=False)
+        where = result["target_path"] if result["written"] else result["proposal_path"]
+        stdout.print(f"[bold green]{result['message']}[/]", highlight=False)
+        stdout.print(f"proposal written to {where}" + ("" if result["written"] else
+                                                        " (use --write to place it next to the source)"),
+                     highlight=False)
+        if result.get("previous_saved_to"):
+            stdout.print(f"the previous {result['target_path']} was kept at {result['previous_saved_to']}")
+    else:
+        stdout.print(f"[bold yellow]{result['message']}[/]", highlight=False)
+
+
+@main.command()
+@click.argument("address", metavar=ADDRESS_HELP)
+@device_option
+@gpu_option
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds for the profiling step")
+@common_output
+def profile(address, device, gpu, timeout, as_json, events) -> None:
+    """Time a module (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel."""
+    from hiera_core.spec import Spec
+
+    settings = Settings(device=device or default_device(), gpu=gpu, timeout_s=timeout)
+    with progress_emitter(not as_json, events) as emit:
+        try:
+            session = Session(address, "profile", settings, emit)
+            session.stage("profile", f"profiling {session.address} on {settings.device}", 0.1)
+            result = session.worker("profile", "profiling", "profile", gpu=gpu)
+        except HieraError as error:
+            if "session" in locals():
+                session.fail(error)
+            fail(error, as_json, events)
+    spec_obj = Spec.from_dict(result["spec"])
+    record = profile_record(spec_obj, result["timing"])
+    session.run.write_json("profile.json", {"timing": result["timing"], "profile": record})
+    session.state.status = "done"
+    session.save()
+    session.store.update_index(session.key, file=session.path, **{"class": session.class_name}, profile=record)
+    if events:
+        emit(Event("result", stage="profile", message=f"{record['latency_ms']:.4g} ms", progress=1.0, data=record))
+    elif as_json:
+        click.echo(json.dumps({"profile": record, "timing": result["timing"]}, indent=2))
+    else:
+        timing = result["timing"]
+        stdout.print(f"{session.address} on {record['device_name']}: median {timing['median_ms']:.4g} ms "
+                     f"(IQR {timing['iqr_ms']:.3g} ms, {timing['iterations']} calls; {timing['method']})",
+                     highlight=False)
+        stdout.print(f"roofline bound {record['roofline_bound_ms'] * 1000:.3g} us on {record['roofline_device']}"
+                     f" -> {record['roofline_pct']:.3g}% of roofline; {spec_obj.workload_class}", highlight=False)
+        for kernel in timing.get("kernels", []):
+            stdout.print(f"  {kernel['share'] * 100:5.1f}%  {kernel['ms']:.4g} ms  {kernel['name']}",
+                         highlight=False, markup=False)
+
+
+@main.command()
+@click.argument("reference", metavar="REFERENCE.py[::Class]")
+@click.argument("candidate", type=click.Path(dir_okay=False))
+@device_option
+@click.option("--space", type=click.Choice(["pytorch", "cuda_libs", "custom_cuda"]), default=None,
+              help="the candidate's space, for its static checks (default: from a HIERA header, else custom_cuda)")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@common_output
+def verify(reference, candidate, device, space, timeout, as_json, events) -> None:
+    """Verify a candidate file defining ModelNew against a reference; exit 0 pass, 1 fail, 2 error."""
+    from hiera_core import proposal as proposals
+
+    settings = Settings(device=device or default_device(), timeout_s=timeout)
+    with progress_emitter(not as_json, events) as emit:
+        try:
+            try:
+                text = open(candidate, encoding="utf-8").read()
+            except (OSError, UnicodeDecodeError) as error:
+                raise HieraError(f"cannot read the candidate: {error}", file=candidate, kind="usage",
+                                 hint="give the path of a UTF-8 .py file that defines ModelNew") from None
+            header, body = proposals.split(text)
+            source, first_line = proposals.candidate_part(body)
+            first_line += header.header_lines if header else 0
+            space = space or (header.space if header and header.space else "custom_cuda")
+            session = Session(reference, "verify", settings, emit)
+            session.stage("spec", "running the reference", 0.1)
+            prepared = session.worker("prepare", "building the spec", "spec", measure=False)
+            session.stage("verify", f"verifying {candidate}", 0.4)
+            result = session.worker("evaluate", f"verifying {candidate}", "verify", spec=prepared["spec"],
+                                    candidate_path=candidate, candidate_source=source, first_line=first_line,
+                                    space=space, time=False)
+        except HieraError as error:
+            if "session" in locals():
+                session.fail(error)
+            fail(error, as_json, events)
+    verification = result["verification"]
+    passed = all(check["passed"] for check in verification["checks"])
+    session.run.write_json("verification.json", verification)
+    session.state.status = "done"
+    session.save()
+    if events:
+        emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0, data=verification))
+    elif as_json:
+        click.echo(json.dumps({"passed": passed, **verification}, indent=2))
+    else:
+        for check in verification["checks"]:
+            mark = "[green]ok[/]" if check["passed"] else "[red]FAILED[/]"
+            detail = f": {check['message']}" if check["message"] else ""
+            stdout.print(f"{mark} {check['name']}{detail}", highlight=False)
+            if check["reproducer"]:
+                stdout.print(f"   reproduce with: {check['reproducer']}", highlight=False, markup=False)
+        stdout.print("[bold green]verified[/]" if passed else "[bold red]rejected[/]")
+    sys.exit(0 if passed else 1)
+
+
+if __name__ == "__main__":
+    main()

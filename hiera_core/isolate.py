@@ -1,0 +1,113 @@
+"""Running worker ops in child processes with a time limit and (on CPU) a memory limit.
+
+The child gets its own process group, so a timeout kills everything it started (inductor's
+compile workers too). Its stdout/stderr go to a log file whose tail is quoted when it dies.
+Pure: never imports torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hiera_core.errors import HieraError
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+def _total_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 0
+
+
+def _limit_memory(limit: int):
+    def apply() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def log_tail(path: Path, lines: int = 15) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    kept = [line for line in text.splitlines() if line.strip() and "USDT:" not in line]
+    return "\n".join(kept[-lines:])
+
+
+def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: str,
+               log_path: Path | None = None, python: str | None = None) -> dict:
+    """Run `op` in a child; returns its result or raises HieraError (timeout, crash, user error)."""
+    with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
+        request_path = Path(folder) / "request.json"
+        result_path = Path(folder) / "result.json"
+        request_path.write_text(json.dumps({**request, "op": op}, default=str), encoding="utf-8")
+        log = log_path or Path(folder) / "worker.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        # On CPU an address-space cap turns runaway allocations into a clean error instead of the
+        # OOM killer; CUDA reserves huge virtual ranges, so no cap there.
+        total = _total_memory()
+        preexec = _limit_memory(int(total * 0.9)) if device == "cpu" and total else None
+        started = time.monotonic()
+        with open(log, "ab") as log_stream:
+            process = subprocess.Popen([python or sys.executable, "-m", "hiera_core.worker", str(request_path),
+                                        str(result_path)], stdout=log_stream, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+                                       preexec_fn=preexec)
+            try:
+                code = process.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                kill_group(process)
+                raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s and was stopped", kind="timeout",
+                                 hint="the forward may hang (e.g. an endless loop); fix it, or raise --timeout "
+                                      "if the task is just slow") from None
+            except BaseException:
+                kill_group(process)  # Ctrl-C or cancellation: leave no orphaned worker behind
+                raise
+            finally:
+                kill_group(process)  # anything the worker itself started
+        elapsed = time.monotonic() - started
+        if result_path.exists():
+            payload = json.loads(result_path.read_text(encoding="utf-8"))
+            if payload["ok"]:
+                return payload["result"]
+            raise HieraError.from_dict(payload["error"])
+        tail = log_tail(log)
+        if code < 0:
+            name = signal.Signals(-code).name
+            reason = {"SIGKILL": "killed (out of memory?)", "SIGSEGV": "crashed with a segmentation fault",
+                      "SIGABRT": "aborted"}.get(name, f"killed by {name}")
+        else:
+            reason = f"exited with code {code}"
+        if "MemoryError" in tail or "out of memory" in tail.lower() or "Cannot allocate memory" in tail:
+            raise HieraError(f"{doing} ran out of memory ({reason} after {elapsed:.1f} s)", kind="oom",
+                             hint="shrink the inputs or use a machine with more memory",
+                             details={"log": tail})
+        raise HieraError(f"{doing}: the worker process {reason} after {elapsed:.1f} s", kind="crash",
+                         hint="see the log below; a CUDA fault or a crash in native code ends the worker",
+                         details={"log": tail})
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass

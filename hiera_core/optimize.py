@@ -1,0 +1,294 @@
+"""The HIERA loop: plan -> implement -> verify -> profile -> propose, orchestrated from a process
+that never imports torch; every step that runs user code runs in a worker (hiera_core.isolate).
+
+Records everything in the store as it goes (run.json is rewritten atomically at each step, so it
+can be read while the run is in progress) and reports progress events.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hiera_core import proposal as proposals
+from hiera_core.errors import HieraError
+from hiera_core.events import Emit, Event, Fanout
+from hiera_core.isolate import run_worker
+from hiera_core.plan import Plan
+from hiera_core.spec import Spec
+from hiera_core.store import Run, Store, task_key
+from hiera_core.task import choose_class, read_source, split_address
+
+# A candidate must beat the reference by more than timing noise to be proposed.
+MIN_SPEEDUP = 1.03
+
+
+@dataclass
+class Settings:
+    device: str = "cpu"
+    budget: int = 4
+    gpu: str | None = None  # peaks-table key for the roofline; default: the detected device
+    timeout_s: float = 600.0  # per worker step
+    meta: bool = False
+    write: bool = False
+    python: str | None = None  # interpreter for workers
+
+
+@dataclass
+class CandidateOutcome:
+    name: str
+    space: str
+    strategy: str
+    status: str  # "verified" | "rejected" | "failed"
+    reason: str
+    speedup: float | None = None
+    ms: float | None = None
+    baseline_ms: float | None = None
+    verification: str = ""
+    failed_check: dict | None = None
+
+
+@dataclass
+class RunState:
+    """What run.json holds."""
+
+    id: str
+    kind: str
+    address: str
+    settings: dict
+    status: str = "running"  # running | proposal | no_improvement | failed | done
+    stage: str = "load"
+    started: float = field(default_factory=time.time)
+    finished: float | None = None
+    candidates: list[dict] = field(default_factory=list)
+    rejected_strategies: list[dict] = field(default_factory=list)
+    best: dict | None = None
+    error: dict | None = None
+
+
+def default_device() -> str:
+    """cuda when an NVIDIA driver is visible, else cpu (decided without importing torch)."""
+    return "cuda" if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/version") else "cpu"
+
+
+class Session:
+    """One run: its store record, events and the shared bits of optimize/profile/spec."""
+
+    def __init__(self, address: str, kind: str, settings: Settings, emit: Emit):
+        self.path, class_name = split_address(address)
+        info = read_source(self.path)  # syntax errors surface here, before any worker starts
+        self.info = info
+        self.class_name = choose_class(info, class_name).name
+        self.address = f"{self.path}::{self.class_name}"
+        self.settings = settings
+        self.store = Store.for_file(self.path)
+        self.key = task_key(self.store.workspace, self.path, self.class_name)
+        self.run: Run = self.store.new_run(kind)
+        self.state = RunState(self.run.id, kind, self.address, {k: v for k, v in vars(settings).items()})
+        self.emit = Fanout(emit, lambda event: self.run.append_event(event.to_json()))
+        self.save()
+
+    def save(self) -> None:
+        self.run.write_json("run.json", vars(self.state))
+
+    def stage(self, stage: str, message: str, progress: float, **data) -> None:
+        self.state.stage = stage
+        self.save()
+        self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
+
+    def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
+        return run_worker(op, {"address": self.address, "device": self.settings.device, **request},
+                          timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
+                          log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python)
+
+    def fail(self, error: HieraError) -> None:
+        self.state.status = "failed"
+        self.state.error = error.to_dict()
+        self.state.finished = time.time()
+        self.save()
+        self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
+                                last_run={"id": self.run.id, "kind": self.state.kind, "status": "failed",
+                                          "date": _iso(), "error": error.to_dict()})
+        self.emit(Event("error", stage=self.state.stage, message=str(error), data=error.to_dict()))
+
+
+def _iso(when: float | None = None) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(when or time.time()))
+
+
+def profile_record(spec: Spec, timing: dict) -> dict:
+    """The index's `profile` entry (what the hover shows)."""
+    bound = spec.roofline.bound_ms
+    return {"device": spec.device, "device_name": spec.environment.get("device_name", spec.device),
+            "latency_ms": timing["median_ms"], "spread_ms": timing["iqr_ms"], "method": timing["method"],
+            "kernels": timing.get("kernels", []), "kernel_sum_ms": timing.get("kernel_sum_ms"),
+            "flops": spec.flops, "bytes": spec.bytes_min, "intensity": spec.intensity,
+            "roofline_bound_ms": bound, "roofline_device": spec.roofline.device_name,
+            "roofline_pct": 100 * bound / timing["median_ms"] if timing["median_ms"] else None,
+            "workload_class": spec.workload_class, "date": _iso()}
+
+
+def optimize(address: str, settings: Settings, emit: Emit) -> dict:
+    """Run the loop; returns the result summary (also the final `result` event's data)."""
+    session = Session(address, "optimize", settings, emit)
+    session.emit(Event("start", stage="load", message=f"optimizing {session.address} on {settings.device}, "
+                       f"budget {settings.budget} candidates (offline expert mode)", progress=0.0,
+                       data={"run": session.run.id, "address": session.address, "device": settings.device}))
+    try:
+        return _optimize(session)
+    except HieraError as error:
+        session.fail(error)
+        raise
+
+
+def _optimize(session: Session) -> dict:
+    settings = session.settings
+    run = session.run
+    session.stage("spec", "running the reference to build its contract and workload spec", 0.05)
+    prepared = session.worker("prepare", "building the spec and candidates", "prepare", gpu=settings.gpu,
+                              meta=settings.meta, implement=True, budget=settings.budget)
+    spec = Spec.from_dict(prepared["spec"])
+    plan = Plan.from_dict(prepared["plan"])
+    run.write_json("spec.json", prepared["spec"])
+    run.write_json("plan.json", prepared["plan"])
+    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
+                               spec={"run": run.id, "path": str(run.path / "spec.json")})
+    session.stage("plan", plan.summary, 0.3, ranking=[e.strategy for e in plan.entries])
+    session.state.rejected_strategies = prepared.get("rejected", [])
+    candidates = prepared.get("candidates", [])
+    session.stage("implement", f"{len(candidates)} candidate(s): " + ", ".join(c["name"] for c in candidates), 0.35)
+    if prepared.get("meta_only"):
+        raise HieraError("the task does not fit in memory on this machine: spec and plan were built from a "
+                         "meta-device trace, but candidates cannot be verified here", file=session.path, kind="oom",
+                         hint="run `hiera spec`/`hiera plan` here, and optimize on a machine with more memory")
+
+    outcomes: list[CandidateOutcome] = []
+    for index, candidate in enumerate(candidates):
+        progress = 0.4 + 0.55 * index / max(len(candidates), 1)
+        body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
+        candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
+        _, first_line = proposals.candidate_part(body)
+        session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{len(candidates)})",
+                      progress, candidate=candidate["name"])
+        outcome = _evaluate(session, candidate, candidate_path, first_line, spec)
+        outcomes.append(outcome)
+        run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
+        session.state.candidates.append(vars(outcome))
+        session.save()
+        session.emit(Event("candidate", stage="profile", message=_describe(outcome),
+                           progress=0.4 + 0.55 * (index + 1) / max(len(candidates), 1), data=vars(outcome)))
+    return _propose(session, spec, plan, candidates, outcomes)
+
+
+def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec) -> CandidateOutcome:
+    base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
+    try:
+        result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
+                                spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
+                                first_line=first_line, space=candidate["space"])
+    except HieraError as error:
+        return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],
+                                failed_check={"check": error.kind, "message": error.message,
+                                              "reproducer": error.details.get("log", "")[-500:]})
+    verification = result["verification"]
+    failed = next((check for check in verification["checks"] if not check["passed"]), None)
+    if failed:
+        return CandidateOutcome(**base, status="rejected", reason=f"{failed['name']}: {failed['message']}",
+                                verification="failed", failed_check={"check": failed["name"], "message": failed["message"],
+                                                                     "reproducer": failed["reproducer"]})
+    summary = (f"passed: {len(verification['checks'])} checks, {verification['input_sets']} input sets, "
+               f"max error {verification['max_abs_error']:.2g}")
+    return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
+                            ms=result["candidate"]["median_ms"], baseline_ms=result["baseline"]["median_ms"],
+                            verification=summary)
+
+
+def _describe(outcome: CandidateOutcome) -> str:
+    if outcome.status == "verified":
+        return (f"{outcome.name}: verified, {outcome.ms:.4g} ms vs {outcome.baseline_ms:.4g} ms eager "
+                f"({outcome.speedup:.2f}x)")
+    return f"{outcome.name}: {outcome.status}: {outcome.reason}"
+
+
+def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], outcomes: list[CandidateOutcome]) -> dict:
+    settings = session.settings
+    run = session.run
+    session.stage("propose", "choosing the best verified candidate", 0.97)
+    verified = [o for o in outcomes if o.status == "verified" and o.speedup]
+    best = max(verified, key=lambda o: o.speedup, default=None)
+    target = proposals.proposal_path_for(session.path)
+    result = {"status": "no_improvement", "run": run.id, "address": session.address, "proposal_path": None,
+              "target_path": os.path.abspath(target), "written": False, "speedup": None, "space": None,
+              "strategy": None, "verification": None, "baseline_ms": None, "best_ms": None,
+              "device": settings.device, "device_name": spec.environment.get("device_name"),
+              "roofline_bound_ms": spec.roofline.bound_ms, "roofline_pct": None, "workload_class": spec.workload_class,
+              "plan": plan.summary, "candidates": [vars(o) for o in outcomes], "diff": ""}
+    if verified:
+        reference = max(verified, key=lambda o: o.baseline_ms or 0)
+        result["baseline_ms"] = reference.baseline_ms
+    failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
+                 "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]
+    index_entries = {"verification_failures": failures}
+    if best is not None:
+        index_entries["profile"] = profile_record(spec, {"median_ms": best.baseline_ms, "iqr_ms": 0.0,
+                                                         "method": "baseline timed beside the candidates"})
+    if best is None or best.speedup < MIN_SPEEDUP:
+        reason = ("no candidate passed verification" if best is None else
+                  f"the best verified candidate ({best.name}) is {best.speedup:.2f}x, within noise of the reference")
+        result["message"] = f"no improvement found: {reason}"
+    else:
+        candidate = next(c for c in candidates if c["name"] == best.name)
+        body = (run.path / "candidates" / f"{best.name}.py").read_text(encoding="utf-8")
+        header = proposals.ProposalHeader(
+            reference=os.path.basename(session.path), reference_class=session.class_name,
+            reference_sha256=session.info.sha256, space=best.space, strategy=best.strategy,
+            verification=best.verification,
+            speedup=f"{best.speedup:.2f}x over eager ({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms)",
+            device=f"{settings.device}: {spec.environment.get('device_name')}",
+            versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
+                     f"python {spec.environment.get('python')}",
+            date=_iso(), contract=spec.contract_lines(), run=run.id)
+        text = proposals.render(header, body)
+        proposal_file = run.write_text("proposal.py", text)
+        result.update(status="proposal", proposal_path=str(proposal_file), speedup=best.speedup, space=best.space,
+                      strategy=best.strategy, verification=best.verification, best_ms=best.ms,
+                      baseline_ms=best.baseline_ms, roofline_pct=100 * spec.roofline.bound_ms / best.ms if best.ms else None,
+                      reason=candidate["reason"])
+        result["diff"] = "".join(difflib.unified_diff(
+            session.info.source.splitlines(keepends=True), text.splitlines(keepends=True),
+            fromfile=f"a/{session.path}", tofile=f"b/{target}"))
+        if settings.write:
+            result["previous_saved_to"] = _write_target(run, target, text)
+            result["written"] = True
+        result["message"] = (f"proposal: {best.name} is {best.speedup:.2f}x faster than eager "
+                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}")
+        index_entries["proposal"] = {"run": run.id, "path": str(proposal_file), "target": os.path.abspath(target),
+                                     "speedup": best.speedup, "space": best.space, "strategy": best.strategy,
+                                     "verification": best.verification,
+                                     "device_name": spec.environment.get("device_name"), "date": _iso()}
+    session.state.status = result["status"]
+    session.state.best = vars(best) if best else None
+    session.state.finished = time.time()
+    session.save()
+    run.write_json("result.json", result)
+    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
+                               last_run={"id": run.id, "kind": "optimize", "status": result["status"],
+                                         "date": _iso(), "error": None}, **index_entries)
+    session.emit(Event("result", stage="propose", message=result["message"], progress=1.0, data=result))
+    return result
+
+
+def _write_target(run: Run, target: str, text: str) -> str | None:
+    """Write <stem>_hiera.py; a different existing file is first kept in the run folder."""
+    from hiera_core.store import atomic_write_text
+
+    previous = None
+    if os.path.exists(target):
+        old = Path(target).read_text(encoding="utf-8")
+        if old != text:
+            previous = str(run.write_text("previous_proposal.py", old))
+    atomic_write_text(Path(target), text)
+    return previous
