@@ -111,7 +111,9 @@ def record_ops(model, inputs: list) -> tuple[Any, dict[str, dict], float]:
 
 
 def measured_shares(model, inputs: list, device: str) -> dict[str, float]:
-    """Self time per aten op from the profiler over three calls (GPU kernel time on CUDA)."""
+    """Time per aten op from the profiler over three calls (GPU kernel time on CUDA). Inclusive
+    times: the ops recorded by the dispatch mode are the outermost ones, and e.g. the cuDNN
+    kernels of aten::convolution run inside nested aten ops."""
     import torch
     from torch.profiler import ProfilerActivity, profile
 
@@ -127,7 +129,7 @@ def measured_shares(model, inputs: list, device: str) -> dict[str, float]:
     for event in prof.key_averages():
         if not event.key.startswith("aten::"):
             continue
-        value = getattr(event, "self_device_time_total", 0.0) if device == "cuda" else event.self_cpu_time_total
+        value = event.device_time_total if device == "cuda" else event.cpu_time_total
         if value > 0:
             times[event.key] = times.get(event.key, 0.0) + value
     return times
@@ -276,8 +278,10 @@ def tolerance_for(output: TensorInfo, rms: float | None, precision: str, notes: 
                      note=f"{label}; atol = {atol_rel:g} x output RMS ({scale:.3g})")
 
 
-def classify(bound_ms: float, launches: int, device: str, limiter: str) -> str:
-    if launches * LAUNCH_OVERHEAD_MS[device] >= bound_ms:
+def classify(op_work_ms: float, launches: int, device: str, limiter: str) -> str:
+    """Launch-bound when launching the ops costs more than the work they do as launched (each op
+    reading and writing its own tensors); else by which roofline term limits."""
+    if launches * LAUNCH_OVERHEAD_MS[device] >= op_work_ms:
         return "launch-bound"
     return f"{limiter}-bound"
 
@@ -349,9 +353,11 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
                         peak_bw=peaks.mem_bw, compute_ms=compute_ms, memory_ms=memory_ms,
                         bound_ms=max(compute_ms, memory_ms), limiter="compute" if compute_ms > memory_ms else "memory")
     launches = sum(entry["count"] for _, kind, entry in op_list if kind != "view")
-    total_measured = sum(shares.values())
-    estimated = {name: max(entry["flops"] / roofline.peak_flops, entry["bytes"] / peaks.mem_bw)
-                 + entry["count"] * LAUNCH_OVERHEAD_MS[device] / 1000 for name, _, entry in op_list}
+    total_measured = sum(shares.get(name, 0.0) for name in ops)
+    work_ms = {name: 1000 * max(entry["flops"] / roofline.peak_flops, entry["bytes"] / peaks.mem_bw)
+               for name, kind, entry in op_list if kind != "view"}
+    estimated = {name: work_ms.get(name, 0.0) + entry["count"] * LAUNCH_OVERHEAD_MS[device]
+                 for name, _, entry in op_list}
     total_estimated = sum(estimated.values()) or 1.0
     op_shares = [OpShare(op=name, kind=kind, count=entry["count"], flops=entry["flops"], bytes=entry["bytes"],
                          share=(shares.get(name, 0.0) / total_measured) if total_measured
@@ -374,7 +380,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         dynamic_dims=[[n, d] for n, d in task.directives.dynamic], tolerance=tolerance, flops=flops,
         bytes_min=bytes_min, intensity=flops / bytes_min if bytes_min else 0.0, roofline=roofline,
         ops=op_shares, op_kinds=kinds, kernel_launches=launches,
-        workload_class=classify(roofline.bound_ms, launches, device, roofline.limiter), graph=graph,
+        workload_class=classify(sum(work_ms.values()), launches, device, roofline.limiter), graph=graph,
         mutated_inputs=mutated, deterministic=deterministic, reference_ms=reference_ms,
         reference_precision_notes=notes, measured=not meta_only, not_measured=not_measured,
         environment={**environment(device), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})

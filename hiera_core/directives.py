@@ -51,6 +51,7 @@ class Directives:
 
 def parse_directive_body(body: str, line: int, col: int, into: Directives) -> None:
     """Parse `key=value key=value` pairs of one directive line into `into`."""
+    body = body.split("#", 1)[0]  # a trailing comment, e.g. '# hiera: ignore[...]', is not an item
     if body.startswith("ignore["):
         return
     for match in re.finditer(r"(\S+?)=(\S+)|(\S+)", body):

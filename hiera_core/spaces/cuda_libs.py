@@ -25,7 +25,7 @@ def _with_flags(cls: str, flags: dict[str, str], prologue: str = "", epilogue: s
 
 
 def applies_cudnn_benchmark(spec: Spec) -> str | None:
-    if spec.device != "cuda" or "conv" not in spec.op_kinds or spec.dynamic_dims:
+    if "conv" not in spec.op_kinds or spec.dynamic_dims:
         return None
     return "cuDNN benchmarks its convolution algorithms for these static shapes and keeps the fastest"
 
@@ -62,7 +62,7 @@ def generate_cudnn_nhwc(ctx: ImplementContext) -> Candidate:
 
 
 def applies_tf32(spec: Spec) -> str | None:
-    if spec.device != "cuda" or spec.precision != "tf32" or not {"matmul", "conv", "attention"} & set(spec.op_kinds):
+    if spec.precision != "tf32" or not {"matmul", "conv", "attention"} & set(spec.op_kinds):
         return None
     return "the contract allows TF32: cuBLAS/cuDNN run float32 GEMMs and convolutions on tensor cores"
 
@@ -165,7 +165,7 @@ def _hiera_linear_activation(x, weight, bias, extra_bias, scale, use_gelu):
 
 
 def applies_cublaslt_epilogue(spec: Spec) -> str | None:
-    if spec.device != "cuda" or not spec.graph.get("traceable"):
+    if not spec.graph.get("traceable"):
         return None
     nodes = spec.graph.get("nodes", [])
     for index, node in enumerate(nodes):

@@ -43,20 +43,20 @@ def applies_compile_default(spec: Spec) -> str | None:
 
 
 def applies_compile_max_autotune(spec: Spec) -> str | None:
-    if spec.device != "cuda" or not {"matmul", "conv"} & set(spec.op_kinds):
+    if not {"matmul", "conv"} & set(spec.op_kinds):
         return None
     return "autotunes Triton GEMM/conv templates against cuBLAS/cuDNN and fuses epilogues into them"
 
 
 def applies_reduce_overhead(spec: Spec) -> str | None:
-    if spec.device != "cuda" or spec.dynamic_dims:
+    if spec.dynamic_dims:
         return None
     return (f"static shapes and {spec.kernel_launches} small ops: inductor fusion plus CUDA-graph replay "
             "removes per-launch overhead")
 
 
 def applies_cuda_graph(spec: Spec) -> str | None:
-    if spec.device != "cuda" or spec.dynamic_dims:
+    if spec.dynamic_dims:
         return None
     return (f"static shapes: one CUDA-graph replay instead of {spec.kernel_launches} launches "
             "(about 4 us of CPU overhead each)")
@@ -107,7 +107,7 @@ def _has_4d_conv(spec: Spec) -> bool:
 
 
 def applies_channels_last(spec: Spec) -> str | None:
-    if spec.device != "cuda" or not _has_4d_conv(spec):
+    if not _has_4d_conv(spec):
         return None
     return "2D convolutions run fastest in NHWC on tensor cores; weights converted once, input per call"
 

@@ -1,0 +1,642 @@
+"""A tree-sitter-cuda view of one `.cu`/`.cuh` source: functions, launches, shared memory, annotations.
+
+`parse_cuda(text)` never raises on bad input: tree-sitter is error tolerant, so a file with parse
+errors (macros it cannot expand, `__align__`, truncated code) still yields everything outside the
+broken regions. Kernels the parser could not see are listed in `CudaDocument.hidden_kernels`.
+
+All positions are bytes (see findings.Span). Integer values are computed where the source makes
+them constant: literals, `#define`s, `const`/`constexpr` variables, never-reassigned locals and
+`dim3` locals (`dim3 block(16, 16)`), so `k<<<grid, BLOCK>>>` with `#define BLOCK 256` has a
+block value of (256, 1, 1).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from dataclasses import dataclass, field
+
+import tree_sitter_cuda
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from hiera_core.analysis import cexpr
+from hiera_core.analysis.findings import Span, utf8_safe
+
+CUDA = Language(tree_sitter_cuda.language())
+
+_local = threading.local()  # a Parser is not safe to share between threads
+
+
+def _parser() -> Parser:
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = Parser(CUDA)
+    return parser
+
+
+_QUERY = Query(CUDA, r"""
+(function_definition) @function
+(call_expression function: (_) @launch.name (kernel_call_syntax) @launch.config
+  arguments: (argument_list) @launch.args) @launch
+((call_expression function: (identifier) @api.name arguments: (argument_list) @api.args) @api
+  (#match? @api.name "^cuda(LaunchKernel|LaunchCooperativeKernel|FuncSetAttribute)$"))
+(declaration (type_qualifier "__shared__")) @shared
+((comment) @annotation (#match? @annotation "^//\\s*hiera:"))
+(preproc_def name: (identifier) @macro.name value: (preproc_arg))
+(preproc_function_def name: (identifier) @fmacro.name value: (preproc_arg))
+(init_declarator declarator: (identifier) @init.name value: (_) @init.value) @init
+(assignment_expression left: (identifier) @assigned)
+(update_expression argument: (identifier) @assigned)
+(ERROR) @error
+""")
+
+QUALIFIER_TOKENS = {"__global__", "__device__", "__host__", "__forceinline__", "__noinline__"}
+RESTRICT_KEYWORDS = {"__restrict__", "__restrict", "restrict"}
+WARP_SIZE = 32
+
+# sizes in bytes of the element types seen in shared-memory declarations and sizeof()
+TYPE_SIZES = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
+    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2,
+    "__nv_bfloat16": 2, "nv_bfloat16": 2, "int": 4, "unsigned": 4, "unsigned int": 4, "int32_t": 4,
+    "uint32_t": 4, "float": 4, "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "long": 8,
+    "unsigned long": 8, "long long": 8, "unsigned long long": 8, "int64_t": 8, "uint64_t": 8,
+    "size_t": 8, "double": 8, "float2": 8, "int2": 8, "uint2": 8, "float4": 16, "int4": 16,
+    "uint4": 16, "double2": 16, "float3": 12, "int3": 12,
+}
+
+_TORCH_EXTENSION_RE = re.compile(rb"#\s*include\s*[<\"](?:torch/|ATen/|c10/)|\b(?:torch|at)::Tensor\b")
+_ANNOTATION_RE = re.compile(r"^//\s*hiera:\s*(?P<body>.*?)\s*$")
+
+
+@dataclass
+class Param:
+    name: str
+    type: str  # the declared type without the name, e.g. "const float* __restrict__"
+    base_type: str  # e.g. "float", "int64_t", "T", "torch::Tensor"
+    pointer_depth: int
+    is_const: bool  # the pointee (or value) is const
+    is_restrict: bool
+    is_reference: bool
+    span: Span
+
+
+@dataclass
+class Annotation:
+    """A `// hiera: KEY ARGUMENT` contract comment (`ignore[...]` suppressions are not listed)."""
+
+    key: str
+    argument: str
+    span: Span  # the whole comment
+    argument_span: Span  # the text after the key (empty span right after the key when absent)
+    function: CudaFunction | None = None  # the kernel directly below, if any
+
+
+@dataclass
+class CudaFunction:
+    name: str
+    qualifiers: set[str]  # "__global__", "__device__", "__host__", ... (macro-expanded qualifiers too)
+    node: Node  # the function_definition
+    span: Span  # from `template <...>` when templated, to the closing brace
+    name_span: Span
+    params: list[Param]
+    body: Node | None
+    template_params: list[str] = field(default_factory=list)
+    template_type_params: list[str] = field(default_factory=list)  # `typename T` / `class T`
+    launch_bounds: tuple[int | None, int | None] | None = None  # (max threads, min blocks)
+    launch_bounds_span: Span | None = None
+    qualifier_macro: str | None = None  # e.g. "KERNEL" for `#define KERNEL __global__`
+    annotations: list[Annotation] = field(default_factory=list)
+
+    @property
+    def is_kernel(self) -> bool:
+        return "__global__" in self.qualifiers
+
+    @property
+    def is_gpu(self) -> bool:
+        return bool(self.qualifiers & {"__global__", "__device__"})
+
+    @property
+    def is_template(self) -> bool:
+        return bool(self.template_params)
+
+
+@dataclass
+class Value:
+    """An expression of a launch: its text, span and value when the source makes it constant."""
+
+    text: str
+    span: Span
+    node: Node
+    value: int | None = None
+    dims: tuple[int, int, int] | None = None  # for grid and block: (x, y, z)
+
+    @property
+    def threads(self) -> int | None:
+        return None if self.dims is None else self.dims[0] * self.dims[1] * self.dims[2]
+
+
+@dataclass
+class Launch:
+    kernel: str  # the launched name, without template arguments or namespace
+    syntax: str  # "chevron" (k<<<...>>>) or the API function name ("cudaLaunchKernel", ...)
+    node: Node  # the call_expression
+    span: Span
+    name_span: Span
+    grid: Value | None
+    block: Value | None
+    shared_bytes: Value | None
+    stream: Value | None
+    args: list[Value]  # kernel arguments (chevron launches; an API launch passes a void** array)
+    function: Node | None  # the enclosing function_definition
+
+
+@dataclass
+class SharedDecl:
+    name: str
+    element_type: str
+    is_extern: bool  # dynamic shared memory, sized at launch
+    size_bytes: int | None  # None when extern or not computable (e.g. template-dependent)
+    span: Span
+    function: Node | None  # the enclosing function_definition; None at file scope
+
+
+@dataclass
+class CudaDocument:
+    source: bytes
+    tree: Tree
+    functions: list[CudaFunction]
+    launches: list[Launch]
+    shared: list[SharedDecl]
+    annotations: list[Annotation]
+    hidden_kernels: list[tuple[Span, str]]  # (where, why) for kernels the parser could not see
+    api_calls: list[tuple[str, Node]]  # cudaFuncSetAttribute and friends: (name, argument_list)
+    function_macros: dict[str, str]  # `#define CHECK_CUDA(x) ...`: name -> body
+    is_torch_extension: bool
+    constants: Constants
+
+    @property
+    def kernels(self) -> list[CudaFunction]:
+        return [function for function in self.functions if function.is_kernel]
+
+    @property
+    def has_errors(self) -> bool:
+        return self.tree.root_node.has_error
+
+    def function_named(self, name: str) -> CudaFunction | None:
+        """The first `__global__` function called `name`, or else the first function of that name."""
+        matches = [function for function in self.functions if function.name == name]
+        return next((function for function in matches if function.is_kernel), matches[0] if matches else None)
+
+    def function_at(self, byte: int) -> CudaFunction | None:
+        """The innermost function whose definition contains `byte` (for hovers)."""
+        inside = [f for f in self.functions if f.span.start_byte <= byte < f.span.end_byte]
+        return min(inside, key=lambda f: f.span.end_byte - f.span.start_byte, default=None)
+
+
+def node_text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def function_name_node(declarator: Node | None) -> Node | None:
+    """The identifier naming a function, through pointer/reference/template/qualified wrappers."""
+    while declarator is not None:
+        kind = declarator.type
+        if kind in ("identifier", "field_identifier", "destructor_name", "operator_name"):
+            return declarator
+        if kind == "function_declarator" or kind in ("pointer_declarator", "reference_declarator"):
+            declarator = declarator.child_by_field_name("declarator") or (
+                declarator.named_children[-1] if declarator.named_children else None)
+        elif kind in ("template_function", "qualified_identifier"):
+            declarator = declarator.child_by_field_name("name")
+        else:
+            return None
+    return None
+
+
+def unwrap_declarator(declarator: Node | None) -> tuple[Node | None, int, bool, bool, list[Node]]:
+    """(identifier, pointer depth, restrict, reference, array size nodes) of a declarator."""
+    depth, restrict, reference, sizes = 0, False, False, []
+    while declarator is not None and declarator.type != "identifier":
+        kind = declarator.type
+        if kind == "pointer_declarator":
+            depth += 1
+            restrict = restrict or any(child.type == "type_qualifier" and node_text(child) in RESTRICT_KEYWORDS
+                                       for child in declarator.children)
+        elif kind == "reference_declarator":
+            reference = True
+        elif kind == "array_declarator":
+            size = declarator.child_by_field_name("size")
+            sizes.insert(0, size)
+        elif kind not in ("init_declarator", "parenthesized_declarator"):
+            return None, depth, restrict, reference, sizes
+        declarator = declarator.child_by_field_name("declarator") or next(
+            (child for child in declarator.named_children if child.type != "type_qualifier"), None)
+    return declarator, depth, restrict, reference, sizes
+
+
+def _param(node: Node) -> Param | None:
+    type_node = node.child_by_field_name("type")
+    name, depth, restrict, reference, sizes = unwrap_declarator(node.child_by_field_name("declarator"))
+    if name is None or type_node is None:
+        return None
+    qualifiers = [node_text(child) for child in node.children if child.type == "type_qualifier"]
+    declared = node_text(node)
+    name_offset = name.start_byte - node.start_byte
+    type_text = (declared[:name_offset] + declared[name_offset + len(node_text(name)):]).strip()
+    return Param(node_text(name), " ".join(type_text.split()), node_text(type_node), depth + len(sizes),
+                 "const" in qualifiers, restrict or any(q in RESTRICT_KEYWORDS for q in qualifiers),
+                 reference, Span.of(node))
+
+
+def _enclosing_start(functions: list[tuple[int, int]], byte: int) -> int | None:
+    """Start byte of the innermost function range (sorted (start, end) pairs) containing `byte`."""
+    index = bisect.bisect_right(functions, (byte, float("inf"))) - 1
+    while index >= 0:
+        start, end = functions[index]
+        if start <= byte < end:
+            return start
+        index -= 1
+    return None
+
+
+class Constants:
+    """Integer and dim3 values of names, as visible at a byte position of the file."""
+
+    def __init__(self, macros: dict[str, str], file_values: dict[str, Node],
+                 local_values: dict[int, list[tuple[int, str, Node]]], reassigned: dict[int, set[str]],
+                 functions: list[tuple[int, int]]):
+        self._macros = macros
+        self._macro_cache: dict[str, int | None] = {}
+        self._file_values = file_values
+        self._local_values = local_values  # function start byte -> [(position, name, value node)]
+        self._reassigned = reassigned  # function start byte -> non-const names assigned somewhere
+        self._functions = functions  # sorted (start, end) of function definitions
+
+    def dims_at(self, node: Node, at: int) -> tuple[int, int, int] | None:
+        return self._dims(node, at, set())
+
+    def int_at(self, node: Node, at: int) -> int | None:
+        return self._int(node, at, set())
+
+    def _local(self, name: str, at: int) -> Node | None:
+        function = _enclosing_start(self._functions, at)
+        if function is None or name in self._reassigned.get(function, ()):
+            return None
+        found = None
+        for position, local, value in self._local_values.get(function, ()):
+            if position >= at:
+                break
+            if local == name:
+                found = value
+        return found
+
+    def _value(self, name: str, at: int, seen: set[str]) -> int | None:
+        if name in seen:
+            return None
+        seen = seen | {name}
+        node = self._local(name, at) or self._file_values.get(name)
+        if node is not None:
+            return self._int(node, node.start_byte, seen)
+        if name in self._macros:
+            if name not in self._macro_cache:
+                try:
+                    expression = cexpr.parse(self._macros[name])
+                except cexpr.CExprError:
+                    self._macro_cache[name] = None
+                else:
+                    self._macro_cache[name] = expression.evaluate(lambda other: self._value(other, at, seen))
+            return self._macro_cache[name]
+        return None
+
+    def _int(self, node: Node, at: int, seen: set[str]) -> int | None:
+        kind = node.type
+        if kind == "number_literal":
+            return cexpr.parse_int_literal(node_text(node))
+        if kind == "identifier":
+            return self._value(node_text(node), at, seen)
+        if kind in ("parenthesized_expression", "cast_expression"):
+            inner = node.child_by_field_name("value") if kind == "cast_expression" else (
+                node.named_children[0] if node.named_children else None)
+            return None if inner is None else self._int(inner, at, seen)
+        if kind == "unary_expression":
+            operand = node.child_by_field_name("argument")
+            value = None if operand is None else self._int(operand, at, seen)
+            operator = node.child_by_field_name("operator")
+            return None if value is None or operator is None else cexpr.unary(operator.type, value)
+        if kind == "binary_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = node.child_by_field_name("operator")
+            if left is None or right is None or operator is None:
+                return None
+            a, b = self._int(left, at, seen), self._int(right, at, seen)
+            return None if a is None or b is None else cexpr.binary(operator.type, a, b)
+        if kind == "conditional_expression":
+            test = node.child_by_field_name("condition")
+            value = None if test is None else self._int(test, at, seen)
+            branch = node.child_by_field_name("consequence" if value else "alternative")
+            return None if value is None or branch is None else self._int(branch, at, seen)
+        if kind == "sizeof_expression":
+            type_node = node.child_by_field_name("type")
+            return None if type_node is None else TYPE_SIZES.get(" ".join(node_text(type_node).split()))
+        if kind == "call_expression":
+            function, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+            name = node_text(function).removeprefix("std::") if function is not None else ""
+            values = [self._int(arg, at, seen) for arg in (args.named_children if args else [])]
+            if name in ("min", "max") and len(values) == 2 and None not in values:
+                return min(values) if name == "min" else max(values)
+        return None
+
+    def _dims(self, node: Node, at: int, seen: set[str]) -> tuple[int, int, int] | None:
+        kind = node.type
+        items: list[Node] | None = None
+        if kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is not None and node_text(function) == "dim3":
+                args = node.child_by_field_name("arguments")
+                items = args.named_children if args is not None else []
+        elif kind in ("initializer_list", "argument_list"):
+            items = node.named_children
+        elif kind == "compound_literal_expression":
+            value = node.child_by_field_name("value")
+            items = value.named_children if value is not None else []
+        elif kind == "identifier" and node_text(node) not in seen:
+            local = self._local(node_text(node), at) or self._file_values.get(node_text(node))
+            if local is not None and local.type in ("call_expression", "initializer_list", "argument_list",
+                                                    "compound_literal_expression"):
+                return self._dims(local, local.start_byte, seen | {node_text(node)})
+        elif kind == "parenthesized_expression" and node.named_children:
+            return self._dims(node.named_children[0], at, seen)
+        if items is not None:
+            values = [self._int(item, at, seen) for item in items if item.type != "comment"]
+            if not 1 <= len(values) <= 3 or None in values:
+                return None
+            return tuple(values + [1] * (3 - len(values)))  # type: ignore[return-value]
+        value = self._int(node, at, seen)
+        return None if value is None else (value, 1, 1)
+
+
+def parse_cuda(text: str | bytes, old_tree: Tree | None = None) -> CudaDocument:
+    """Parse CUDA/C++ source. Pass the previous tree, already `tree.edit()`-ed, to reparse incrementally."""
+    source = utf8_safe(text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text))
+    tree = _parser().parse(source, old_tree) if old_tree is not None else _parser().parse(source)
+    captures = QueryCursor(_QUERY).captures(tree.root_node)
+
+    def captured(name: str) -> list[Node]:
+        return sorted(captures.get(name, []), key=lambda node: node.start_byte)
+
+    macros = _macros(captured("macro.name"))
+    function_nodes = captured("function")
+    constants = _constants(macros, captured("init"), captured("assigned"),
+                           sorted((f.start_byte, f.end_byte) for f in function_nodes))
+    functions = [function for node in function_nodes
+                 if (function := _function(node, macros, constants)) is not None]
+    launches = [launch for node in captured("launch") if (launch := _chevron_launch(node, constants)) is not None]
+    api_calls = []
+    for node in captured("api"):
+        name_node, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if name_node is None or args is None:
+            continue
+        api_calls.append((node_text(name_node), args))
+        if node_text(name_node) != "cudaFuncSetAttribute" and (launch := _api_launch(node, args, constants)):
+            launches.append(launch)
+    launches.sort(key=lambda launch: launch.span.start_byte)
+    shared = [decl for node in captured("shared") for decl in _shared_decls(node, constants)]
+    annotations = _annotations(source, captured("annotation"), functions)
+    hidden = _hidden_kernels(captured("error"), captured("macro.name") + captured("fmacro.name"), functions)
+    function_macros = {node_text(name): _macro_body(name) for name in captured("fmacro.name")}
+    return CudaDocument(source, tree, functions, launches, shared, annotations, hidden, api_calls,
+                        function_macros, bool(_TORCH_EXTENSION_RE.search(source)), constants)
+
+
+def _macro_body(name: Node) -> str:
+    value = name.parent.child_by_field_name("value") if name.parent is not None else None
+    return node_text(value).strip() if value is not None else ""
+
+
+def _macros(names: list[Node]) -> dict[str, str]:
+    """Object-like macros: name -> body ("" when defined twice with different bodies)."""
+    macros: dict[str, str] = {}
+    conflicting: set[str] = set()
+    for name in names:
+        key, body = node_text(name), _macro_body(name)
+        if key in macros and macros[key] != body:
+            conflicting.add(key)  # e.g. #ifdef / #else variants: the value is not known
+        macros.setdefault(key, body)
+    for key in conflicting:
+        macros[key] = ""
+    return macros
+
+
+def _constants(macros: dict[str, str], inits: list[Node], assigned: list[Node],
+               functions: list[tuple[int, int]]) -> Constants:
+    file_values: dict[str, Node] = {}
+    local_values: dict[int, list[tuple[int, str, Node]]] = {}
+    reassigned: dict[int, set[str]] = {}
+    const_locals: dict[int, set[str]] = {}
+    for init in inits:
+        name, value = init.child_by_field_name("declarator"), init.child_by_field_name("value")
+        declaration = init.parent
+        if name is None or value is None or declaration is None:
+            continue
+        is_const = any(child.type == "type_qualifier" and node_text(child) in ("const", "constexpr")
+                       for child in declaration.children)
+        function = _enclosing_start(functions, init.start_byte)
+        if function is None:
+            if is_const:
+                file_values.setdefault(node_text(name), value)
+        else:
+            local_values.setdefault(function, []).append((init.end_byte, node_text(name), value))
+            if is_const:
+                const_locals.setdefault(function, set()).add(node_text(name))
+    for node in assigned:
+        function = _enclosing_start(functions, node.start_byte)
+        if function is not None:
+            reassigned.setdefault(function, set()).add(node_text(node))
+    for function, names in reassigned.items():
+        names -= const_locals.get(function, set())
+    return Constants(macros, file_values, local_values, reassigned, functions)
+
+
+def _function(node: Node, macros: dict[str, str], constants: Constants) -> CudaFunction | None:
+    declarator = node.child_by_field_name("declarator")
+    name = function_name_node(declarator)
+    if name is None:
+        return None
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    qualifiers = {child.type for child in node.children if child.type in QUALIFIER_TOKENS}
+    qualifier_macro = None
+    type_node = node.child_by_field_name("type")
+    # `#define KERNEL __global__` makes `KERNEL void f(...)` parse with KERNEL as the return type
+    for candidate in [type_node] + [child for child in node.children if child.type == "ERROR"]:
+        if candidate is not None and node_text(candidate) in macros:
+            expanded = set(macros[node_text(candidate)].split()) & QUALIFIER_TOKENS
+            if expanded:
+                qualifiers |= expanded
+                qualifier_macro = node_text(candidate)
+    params_node = declarator.child_by_field_name("parameters") if declarator is not None else None
+    params = [param for child in (params_node.named_children if params_node else [])
+              if child.type in ("parameter_declaration", "optional_parameter_declaration")
+              and (param := _param(child)) is not None]
+    outer = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
+    template_params, type_params = [], []
+    if outer is not node:
+        parameter_list = outer.child_by_field_name("parameters")
+        for child in parameter_list.named_children if parameter_list else []:
+            if child.type in ("type_parameter_declaration", "variadic_type_parameter_declaration",
+                              "optional_type_parameter_declaration"):
+                ident = next((c for c in child.named_children if c.type == "type_identifier"), None)
+                if ident is not None:
+                    type_params.append(node_text(ident))
+                    template_params.append(node_text(ident))
+            else:
+                ident, *_ = unwrap_declarator(child.child_by_field_name("declarator"))
+                if ident is not None:
+                    template_params.append(node_text(ident))
+    bounds = next((child for child in node.children if child.type == "launch_bounds"), None)
+    launch_bounds = None
+    if bounds is not None:
+        values = [constants.int_at(child, node.start_byte) for child in bounds.named_children
+                  if child.type != "comment"]
+        launch_bounds = (values[0] if values else None, values[1] if len(values) > 1 else None)
+    return CudaFunction(node_text(name), qualifiers, node, Span.between(outer, node), Span.of(name), params,
+                        node.child_by_field_name("body"), template_params, type_params, launch_bounds,
+                        Span.of(bounds) if bounds is not None else None, qualifier_macro)
+
+
+def _launched_name(function: Node) -> Node | None:
+    while function is not None and function.type in ("template_function", "qualified_identifier"):
+        function = function.child_by_field_name("name")
+    return function if function is not None and function.type == "identifier" else None
+
+
+def _value(node: Node | None, constants: Constants, at: int, dims: bool = False) -> Value | None:
+    if node is None:
+        return None
+    value = Value(node_text(node), Span.of(node), node)
+    if dims:
+        value.dims = constants.dims_at(node, at)
+    else:
+        value.value = constants.int_at(node, at)
+    return value
+
+
+def _chevron_launch(node: Node, constants: Constants) -> Launch | None:
+    name = _launched_name(node.child_by_field_name("function"))
+    config = next((child for child in node.children if child.type == "kernel_call_syntax"), None)
+    args = node.child_by_field_name("arguments")
+    if name is None or config is None:
+        return None
+    at = node.start_byte
+    parts = [child for child in config.named_children if child.type != "comment"] + [None] * 4
+    return Launch(node_text(name), "chevron", node, Span.of(node), Span.of(name),
+                  _value(parts[0], constants, at, dims=True), _value(parts[1], constants, at, dims=True),
+                  _value(parts[2], constants, at), _value(parts[3], constants, at),
+                  [_value(arg, constants, at) for arg in (args.named_children if args else [])
+                   if arg.type != "comment"],
+                  _enclosing_function(node))
+
+
+def _api_launch(node: Node, args: Node, constants: Constants) -> Launch | None:
+    """`cudaLaunchKernel((void*)k, grid, block, args, smem, stream)`: kernel name and configuration."""
+    parts = [child for child in args.named_children if child.type != "comment"]
+    if len(parts) < 3:
+        return None
+    target = parts[0]
+    while target.type in ("cast_expression", "pointer_expression", "parenthesized_expression"):
+        inner = target.child_by_field_name("value") or target.child_by_field_name("argument") or (
+            target.named_children[-1] if target.named_children else None)
+        if inner is None:
+            break
+        target = inner
+    name = _launched_name(target)
+    if name is None:
+        return None
+    at = node.start_byte
+    parts += [None] * 3
+    function = node.child_by_field_name("function")
+    return Launch(node_text(name), node_text(function) if function else "cudaLaunchKernel", node, Span.of(node),
+                  Span.of(name), _value(parts[1], constants, at, dims=True),
+                  _value(parts[2], constants, at, dims=True), _value(parts[4], constants, at),
+                  _value(parts[5], constants, at), [], _enclosing_function(node))
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None and parent.type != "function_definition":
+        parent = parent.parent
+    return parent
+
+
+def _shared_decls(node: Node, constants: Constants) -> list[SharedDecl]:
+    type_node = node.child_by_field_name("type")
+    if type_node is None:
+        return []
+    element_type = " ".join(node_text(type_node).split())
+    is_extern = any(child.type == "storage_class_specifier" and node_text(child) == "extern"
+                    for child in node.children)
+    function = _enclosing_function(node)
+    decls = []
+    for declarator in node.children_by_field_name("declarator"):
+        name, _, _, _, sizes = unwrap_declarator(declarator)
+        if name is None:
+            continue
+        size = None
+        if not is_extern and TYPE_SIZES.get(element_type) is not None:
+            size = TYPE_SIZES[element_type]
+            for size_node in sizes:
+                count = None if size_node is None else constants.int_at(size_node, node.start_byte)
+                size = None if count is None or size is None else size * count
+        decls.append(SharedDecl(node_text(name), element_type, is_extern, size, Span.of(declarator), function))
+    return decls
+
+
+def _annotations(source: bytes, comments: list[Node], functions: list[CudaFunction]) -> list[Annotation]:
+    if not comments:
+        return []
+    lines = source.split(b"\n")
+    kernels_by_head_line = {function.span.start_line: function for function in functions if function.is_kernel}
+    annotations = []
+    for comment in comments:
+        text = node_text(comment)
+        match = _ANNOTATION_RE.match(text)
+        if match is None or match.group("body").startswith("ignore["):
+            continue
+        body = match.group("body")
+        key = body.split(None, 1)[0] if body else ""
+        argument = body[len(key):].strip()
+        # byte columns of the argument inside the comment
+        prefix = text[:match.start("body") + len(key)]
+        arg_start = len(prefix.encode()) + (len(body[len(key):]) - len(body[len(key):].lstrip()))
+        start = comment.start_point
+        arg_span = Span(comment.start_byte + arg_start, comment.start_byte + arg_start + len(argument.encode()),
+                        start[0], start[1] + arg_start, start[0], start[1] + arg_start + len(argument.encode()))
+        line = comment.end_point[0] + 1
+        while line < len(lines) and lines[line].lstrip().startswith(b"//"):
+            line += 1
+        annotation = Annotation(key, argument, Span.of(comment), arg_span, kernels_by_head_line.get(line))
+        if annotation.function is not None:
+            annotation.function.annotations.append(annotation)
+        annotations.append(annotation)
+    return annotations
+
+
+def _hidden_kernels(errors: list[Node], macro_names: list[Node],
+                    functions: list[CudaFunction]) -> list[tuple[Span, str]]:
+    """Regions that define kernels the other rules cannot see: broken parses and macro-made kernels."""
+    hidden = []
+    kernel_ranges = [(f.span.start_byte, f.span.end_byte) for f in functions if f.is_kernel]
+    for error in errors:
+        if b"__global__" not in error.text or (error.parent is not None and error.parent.type == "ERROR"):
+            continue
+        if not any(start < error.end_byte and error.start_byte < end for start, end in kernel_ranges):
+            hidden.append((Span.of(error), "the parser could not read this region"))
+    for name in macro_names:
+        definition = name.parent
+        body = definition.child_by_field_name("value") if definition is not None else None
+        # a macro that is only qualifiers (`#define KERNEL __global__`) is expanded in _function
+        if body is not None and b"__global__" in body.text and not set(node_text(body).split()) <= QUALIFIER_TOKENS:
+            hidden.append((Span.of(name), f"kernels written through macro {node_text(name)}"))
+    return hidden

@@ -1,0 +1,155 @@
+"""The `hiera` CLI end to end on CPU: optimize to a verified proposal, verify, and bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
+
+from hiera_core import proposal
+
+
+@pytest.mark.slow
+def test_optimize_writes_a_verified_self_contained_proposal(tmp_path):
+    folder = workspace(tmp_path)
+    source = copy_example(folder, "elementwise_chain.py")
+    run = hiera("optimize", source.name, "--device", "cpu", "--write", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] == "proposal" and result["speedup"] > 1.03
+    assert result["verification"].startswith("passed") and result["written"]
+    target = folder / "elementwise_chain_hiera.py"
+    status = proposal.check(str(target))
+    assert status.header.verified() and not (status.stale or status.hand_edited)
+    assert status.header.space == result["space"] and "input x: float32[4096, 4096] contiguous" in status.header.contract
+    assert result["diff"].startswith("--- a/elementwise_chain.py\n+++ b/elementwise_chain_hiera.py")
+    # The proposal imports on its own and takes the reference's weights.
+    check = subprocess.run([sys.executable, "-c", """
+import importlib.util, torch
+spec = importlib.util.spec_from_file_location("proposal", "elementwise_chain_hiera.py")
+module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)
+reference = module.Model(*module.get_init_inputs())
+candidate = module.ModelNew(*module.get_init_inputs())
+candidate.load_state_dict(reference.state_dict())
+x = torch.randn(64, 4096)
+torch.testing.assert_close(candidate(x), reference(x), rtol=1e-4, atol=1e-4)
+print("ok")
+"""], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert check.stdout.strip() == "ok", check.stderr
+    store = folder / ".hiera"
+    index = json.loads(next((store / "index").glob("*.json")).read_text())
+    assert index["proposal"]["speedup"] == result["speedup"] and index["last_run"]["status"] == "proposal"
+    run_folder = store / "runs" / result["run"]
+    assert (run_folder / "proposal.py").read_text() == target.read_text()
+    events = [json.loads(line) for line in (run_folder / "events.jsonl").read_text().splitlines()]
+    assert {e["stage"] for e in events} >= {"spec", "plan", "implement", "verify", "propose"}
+    assert events[-1]["event"] == "result"
+    json_files_parse(store)
+
+
+def test_events_are_json_lines_ending_in_a_result(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    run = hiera("optimize", "simple.py", "--device", "cpu", "--events", "--budget", "1", cwd=folder)
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    assert events[0]["event"] == "start" and events[-1]["event"] == "result"
+    assert all(0.0 <= e["progress"] <= 1.0 for e in events if "progress" in e)
+    assert run.returncode == (0 if events[-1]["data"]["status"] == "proposal" else 1)
+
+
+def test_spec_and_plan_commands(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    spec = hiera("spec", "simple.py", "--device", "cpu", "--json", cwd=folder)
+    assert spec.returncode == 0, spec.stderr
+    assert json.loads(spec.stdout)["outputs"][0]["shape"] == [64, 128]
+    plan = hiera("plan", "simple.py::Model", "--device", "cpu", cwd=folder)
+    assert plan.returncode == 0 and "Strategies, best first:" in plan.stdout
+    text = hiera("spec", "simple.py", "--device", "cpu", "--gpu", "h200", cwd=folder)
+    assert "roofline target NVIDIA H200" in text.stdout
+
+
+def test_profile_command_records_the_profile(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    run = hiera("profile", "simple.py", "--device", "cpu", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)["profile"]
+    assert record["latency_ms"] > 0 and record["kernels"] and record["roofline_bound_ms"] > 0
+    index = json.loads(next((folder / ".hiera" / "index").glob("*.json")).read_text())
+    assert index["profile"]["latency_ms"] == record["latency_ms"]
+
+
+GOOD_CANDIDATE = """
+import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return torch.clamp(x, min=0) * self.scale + 1.0
+"""
+
+
+@pytest.mark.parametrize("body, check", [
+    (GOOD_CANDIDATE, None),
+    (GOOD_CANDIDATE.replace("* self.scale + 1.0", "* self.scale + 1.001"), "values"),
+    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                            "x.zero_()\n        return x + 1.0"), "values"),
+    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                            "return torch.full_like(x, float('nan'))"), "nan"),
+    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                            "return (torch.clamp(x, min=0) * self.scale + 1.0)[:10]"), "shape"),
+    (GOOD_CANDIDATE.replace("class ModelNew", "class Other"), "load"),
+    (GOOD_CANDIDATE.replace("return torch.clamp", "try:\n            return torch.clamp")
+     .replace("+ 1.0\n", "+ 1.0\n        except Exception:\n            return x\n"), "static"),
+])
+def test_verify_command(tmp_path, body, check):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    (folder / "candidate.py").write_text(body)
+    run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", "--json", cwd=folder)
+    report = json.loads(run.stdout)
+    if check is None:
+        assert run.returncode == 0 and report["passed"], run.stdout
+        return
+    assert run.returncode == 1 and not report["passed"]
+    failed = [c for c in report["checks"] if not c["passed"]]
+    assert failed[0]["name"] == check, failed
+    if check in ("values", "nan", "shape"):
+        assert "seed" in failed[0]["reproducer"] and "shapes" in failed[0]["reproducer"]
+
+
+def test_verify_usage_errors_exit_2(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    run = hiera("verify", "simple.py", "missing.py", "--device", "cpu", cwd=folder)
+    assert run.returncode == 2 and "cannot read the candidate" in run.stderr
+
+
+@pytest.mark.parametrize("name, source, expected", [
+    ("syntax.py", "import torch\nclass Model(:\n", "syntax.py:2: syntax error"),
+    ("noinputs.py", "import torch.nn as nn\n\nclass Block(nn.Module):\n    def forward(self, x):\n        return x\n",
+     "noinputs.py:3: class Block has no inputs"),
+    ("raises.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0", "raise RuntimeError('boom')"),
+     "raises.py:11: Model.forward raised RuntimeError: boom"),
+    ("hangs.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0", "while True:\n                pass"),
+     "did not finish within 8 s"),
+    ("oom.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0",
+                                   "return x + torch.empty(2**42).sum()"), "ran out of memory"),
+])
+def test_bad_input_gives_one_clear_error(tmp_path, name, source, expected):
+    folder = workspace(tmp_path)
+    (folder / name).write_text(source if not source.startswith("\n") else __import__("textwrap").dedent(source).lstrip())
+    run = hiera("optimize", name, "--device", "cpu", "--timeout", "8", cwd=folder)
+    assert run.returncode == 2
+    assert expected in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+    if (folder / ".hiera").exists():
+        json_files_parse(folder / ".hiera")
+        for record in (folder / ".hiera" / "runs").glob("*/run.json"):
+            assert json.loads(record.read_text())["status"] == "failed"

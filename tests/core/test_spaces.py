@@ -1,0 +1,104 @@
+"""Candidates of the PyTorch-operator and CUDA-library spaces: valid source, right numerics, flags
+restored. (CUDA-only ones are run on the GPU by tests/gpu.)"""
+
+import ast
+
+import pytest
+import torch
+from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
+
+from hiera_core.contract import prepare
+from hiera_core.spaces import ImplementContext, strategies
+from hiera_core.task import load_task
+
+
+def _context(path, device_for_plan="cuda", precision=None):
+    task = load_task(str(path))
+    prepared = prepare(task, "cpu", measure=False)
+    spec = prepared.spec
+    spec.device = device_for_plan
+    if precision:
+        spec.precision = precision
+    return task, prepared, ImplementContext(spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cpu")
+
+
+def _build(task, prepared, code):
+    namespace = {"__name__": "candidate"}
+    exec(compile(task.info.source + "\n" + code, "candidate", "exec"), namespace)
+    model = namespace["ModelNew"](*task.make_init()).eval()
+    model.load_state_dict(prepared.model.state_dict())
+    return model
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_every_applicable_strategy_writes_valid_source(example):
+    task, prepared, ctx = _context(EXAMPLES / example)
+    for key, strategy in strategies().items():
+        if strategy.space == "custom_cuda" or strategy.applies(ctx.spec) is None:
+            continue
+        candidate = strategy.generate(ctx)
+        if candidate is None:
+            continue
+        tree = ast.parse(candidate.code)
+        classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "ModelNew"]
+        assert classes and ast.unparse(classes[0].bases[0]) == task.class_name, key
+        assert candidate.name == key
+
+
+def test_cublaslt_epilogue_matches_reference_on_cpu():
+    task, prepared, ctx = _context(EXAMPLES / "gemm_epilogue.py")
+    candidate = strategies()["cuda_libs.cublaslt_epilogue"].generate(ctx)
+    assert "_addmm_activation" in candidate.code and "relu" not in candidate.code.split("class ModelNew")[1]
+    model = _build(task, prepared, candidate.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_sdpa_rewrite_of_hand_written_attention(tmp_path):
+    path = write_task(tmp_path, "attention.py", """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self, scale):
+                super().__init__()
+                self.scale = scale
+
+            def forward(self, q, k, v):
+                scores = torch.matmul(q, k.transpose(-2, -1)) * self.scale
+                return torch.matmul(torch.softmax(scores, dim=-1), v)
+
+        def get_inputs():
+            return [torch.randn(2, 4, 64, 32) for _ in range(3)]
+
+        def get_init_inputs():
+            return [32 ** -0.5]
+    """)
+    task, prepared, ctx = _context(path)
+    candidate = strategies()["pytorch.sdpa"].generate(ctx)
+    assert "scaled_dot_product_attention" in candidate.code and "softmax" not in candidate.code
+    model = _build(task, prepared, candidate.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_backend_flags_are_restored_even_when_forward_raises(tmp_path):
+    path = write_task(tmp_path, "mm.py", SIMPLE_TASK.replace("torch.relu(x) * self.scale + 1.0",
+                                                             "torch.mm(x, x.t()) * self.scale"))
+    task, prepared, ctx = _context(path, precision="tf32")
+    candidate = strategies()["cuda_libs.tf32"].generate(ctx)
+    model = _build(task, prepared, candidate.code)
+    before = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+    model(*prepared.inputs)
+    assert (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32) == before
+    with pytest.raises(RuntimeError):
+        model(torch.randn(3, 5, 7))  # mm of a 3-D tensor raises inside forward
+    assert (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32) == before
+
+
+def test_tf32_only_when_the_contract_allows_it(tmp_path):
+    path = write_task(tmp_path, "mm.py", SIMPLE_TASK.replace("torch.relu(x) * self.scale + 1.0", "torch.mm(x, x.t())"))
+    _, _, ctx = _context(path)
+    assert strategies()["cuda_libs.tf32"].applies(ctx.spec) is None
+    ctx.spec.precision = "tf32"
+    assert strategies()["cuda_libs.tf32"].applies(ctx.spec)

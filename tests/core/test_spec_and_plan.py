@@ -1,0 +1,95 @@
+"""The contract-augmented spec (measured and meta-only) and the expert planner."""
+
+import pytest
+from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
+
+from hiera_core.contract import classify, prepare
+from hiera_core.plan import ExpertPlanner, render_plan
+from hiera_core.spec import Spec, render_text
+from hiera_core.task import load_task
+
+
+def test_measured_spec_has_every_contract_field(tmp_path):
+    path = write_task(tmp_path, "simple.py", SIMPLE_TASK)
+    spec = prepare(load_task(str(path)), "cpu").spec
+    (x,) = spec.inputs
+    assert (x.name, x.shape, x.dtype, x.stride, x.contiguous, x.device) == ("x", [64, 128], "float32", [128, 1], True, "cpu")
+    assert x.stats is not None and x.stats.finite and not x.stats.nonnegative
+    (out,) = spec.outputs
+    assert out.shape == [64, 128] and out.stats.min >= 1.0  # relu(x)*2 + 1
+    assert spec.mutated_inputs == [] and spec.deterministic is True
+    assert spec.tolerance["out"].rtol == 1e-4 and spec.tolerance["out"].atol > 0
+    assert spec.precision == "strict" and spec.dynamic_dims == []
+    assert spec.bytes_min == 2 * 64 * 128 * 4
+    assert spec.reference_ms is not None and spec.measured and not spec.not_measured
+    assert {op.op for op in spec.ops} >= {"aten::relu", "aten::mul", "aten::add"}
+    assert abs(sum(op.share for op in spec.ops) - 1.0) < 1e-6
+    assert spec.graph["traceable"] and any(n["kind"] == "pointwise" for n in spec.graph["nodes"])
+    assert Spec.from_dict(spec.to_dict()) == spec  # JSON round trip
+    assert "does not mutate inputs; deterministic" in render_text(spec)
+
+
+def test_mutation_and_nondeterminism_are_detected(tmp_path):
+    path = write_task(tmp_path, "mutates.py", SIMPLE_TASK.replace(
+        "return torch.relu(x) * self.scale + 1.0", "x.add_(torch.rand_like(x))\n            return x * self.scale"))
+    spec = prepare(load_task(str(path)), "cpu", measure=False).spec
+    assert spec.mutated_inputs == ["x"] and spec.deterministic is False
+
+
+def test_several_gb_task_gets_a_meta_spec_and_plan(tmp_path):
+    path = write_task(tmp_path, "huge.py", """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def forward(self, a, b):
+                return torch.relu(a @ b)
+
+        def get_inputs():
+            return [torch.randn(65536, 65536), torch.randn(65536, 65536)]  # 16 GiB each
+
+        def get_init_inputs():
+            return []
+    """)
+    prepared = prepare(load_task(str(path)), "cpu", gpu="h200")
+    spec = prepared.spec
+    assert prepared.meta_only and not spec.measured
+    assert spec.flops == pytest.approx(2 * 65536**3, rel=0.01)
+    assert spec.bytes_min == 3 * 65536 * 65536 * 4
+    assert spec.inputs[0].stats is None and spec.reference_ms is None
+    assert "meta-device trace" in spec.not_measured[0] and "GiB" in spec.not_measured[0]
+    assert spec.roofline.device == "h200" and spec.workload_class == "compute-bound"
+    assert "meta-device trace only" in render_text(spec)
+    assert ExpertPlanner().plan(spec).entries  # a plan without running anything
+
+
+def _gpu_spec(name: str) -> Spec:
+    spec = prepare(load_task(str(EXAMPLES / name)), "cpu", gpu="h200", measure=False).spec
+    spec.device = "cuda"
+    op_work_ms = sum(1000 * max(op.flops / spec.roofline.peak_flops, op.bytes / spec.roofline.peak_bw) for op in spec.ops)
+    spec.workload_class = classify(op_work_ms, spec.kernel_launches, "cuda", spec.roofline.limiter)
+    return spec
+
+
+def test_workload_classes_get_different_plans():
+    plans = {}
+    for name, expected in (("launch_bound.py", "launch-bound"), ("elementwise_chain.py", "memory-bound"),
+                           ("gemm_epilogue.py", "compute-bound")):
+        spec = _gpu_spec(name)
+        assert spec.workload_class == expected
+        plans[expected] = ExpertPlanner().plan(spec)
+    launch, memory, compute = plans["launch-bound"], plans["memory-bound"], plans["compute-bound"]
+    assert launch.entries[0].strategy in ("pytorch.compile_reduce_overhead", "pytorch.cuda_graph")
+    assert launch.spaces[0].space == "pytorch"
+    assert compute.entries[0].space == "cuda_libs" and compute.spaces[0].space == "cuda_libs"
+    assert memory.spaces[0].space != "cuda_libs"
+    assert "below the ridge" in memory.summary and "above the ridge" in compute.summary
+    assert len({tuple(e.strategy for e in p.entries[:3]) for p in plans.values()}) == 3
+    assert "Strategies, best first:" in render_plan(compute)
+
+
+def test_cpu_plans_skip_cuda_only_strategies():
+    spec = prepare(load_task(str(EXAMPLES / "launch_bound.py")), "cpu", measure=False).spec
+    plan = ExpertPlanner().plan(spec)
+    assert [e.strategy for e in plan.entries] == ["pytorch.compile_default"]
+    assert any(s["strategy"] == "pytorch.cuda_graph" and "CUDA" in s["reason"] for s in plan.skipped)

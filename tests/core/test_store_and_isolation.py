@@ -1,0 +1,84 @@
+"""The .hiera store under concurrent writers, and workers that hang, crash or run out of memory."""
+
+import multiprocessing
+import time
+
+import pytest
+from core_helpers import SIMPLE_TASK, json_files_parse, workspace, write_task
+
+from hiera_core.errors import HieraError
+from hiera_core.isolate import run_worker
+from hiera_core.store import Store, atomic_write_json, find_workspace_root, read_json
+
+
+def _hammer(root: str, writer: int, count: int) -> None:
+    store = Store(root)
+    for index in range(count):
+        store.update_index("task", **{f"w{writer}_{index}": index})
+        store.new_run("optimize").write_json("run.json", {"writer": writer, "index": index})
+
+
+def test_two_processes_writing_at_once_lose_nothing(tmp_path):
+    context = multiprocessing.get_context("spawn")
+    writers = [context.Process(target=_hammer, args=(str(tmp_path), writer, 40)) for writer in range(2)]
+    for process in writers:
+        process.start()
+    for process in writers:
+        process.join(60)
+        assert process.exitcode == 0
+    store = Store(tmp_path)
+    record = store.read_index("task")
+    assert {key for key in record if key.startswith("w")} == {f"w{w}_{i}" for w in range(2) for i in range(40)}
+    assert len(store.runs()) == 80
+    json_files_parse(store.root)
+
+
+def test_atomic_write_keeps_the_old_file_when_interrupted(tmp_path, monkeypatch):
+    target = tmp_path / "record.json"
+    atomic_write_json(target, {"version": 1})
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.replace", boom)
+    with pytest.raises(OSError):
+        atomic_write_json(target, {"version": 2})
+    assert read_json(target) == {"version": 1}
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_workspace_root_is_the_nearest_marked_folder(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    assert find_workspace_root(nested / "model.py") == tmp_path
+
+
+def _prepare(path, timeout_s=60.0):
+    return run_worker("prepare", {"address": str(path), "device": "cpu", "measure": False},
+                      timeout_s=timeout_s, device="cpu", doing="building the spec")
+
+
+def test_hanging_forward_is_stopped_and_reported(tmp_path):
+    path = write_task(workspace(tmp_path), "hang.py", SIMPLE_TASK.replace(
+        "return torch.relu(x) * self.scale + 1.0", "while True:\n                pass"))
+    started = time.monotonic()
+    with pytest.raises(HieraError, match="did not finish within 8 s") as caught:
+        _prepare(path, timeout_s=8)
+    assert caught.value.kind == "timeout" and time.monotonic() - started < 30
+
+
+def test_crashing_worker_is_reported_and_the_caller_lives(tmp_path):
+    path = write_task(workspace(tmp_path), "crash.py", SIMPLE_TASK.replace(
+        "return torch.relu(x) * self.scale + 1.0", "import os, signal\n            os.kill(os.getpid(), signal.SIGSEGV)"))
+    with pytest.raises(HieraError, match="segmentation fault") as caught:
+        _prepare(path)
+    assert caught.value.kind == "crash"
+
+
+def test_out_of_memory_is_a_clear_error(tmp_path):
+    path = write_task(workspace(tmp_path), "oom.py", SIMPLE_TASK.replace(
+        "return torch.relu(x) * self.scale + 1.0", "return x + torch.empty(2**42, device=x.device).sum()"))
+    with pytest.raises(HieraError, match="ran out of memory") as caught:
+        _prepare(path)
+    assert caught.value.kind == "oom" and caught.value.line == 11
