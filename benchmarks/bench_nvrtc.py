@@ -1,0 +1,328 @@
+"""Custom-CUDA templates: NVRTC compile times (no GPU) and, with --gpu, speed against the baselines.
+
+    python benchmarks/bench_nvrtc.py                  # compile time and resources per template kernel
+    python benchmarks/bench_nvrtc.py --gpu            # eager / cuDNN-cuBLAS / torch.compile / HIERA
+    python benchmarks/bench_nvrtc.py --gpu --sweep-stencil   # stencil tile shapes on the 256^3 grid
+
+Targets: every kernel compiles in at most 0.5 s; on an H200 the stencil reaches 60% of its roofline
+bound. Timing: CUDA events around each call, L2 flushed before each, median of 50 after warm-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hiera_core import gpus  # noqa: E402
+from hiera_core.cuda.nvrtc import compile_cuda  # noqa: E402
+from hiera_core.cuda.resources import kernel_resources  # noqa: E402
+
+EXAMPLES = {  # file -> (class, inputs function, init function)
+    "elementwise_chain": ("Model", "get_inputs", "get_init_inputs"),
+    "gemm_epilogue": ("Model", "get_inputs", "get_init_inputs"),
+    "conv2d_relu_bias": ("Model", "get_inputs", "get_init_inputs"),
+    "small_mlp": ("Model", "get_inputs", "get_init_inputs"),
+    "launch_bound": ("Model", "get_inputs", "get_init_inputs"),
+    "softmax": ("Model", "get_inputs", "get_init_inputs"),
+    "layernorm": ("Model", "get_inputs", "get_init_inputs"),
+    "rmsnorm_block": ("RMSNormBlock", "make_inputs", "make_init"),
+    "sum_reduction": ("Model", "get_inputs", "get_init_inputs"),
+    "maxpool2d": ("Model", "get_inputs", "get_init_inputs"),
+    "stencil3d": ("Model", "get_inputs", "get_init_inputs"),
+}
+COMPILE_TARGET_S = 0.5
+STENCIL_TILES = [  # (bx, by, rows per thread, planes per block)
+    (64, 4, 4, 32), (32, 4, 4, 32), (32, 8, 4, 32), (64, 4, 4, 16), (64, 4, 4, 64), (128, 2, 8, 32),
+]
+ENTRY_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(')
+
+
+def load(name: str):
+    import torch
+
+    class_name, inputs_fn, init_fn = EXAMPLES[name]
+    path = ROOT / "examples" / f"{name}.py"
+    namespace = {"__name__": f"bench_{name}"}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    torch.manual_seed(0)
+    init = namespace[init_fn]()
+    return path, namespace[class_name], init, namespace[inputs_fn]()
+
+
+def candidate(name: str):
+    """The custom-CUDA candidate for an example (or None), generated as the worker would."""
+    import torch
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    from hiera_core.spaces import ImplementContext
+    from hiera_core.spaces.custom_cuda import STRATEGIES, ModelResolver, ops_from_fx
+    from hiera_core.spaces.custom_cuda.graph import Unsupported, lower
+
+    path, cls, init, inputs = load(name)
+    model = cls(*init)
+    graph = torch.fx.symbolic_trace(model)
+    ShapeProp(graph).propagate(*inputs)
+    try:
+        family = lower(ops_from_fx(graph), ModelResolver(model)).family
+    except Unsupported:
+        return None
+    if family is None:
+        return None
+    return STRATEGIES[family].generate(ImplementContext(None, cls.__name__, model, inputs, graph, "cpu"))
+
+
+def compile_table(arch: str) -> bool:
+    """Cold NVRTC time of each kernel's first entry point, compiled alone as the proposal runtime
+    does (`HIERA_ENTRY_<name>`), and the resources of all its entry points."""
+    print(f"NVRTC compile time per template kernel ({arch}, cold: no cache; target <= {COMPILE_TARGET_S} s)")
+    print(f"{'example':20} {'strategy':30} {'entry point':24} {'compile s':>9}  resources (all entry points)")
+    worst = 0.0
+    for name in EXAMPLES:
+        found = candidate(name)
+        if found is None:
+            print(f"{name:20} {'(no template applies)':30}")
+            continue
+        for source in found.cuda_sources:
+            entry = ENTRY_RE.search(source).group(1)
+            program = f"#define HIERA_ENTRY\n#define HIERA_ENTRY_{entry}\n{source}"
+            started = time.perf_counter()
+            single = compile_cuda(program, arch=arch, use_cache=False)
+            seconds = time.perf_counter() - started
+            worst = max(worst, seconds)
+            report = kernel_resources(source, arch=arch)
+            registers = [k.registers for k in report.kernels]
+            details = (f"{len(registers)} entry points, {min(registers)}-{max(registers)} regs, "
+                       f"spills {sum(k.spill_stores for k in report.kernels)} B") if single.ok else single.error_text()
+            print(f"{name:20} {found.name:30} {entry:24} {seconds:9.3f}  {details}")
+    verdict = "OK" if worst <= COMPILE_TARGET_S else "OVER TARGET"
+    print(f"slowest compile {worst:.3f} s: {verdict}")
+    return worst <= COMPILE_TARGET_S
+
+
+# ---- GPU -------------------------------------------------------------------------------------
+
+def timer(function, args, iterations: int = 50) -> float:
+    """Median milliseconds of function(*args): CUDA events, L2 flushed before every call."""
+    import torch
+
+    flush = torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda")
+    for _ in range(5):
+        function(*args)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iterations):
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        function(*args)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def kernel_ms(function, args, calls: int = 20) -> float:
+    """Milliseconds of GPU kernels per call, from the profiler's CUPTI trace (no host overhead)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    for _ in range(3):
+        function(*args)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as trace:
+        for _ in range(calls):
+            function(*args)
+        torch.cuda.synchronize()
+    return sum(e.self_device_time_total for e in trace.key_averages()) / calls / 1e3
+
+
+def host_us(function, args, calls: int = 200) -> float:
+    """Microseconds per call of back-to-back calls on a tiny input: the launch path's overhead."""
+    import torch
+
+    for _ in range(10):
+        function(*args)
+    torch.cuda.synchronize()
+    started = time.perf_counter()
+    for _ in range(calls):
+        function(*args)
+    torch.cuda.synchronize()
+    return (time.perf_counter() - started) / calls * 1e6
+
+
+def roofline_ms(model, inputs, output) -> float:
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    peaks = gpus.lookup(torch.cuda.get_device_name())
+    tensors = list(inputs) + list(model.parameters()) + list(model.buffers())
+    outputs = list(output) if isinstance(output, (tuple, list)) else [output]
+    moved = sum(t.numel() * t.element_size() for t in tensors + outputs)
+    with FlopCounterMode(display=False) as counter:
+        model(*inputs)
+    return 1e3 * max(moved / peaks.mem_bw, counter.get_total_flops() / peaks.fp32)
+
+
+def slice_stencil(alpha: float):
+    """The 7-point stencil written with slices (the formulation torch.compile does well on)."""
+    import torch.nn.functional as F
+
+    def step(x):
+        p = F.pad(x, (1, 1, 1, 1, 1, 1))
+        centre = p[..., 1:-1, 1:-1, 1:-1]
+        faces = (p[..., :-2, 1:-1, 1:-1] + p[..., 2:, 1:-1, 1:-1] + p[..., 1:-1, :-2, 1:-1]
+                 + p[..., 1:-1, 2:, 1:-1] + p[..., 1:-1, 1:-1, :-2] + p[..., 1:-1, 1:-1, 2:])
+        return (1 - 6 * alpha) * centre + alpha * faces
+
+    return step
+
+
+def gpu_table(names: list[str], with_compile: bool) -> None:
+    import torch
+
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    print(f"\n{torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}; "
+          "ms = median of 50, L2 flushed; library = eager with cudnn.benchmark (cuDNN/cuBLAS algorithm search)")
+    header = (f"{'example':20} {'eager':>8} {'library':>8} {'compile':>8} {'HIERA':>8} {'kernels':>8} {'bound':>8} "
+              f"{'x eager':>8} {'x lib':>7} {'x comp':>7} {'roofline':>8} {'kern %':>7}  max err")
+    print(header)
+    for name in names:
+        found = candidate(name)
+        if found is None:
+            continue
+        path, cls, init, inputs = load(name)
+        namespace = {"__name__": f"bench_{name}_hiera"}
+        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
+        torch.manual_seed(0)
+        reference = namespace[cls.__name__](*init).cuda().eval()
+        proposal = namespace["ModelNew"](*init).cuda().eval()
+        proposal.load_state_dict(reference.state_dict())
+        inputs = [t.cuda() for t in inputs]
+        with torch.no_grad():
+            expected, got = reference(*inputs), proposal(*inputs)
+            error = max((g - e).abs().max().item() for g, e in zip(_flat(got), _flat(expected)))
+            eager = timer(reference, inputs)
+            has_library = any(k in found.reason for k in ("linear", "conv", "matmul")) or name == "stencil3d"
+            torch.backends.cudnn.benchmark = True
+            library = timer(reference, inputs) if has_library else float("nan")
+            torch.backends.cudnn.benchmark = False
+            compiled = timer(torch.compile(reference), inputs) if with_compile else float("nan")
+            hiera = timer(proposal, inputs)
+            kernels = kernel_ms(proposal, inputs)
+            bound = roofline_ms(reference, inputs, expected)
+        print(f"{name:20} {eager:8.4f} {library:8.4f} {compiled:8.4f} {hiera:8.4f} {kernels:8.4f} {bound:8.4f} "
+              f"{eager / hiera:8.2f} {library / hiera:7.2f} {compiled / hiera:7.2f} {100 * bound / hiera:7.1f}% "
+              f"{100 * bound / kernels:6.1f}%  {error:.2e}")
+        if name == "stencil3d" and with_compile:
+            sliced = torch.compile(slice_stencil(init[0]))
+            with torch.no_grad():
+                slices_ms = timer(sliced, inputs)
+                check = (sliced(*inputs) - expected).abs().max().item()
+            print(f"{'  slices+compile':20} {'':8} {'':8} {slices_ms:8.4f} {hiera:8.4f} {'':8} {bound:8.4f} {'':8} "
+                  f"{'':7} {slices_ms / hiera:7.2f}  {check:.2e} (torch.compile of the slice formulation)")
+
+
+def overhead_table() -> None:
+    """Host time per call on tiny inputs, where launch overhead is all there is."""
+    import torch
+
+    print("\nhost overhead per call on tiny inputs (back-to-back calls, us)")
+    for name, shape in (("softmax", (8, 64)), ("elementwise_chain", (8, 4096)), ("layernorm", (8, 4096))):
+        found = candidate(name)
+        path, cls, init, _ = load(name)
+        namespace = {"__name__": f"bench_{name}_overhead"}
+        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
+        reference = namespace[cls.__name__](*init).cuda()
+        proposal = namespace["ModelNew"](*init).cuda()
+        x = torch.randn(*shape, device="cuda")
+        with torch.no_grad():
+            print(f"  {name:20} eager {host_us(reference, [x]):7.1f}   HIERA {host_us(proposal, [x]):7.1f}")
+
+
+def host_profile() -> None:
+    """Where the proposal's host time goes: cProfile over calls on a tiny input."""
+    import cProfile
+    import pstats
+
+    import torch
+
+    for name, shape in (("layernorm", (8, 4096)), ("softmax", (8, 64))):
+        found = candidate(name)
+        path, cls, init, _ = load(name)
+        namespace = {"__name__": f"bench_{name}_profile"}
+        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
+        proposal = namespace["ModelNew"](*init).cuda()
+        x = torch.randn(*shape, device="cuda")
+        for _ in range(20):
+            proposal(x)
+        torch.cuda.synchronize()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(300):
+            proposal(x)
+        torch.cuda.synchronize()
+        profiler.disable()
+        print(f"\nhost profile of {name} proposal, 300 calls:")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+
+
+def stencil_sweep() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    from hiera_core.cuda import proposal_runtime
+    from hiera_core.spaces.custom_cuda.templates import stencil_source
+
+    _, cls, init, inputs = load("stencil3d")
+    model = cls(*init).cuda()
+    x = inputs[0].cuda()
+    expected = F.conv3d(x, model.weight, padding=1)
+    taps = [(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+    bound = x.numel() * 8 / gpus.lookup(torch.cuda.get_device_name()).mem_bw * 1e3
+    print(f"\nstencil tiles on {tuple(x.shape)}: bound {bound * 1e3:.1f} us")
+    for bx, by, ry, zc in STENCIL_TILES:
+        source = stencil_source("hiera_sweep", taps, 3, {"bx": bx, "by": by, "ry": ry, "zc": zc}).source
+        tile = (bx, by, by * ry, zc)
+
+        def run(t):
+            return proposal_runtime._hiera_stencil(source, "hiera_sweep", t, model.weight, None, 3, tile)
+
+        error = (run(x) - expected).abs().max().item()
+        ms = timer(run, [x])
+        print(f"  bx {bx:3} by {by:2} ry {ry} zc {zc:3}: {ms * 1e3:7.1f} us  {100 * bound / ms:5.1f}% of roofline  "
+              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}")
+
+
+def _flat(value):
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--arch", default="sm_90")
+    parser.add_argument("--gpu", action="store_true", help="time the examples on the local GPU")
+    parser.add_argument("--no-compile", action="store_true", help="skip torch.compile baselines")
+    parser.add_argument("--sweep-stencil", action="store_true", help="time stencil tile shapes")
+    parser.add_argument("--host-profile", action="store_true", help="cProfile the proposals' launch path")
+    parser.add_argument("--only", nargs="*", default=list(EXAMPLES), help="examples to time")
+    args = parser.parse_args()
+    compile_table(args.arch)
+    if args.host_profile:
+        host_profile()
+    if args.sweep_stencil:
+        stencil_sweep()
+    if args.gpu:
+        overhead_table()
+        gpu_table(args.only, with_compile=not args.no_compile)
+
+
+if __name__ == "__main__":
+    main()

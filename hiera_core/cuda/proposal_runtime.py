@@ -1,0 +1,248 @@
+"""The runtime inlined into custom-CUDA proposals: compile with NVRTC, cache, launch on torch's stream.
+
+This module is real, importable code (so it is linted and tested), but proposals never import it:
+`hiera_core.cuda.proposal.runtime_source` copies the functions a candidate needs into its source,
+which keeps a proposal self-contained (torch, the standard library and cuda.core only).
+
+Each entry point is compiled on first use for the current GPU's architecture and cached per
+process by (source, device, name) and on disk by (hash of the program, arch) under
+$HIERA_CACHE_DIR/cubin (default ~/.cache/hiera/cubin). Launches go to torch's current stream
+(wrapped once per stream handle). Kernel arguments: tensors as device pointers, Python ints as
+64-bit integers (`long long`), floats as float32 (`float`). The launch path is kept lean (no
+torch.broadcast_shapes, no ctypes boxing of ints): it runs on every call.
+"""
+
+import ctypes
+import hashlib
+import math
+import os
+
+import torch
+from cuda.core import Device, LaunchConfig, ObjectCode, Program, ProgramOptions, Stream, launch
+
+_HIERA_KERNELS = {}
+_HIERA_STREAMS = {}
+_HIERA_CONFIGS = {}
+_HIERA_SMS = {}
+
+
+def _hiera_kernel(source, name, device):
+    """Kernel `name` of CUDA C++ `source`, compiled for GPU `device` on first use.
+
+    Only that entry point is compiled (`HIERA_ENTRY_<name>` selects it), which keeps NVRTC time
+    to one template instantiation. The per-call lookup hashes nothing new: str caches its hash.
+    """
+    kernel = _HIERA_KERNELS.get((source, device, name))
+    if kernel is not None:
+        return kernel
+    gpu = Device(device)
+    gpu.set_current()
+    arch = "sm_" + gpu.arch
+    program = f"#define HIERA_ENTRY\n#define HIERA_ENTRY_{name}\n{source}"
+    digest = hashlib.sha256(program.encode()).hexdigest()
+    folder = os.path.join(os.environ.get("HIERA_CACHE_DIR") or os.path.expanduser("~/.cache/hiera"), "cubin")
+    path = os.path.join(folder, f"{digest[:40]}-{arch}.cubin")
+    if os.path.exists(path):
+        with open(path, "rb") as stream:
+            module = ObjectCode.from_cubin(stream.read())
+    else:
+        module = Program(program, "c++", ProgramOptions(arch=arch, std="c++17")).compile("cubin")
+        os.makedirs(folder, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            temp = f"{path}.{os.getpid()}.tmp"
+            with open(temp, "wb") as stream:
+                stream.write(module.code)
+            os.replace(temp, path)
+    kernel = _HIERA_KERNELS[(source, device, name)] = module.get_kernel(name)
+    return kernel
+
+
+def _hiera_launch(kernel, device, grid, block, shared_bytes, *args):
+    """Launch on torch's current stream of `device`. Tensors pass as pointers; a Python int is
+    passed by cuda.core as an intptr_t, which is the layout of a `long long` parameter; floats
+    are boxed as float32."""
+    values = [a.data_ptr() if isinstance(a, torch.Tensor) else ctypes.c_float(a) if isinstance(a, float) else a
+              for a in args]
+    handle = torch._C._cuda_getCurrentRawStream(device)  # what torch.cuda.current_stream() wraps, minus the wrapper
+    stream = _HIERA_STREAMS.get(handle)
+    if stream is None:
+        stream = _HIERA_STREAMS[handle] = Stream.from_handle(handle)
+    config = _HIERA_CONFIGS.get((grid, block, shared_bytes))
+    if config is None:
+        config = _HIERA_CONFIGS[(grid, block, shared_bytes)] = LaunchConfig(grid=grid, block=block,
+                                                                             shmem_size=shared_bytes)
+    launch(stream, config, kernel, *values)
+
+
+def _hiera_sms(device):
+    if device not in _HIERA_SMS:
+        _HIERA_SMS[device] = torch.cuda.get_device_properties(device).multi_processor_count
+    return _HIERA_SMS[device]
+
+
+def _hiera_check(*tensors):
+    for t in tensors:
+        if not (isinstance(t, torch.Tensor) and t.is_cuda and t.dtype == torch.float32):
+            raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors; got "
+                            + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
+
+
+def _hiera_broadcast(tensors):
+    """The broadcast shape of `tensors` (torch.broadcast_shapes is slow: symbolic-shape guards)."""
+    rank = max(t.dim() for t in tensors)
+    shape = [1] * rank
+    for t in tensors:
+        for axis, size in enumerate(t.shape, rank - t.dim()):
+            if size != 1:
+                if shape[axis] not in (1, size):
+                    raise ValueError(f"shapes {[tuple(u.shape) for u in tensors]} do not broadcast")
+                shape[axis] = size
+    return tuple(shape)
+
+
+def _hiera_leaf(t, shape, full):
+    """(tensor, mode, inner, extent): how a kernel reads `t` broadcast to `shape` at flat index i.
+
+    Modes: 0 FULL t[i], 1 SCALAR t[0], 2 COL t[i % cols], 3 ROW t[i // cols], 4 BCAST
+    t[i // inner % extent]. `full` leaves are always made FULL (the kernel reads them directly).
+    """
+    _hiera_check(t)
+    n = math.prod(shape)
+    if t.shape == shape:
+        return t.contiguous(), 0, 1, n
+    if full and t.numel() != 1:
+        return t.expand(shape).contiguous(), 0, 1, n
+    if t.numel() == 1:
+        return (t.expand(shape).contiguous(), 0, 1, n) if full else (t.reshape(1), 1, 1, 1)
+    dims = (1,) * (len(shape) - t.dim()) + tuple(t.shape)
+    varying = [d for d in range(len(shape)) if dims[d] != 1]
+    if all(d in varying or shape[d] == 1 for d in range(varying[0], varying[-1] + 1)):
+        inner = math.prod(shape[varying[-1] + 1:])
+        extent = math.prod(dims[varying[0]:varying[-1] + 1])
+        cols = shape[-1]
+        mode = 2 if inner == 1 and extent == cols else 3 if inner == cols and extent * cols == n else 4
+        return t.contiguous(), mode, inner, extent
+    return t.expand(shape).contiguous(), 0, 1, n
+
+
+def _hiera_pointwise(source, name, leaves, full, outputs):
+    """Run a generated pointwise kernel over the broadcast shape of `leaves`."""
+    shape = _hiera_broadcast(leaves)
+    device = leaves[0].device
+    outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
+    n = math.prod(shape)
+    if n == 0:
+        return outs
+    cols = shape[-1] if shape else 1
+    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
+    # float4 path: whole float4s stay in one row, and FULL/COL reads are 16-byte aligned.
+    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
+    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
+    work = n // 4 if vec else n
+    grid = min(-(-work // 256), 32 * _hiera_sms(device.index))
+    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, grid, 256, 0,
+                  *[v for r in reads for v in r], *outs, n, cols)
+    return outs
+
+
+def _hiera_rows(source, name, leaves, full, kinds, cached):
+    """Run a generated row kernel: one block per row of the leaves' broadcast shape."""
+    shape = _hiera_broadcast(leaves)
+    device = leaves[0].device
+    cols = shape[-1]
+    rows = math.prod(shape[:-1])
+    shapes = {"row": shape, "keep": shape[:-1] + (1,), "drop": shape[:-1]}
+    outs = [torch.empty(shapes[k], device=device, dtype=torch.float32) for k in kinds]
+    if rows == 0:
+        return outs
+    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
+    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
+    # About 8 float4s (or 8 floats) per thread: enough loads in flight, few threads per reduction.
+    per_thread = -(-cols // 32) if vec else -(-cols // 8)
+    threads = min(256, max(32, 1 << (per_thread - 1).bit_length()))
+    cache_bytes = cached * cols * 4
+    use_cache = 0 < cache_bytes <= 48 * 1024
+    variant = ("vec" if vec else "scalar") + ("32" if rows * cols < 2**31 else "64")
+    grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
+    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, grid, threads,
+                  cache_bytes if use_cache else 0, *[v for r in reads for v in r], *outs, rows, cols, int(use_cache))
+    return outs
+
+
+def _hiera_reduce(source, name, x, dim, keepdim, indices):
+    """Reduce `x` over `dim` with a generated dim-reduction kernel (values, or int64 indices)."""
+    _hiera_check(x)
+    x = x.contiguous()
+    outer, length, inner = math.prod(x.shape[:dim]), x.shape[dim], math.prod(x.shape[dim + 1:])
+    shape = x.shape[:dim] + ((1,) if keepdim else ()) + x.shape[dim + 1:]
+    out = torch.empty(shape, device=x.device, dtype=torch.int64 if indices else torch.float32)
+    if out.numel() == 0:
+        return out
+    device = x.device.index
+    if inner == 1:
+        grid = min(-(-outer // 8), 32 * _hiera_sms(device))
+        _hiera_launch(_hiera_kernel(source, f"{name}_rows", device), device, grid, 256, 0, x, out, out, outer, length)
+        return out
+    tiles = -(-inner // 32)
+    chunks = max(1, min(-(-length // 64), -(-8 * _hiera_sms(device) // (tiles * outer))))
+    chunk = -(-length // chunks)
+    chunks = -(-length // chunk)
+    grid = (tiles, min(outer, 65535), chunks)
+    if chunks == 1:
+        _hiera_launch(_hiera_kernel(source, f"{name}_cols", device), device, grid, (32, 8), 0,
+                      x, out, out, out, out, outer, length, inner, chunk, 0)
+        return out
+    values = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
+    positions = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.int64)
+    _hiera_launch(_hiera_kernel(source, f"{name}_cols", device), device, grid, (32, 8), 0,
+                  x, values, positions, out, out, outer, length, inner, chunk, 1)
+    count = outer * inner
+    _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device), device, min(-(-count // 256), 32 * _hiera_sms(device)),
+                  256, 0, values, positions, out, out, chunks, count, length)
+    return out
+
+
+def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_mode):
+    """Run a generated pooling kernel over the last `rank` dims of `x`."""
+    _hiera_check(x)
+    x = x.contiguous()
+    sizes = []
+    for size, k, s, p, d in zip(x.shape[-rank:], kernel, stride, padding, dilation):
+        span = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+        length = span // s + 1
+        if ceil_mode and (length - 1) * s >= size + p:
+            length -= 1
+        sizes.append(length)
+    out = torch.empty(x.shape[:-rank] + tuple(sizes), device=x.device, dtype=torch.float32)
+    if out.numel() == 0:
+        return out
+    spatial = (1,) * (3 - rank) + tuple(x.shape[-rank:])
+    result = (1,) * (3 - rank) + tuple(sizes)
+    if math.prod(spatial) >= 2**31:
+        raise ValueError("the pooling kernel indexes one plane with 32-bit offsets: at most 2^31 - 1 points")
+    planes = math.prod(x.shape[:-rank])
+    grid = (min(-(-(result[1] * result[2]) // 256), 64), min(planes * result[0], 65535))
+    device = x.device.index
+    _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, out, planes, *spatial, *result)
+    return out
+
+
+def _hiera_stencil(source, name, x, weight, bias, rank, tile):
+    """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block)."""
+    _hiera_check(x, weight, *([] if bias is None else [bias]))
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    channels = x.shape[1]
+    depth, height, width = x.shape[2:] if rank == 3 else (x.shape[2], 1, x.shape[3])
+    if depth * height * width >= 2**31:
+        raise ValueError("the stencil kernel indexes one volume with 32-bit offsets: at most 2^31 - 1 points")
+    bx, by, rows, planes = tile
+    chunks = -(-depth // planes)
+    volumes = x.shape[0] * channels
+    grid = (-(-width // bx), -(-height // rows), min(volumes * chunks, 65535))
+    device = x.device.index
+    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
+                  0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks)
+    return out

@@ -1,0 +1,83 @@
+"""A lowering rendered as a proposal: the inlined runtime, the kernel sources and `ModelNew`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hiera_core.cuda.proposal import runtime_source
+from hiera_core.spaces.custom_cuda.expr import reductions_in
+from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source
+from hiera_core.spaces.custom_cuda.graph import Lowering, Step
+from hiera_core.spaces.custom_cuda.templates import (STENCIL_TILE_2D, STENCIL_TILE_3D, pool_source,
+                                                     reduce_source, stencil_source)
+
+_HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
+           "pool": "_hiera_pool", "stencil": "_hiera_stencil"}
+
+
+@dataclass
+class Rendered:
+    code: str
+    sources: list[str]
+
+
+def render(lowering: Lowering, reference_class: str, title: str, notes: list[str]) -> Rendered:
+    sources: list[str] = []
+    constants: list[str] = []
+    body: list[str] = []
+    for step in lowering.steps:
+        if step.family == "library":
+            body.append(f"{step.targets[0]} = {step.call}")
+            continue
+        name = f"hiera_{step.family}{len(sources)}"
+        constant = f"_HIERA_SRC_{len(sources)}"
+        source, call = _kernel_call(step, name, constant)
+        sources.append(source)
+        constants.append(f'{constant} = r"""\n{source}"""')
+        body.append(f"# {step.family} kernel: {', '.join(step.covers)}")
+        body.append(call)
+    helpers = {_HELPER[s.family] for s in lowering.kernel_steps}
+    header = [f"# ---- HIERA custom_cuda: {title} ----",
+              *(f"# {line}" for line in notes),
+              "# Kernels compile with NVRTC (cuda.core) on first use and launch on torch's current stream."]
+    forward = [f"class ModelNew({reference_class}):",
+               f"    def forward(self, {', '.join(lowering.inputs)}):",
+               *(f"        {line}" for line in body),
+               f"        return {lowering.returns}"]
+    code = "\n".join(header) + "\n" + runtime_source(helpers) + "\n\n" + "\n\n".join(constants) + "\n\n\n" \
+        + "\n".join(forward) + "\n"
+    return Rendered(code, sources)
+
+
+def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
+    targets = ", ".join(step.targets) + ","
+    if step.family == "pointwise":
+        kernel, leaves, full = pointwise_source(name, step.exprs)
+        reads = ", ".join(e.params[0] for e in leaves)
+        return kernel.source, (f"{targets} = _hiera_pointwise({constant}, {name!r}, ({reads},), "
+                               f"{tuple(full)!r}, {len(step.exprs)})")
+    if step.family == "rows":
+        row_shape = reductions_in(step.exprs)[0].args[0].shape
+        kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape)
+        reads = ", ".join(e.params[0] for e in leaves)
+        return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+                               f"{tuple(kinds)!r}, {cached})")
+    (target,) = step.targets
+    config = step.config
+    if step.family == "reduce":
+        kernel = reduce_source(name, config["op"])
+        return kernel.source, (f"{target} = _hiera_reduce({constant}, {name!r}, {step.inputs[0]}, {config['dim']}, "
+                               f"{config['keepdim']}, {config['op'].startswith('arg')})")
+    if step.family == "pool":
+        kernel = pool_source(name, config)
+        dilation = config["dilation"] if config["kind"] == "max" else (1,) * config["rank"]
+        return kernel.source, (f"{target} = _hiera_pool({constant}, {name!r}, {step.inputs[0]}, {config['rank']}, "
+                               f"{config['kernel']}, {config['stride']}, {config['padding']}, {dilation}, "
+                               f"{config['ceil_mode']})")
+    tile = STENCIL_TILE_3D if config["rank"] == 3 else STENCIL_TILE_2D
+    kernel = stencil_source(name, config["taps"], config["rank"], tile)
+    bias = step.inputs[2] if len(step.inputs) > 2 else "None"
+    launch_tile = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"])
+    return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
+                           f"{bias}, {config['rank']}, {launch_tile})")
+

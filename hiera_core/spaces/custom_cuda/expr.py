@@ -1,0 +1,164 @@
+"""Element expressions: the IR the pointwise and row kernels are generated from. Pure (no torch).
+
+An `Expr` is a node of a DAG over *leaves* (tensors the kernel reads, named by the Python
+expression that holds them in the generated forward), constants, supported pointwise functions,
+and row reductions (`rsum`/`rmax`/`rmin` over the last dim of their argument, keeping the dim;
+`dropdim` drops it again, an identity on values). Frozen dataclasses, so structurally equal
+sub-expressions compare and hash equal: that is what CSE and the online-softmax match rely on.
+
+`Emitter` turns expressions into CUDA C statements for one element, memoised, with PyTorch's
+float32 semantics (NaN propagation of relu/clamp/maximum, exact erf GELU, softplus threshold...).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+
+REDUCTIONS = ("rsum", "rmax", "rmin")
+
+
+@dataclass(frozen=True)
+class Expr:
+    op: str  # "leaf" | "const" | "inv_n" | a POINTWISE name | a REDUCTIONS name
+    args: tuple["Expr", ...] = ()
+    params: tuple = ()  # leaf: (python_expr,); const: (value,); function parameters otherwise
+    shape: tuple[int, ...] = ()
+
+    @property
+    def is_reduction(self) -> bool:
+        return self.op in REDUCTIONS
+
+    def walk(self, seen: set | None = None):
+        """Every distinct node, children before parents."""
+        seen = set() if seen is None else seen
+        if self in seen:
+            return
+        seen.add(self)
+        for arg in self.args:
+            yield from arg.walk(seen)
+        yield self
+
+
+def leaf(python_expr: str, shape) -> Expr:
+    return Expr("leaf", params=(python_expr,), shape=tuple(shape))
+
+
+def const(value: float) -> Expr:
+    return Expr("const", params=(float(value),))
+
+
+def reductions_in(exprs) -> list[Expr]:
+    seen: set = set()
+    return [node for e in exprs for node in e.walk(seen) if node.is_reduction]
+
+
+def leaves_in(exprs, stop_at_reductions: bool = False) -> list[Expr]:
+    """Leaves in first-seen order; with stop_at_reductions, not those only under a reduction."""
+    found: list[Expr] = []
+    seen: set = set()
+
+    def visit(e: Expr) -> None:
+        if e in seen or (stop_at_reductions and e.is_reduction):
+            return
+        seen.add(e)
+        if e.op == "leaf":
+            found.append(e)
+        for arg in e.args:
+            visit(arg)
+
+    for e in exprs:
+        visit(e)
+    return found
+
+
+def c_float(value: float) -> str:
+    """A CUDA float literal equal to `value` rounded to float32 (how PyTorch applies a Python scalar)."""
+    value = struct.unpack("f", struct.pack("f", value))[0] if math.isfinite(value) and abs(value) < 3.5e38 else value
+    if math.isnan(value):
+        return "__int_as_float(0x7fc00000)"
+    if math.isinf(value):
+        return "__int_as_float(0xff800000)" if value < 0 else "__int_as_float(0x7f800000)"
+    text = repr(value)
+    return text + ("f" if any(c in text for c in ".e") else ".0f")
+
+
+# name -> (number of tensor/scalar operands, C template over a0, a1, ... and params p0, p1, ...)
+POINTWISE: dict[str, tuple[int, str]] = {
+    "add": (2, "{a0} + {p0} * {a1}"),  # p0: alpha
+    "sub": (2, "{a0} - {p0} * {a1}"),
+    "mul": (2, "{a0} * {a1}"),
+    "div": (2, "{a0} / {a1}"),
+    "neg": (1, "-{a0}"),
+    "abs": (1, "fabsf({a0})"),
+    "exp": (1, "expf({a0})"),
+    "exp2": (1, "exp2f({a0})"),
+    "expm1": (1, "expm1f({a0})"),
+    "log": (1, "logf({a0})"),
+    "log2": (1, "log2f({a0})"),
+    "log1p": (1, "log1pf({a0})"),
+    "sqrt": (1, "sqrtf({a0})"),
+    "rsqrt": (1, "rsqrtf({a0})"),
+    "reciprocal": (1, "1.0f / {a0}"),
+    "square": (1, "{a0} * {a0}"),
+    "pow": (2, "powf({a0}, {a1})"),
+    "sin": (1, "sinf({a0})"),
+    "cos": (1, "cosf({a0})"),
+    "tanh": (1, "tanhf({a0})"),
+    "erf": (1, "erff({a0})"),
+    "sigmoid": (1, "1.0f / (1.0f + expf(-{a0}))"),
+    "relu": (1, "({a0} <= 0.0f ? 0.0f : {a0})"),  # keeps NaN, as torch.relu does
+    "relu6": (1, "({a0} <= 0.0f ? 0.0f : ({a0} >= 6.0f ? 6.0f : {a0}))"),
+    "clamp": (1, "({a0} < {p0} ? {p0} : ({a0} > {p1} ? {p1} : {a0}))"),  # p0/p1: +-inf when absent
+    "maximum": (2, "(({a0} != {a0} || {a0} > {a1}) ? {a0} : {a1})"),
+    "minimum": (2, "(({a0} != {a0} || {a0} < {a1}) ? {a0} : {a1})"),
+    "gelu": (1, "0.5f * {a0} * (1.0f + erff({a0} * 0.70710678118654752f))"),
+    "gelu_tanh": (1, "0.5f * {a0} * (1.0f + tanhf(0.79788456080286536f * ({a0} + 0.044715f * {a0} * {a0} * {a0})))"),
+    "silu": (1, "{a0} / (1.0f + expf(-{a0}))"),
+    "mish": (1, "{a0} * tanhf({a0} > 20.0f ? {a0} : log1pf(expf({a0})))"),
+    "softplus": (1, "({a0} * {p0} > {p1} ? {a0} : log1pf(expf({a0} * {p0})) / {p0})"),  # beta, threshold
+    "elu": (1, "({a0} > 0.0f ? {a0} : {p0} * expm1f({a0}))"),
+    "celu": (1, "({a0} > 0.0f ? {a0} : {p0} * expm1f({a0} / {p0}))"),
+    "selu": (1, "1.0507009873554805f * ({a0} > 0.0f ? {a0} : 1.6732632423543772f * expm1f({a0}))"),
+    "leaky_relu": (1, "({a0} > 0.0f ? {a0} : {a0} * {p0})"),
+    "hardtanh": (1, "({a0} <= {p0} ? {p0} : ({a0} >= {p1} ? {p1} : {a0}))"),
+    "hardsigmoid": (1, "fminf(fmaxf({a0} + 3.0f, 0.0f), 6.0f) / 6.0f"),
+    "hardswish": (1, "{a0} * fminf(fmaxf({a0} + 3.0f, 0.0f), 6.0f) / 6.0f"),
+    "softsign": (1, "{a0} / (1.0f + fabsf({a0}))"),
+    "logsigmoid": (1, "(fminf({a0}, 0.0f) - log1pf(expf(-fabsf({a0}))))"),
+    "tanhshrink": (1, "{a0} - tanhf({a0})"),
+    "threshold": (1, "({a0} > {p0} ? {a0} : {p1})"),
+    "addcmul": (3, "{a0} + {p0} * {a1} * {a2}"),
+    "addcdiv": (3, "{a0} + {p0} * {a1} / {a2}"),
+    "lerp": (3, "{a0} + {a2} * ({a1} - {a0})"),
+    "dropdim": (1, "{a0}"),  # a shape change only: a dropped reduction dim
+}
+
+
+@dataclass
+class Emitter:
+    """Emits C statements computing expressions for one element; each node once (CSE)."""
+
+    names: dict[Expr, str] = field(default_factory=dict)  # pre-bound values: leaves, row scalars
+    lines: list[str] = field(default_factory=list)
+    prefix: str = "t"
+
+    def emit(self, e: Expr) -> str:
+        if e in self.names:
+            return self.names[e]
+        if e.op == "const":
+            return c_float(e.params[0])
+        if e.op == "inv_n":
+            return "inv_n"
+        if e.op == "leaf" or e.is_reduction:
+            raise KeyError(f"unbound {e.op} in element expression")
+        operands = {f"a{i}": self.emit(arg) for i, arg in enumerate(e.args)}
+        params = {f"p{i}": c_float(p) for i, p in enumerate(e.params)}
+        template = POINTWISE[e.op][1]
+        if e.op in ("add", "sub") and e.params == (1.0,):
+            template = "{a0} + {a1}" if e.op == "add" else "{a0} - {a1}"
+        name = f"{self.prefix}{len(self.names)}"
+        self.lines.append(f"const float {name} = {template.format(**operands, **params)};")
+        self.names[e] = name
+        return name

@@ -1,0 +1,740 @@
+"""Lower a traced forward into steps: generated kernels plus explicit library calls. Pure (no torch).
+
+The same lowering serves the planner (`applies`, from the spec's graph summary, where module
+attributes and tensor values are unknown) and the worker (`generate`, from the real FX graph and
+module). Pointwise nodes and row reductions stay *lazy* expressions (`expr.Expr`) until something
+needs their value: a library call (cuBLAS/cuDNN through F.linear/F.conv*, torch.matmul...), a view,
+a non-fusable template (dim reduction, pooling, stencil) or the output. Then they are
+*materialized* by one generated kernel: a pointwise kernel, or a row kernel when the expression
+holds reductions over the last dim (softmax, layernorm, rmsnorm, `x * rsqrt(mean(x^2) + eps)`...).
+
+Named ops are expanded into expressions: softmax(x) = exp(x - max) / sum(exp(x - max)) (the row
+kernel recognises the pair and computes it online in one pass), layer_norm, rms_norm.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from hiera_core.spaces.custom_cuda.expr import POINTWISE, Expr, const, leaf, leaves_in, reductions_in
+
+FAMILIES = ("stencil", "pooling", "row_reduction", "pointwise")  # priority: the first present leads
+
+ALIASES = {"truediv": "div", "true_divide": "div", "divide": "div", "clip": "clamp", "multiply": "mul",
+           "subtract": "sub", "negative": "neg", "special_expit": "sigmoid", "absolute": "abs"}
+MODULE_FUNCTIONS = {
+    "ReLU": "relu", "ReLU6": "relu6", "GELU": "gelu", "SiLU": "silu", "Sigmoid": "sigmoid", "Tanh": "tanh",
+    "Mish": "mish", "ELU": "elu", "CELU": "celu", "SELU": "selu", "LeakyReLU": "leaky_relu",
+    "Hardtanh": "hardtanh", "Hardsigmoid": "hardsigmoid", "Hardswish": "hardswish", "Softplus": "softplus",
+    "Softsign": "softsign", "LogSigmoid": "logsigmoid", "Tanhshrink": "tanhshrink", "Threshold": "threshold",
+    "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
+    "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
+    "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d",
+    "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
+    "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
+}
+# Module attribute -> function parameter, for modules lowered like their functional form.
+MODULE_PARAMS = {
+    "gelu": {"approximate": "approximate"}, "leaky_relu": {"negative_slope": "negative_slope"},
+    "elu": {"alpha": "alpha"}, "celu": {"alpha": "alpha"}, "hardtanh": {"min_val": "min_val", "max_val": "max_val"},
+    "softplus": {"beta": "beta", "threshold": "threshold"}, "threshold": {"threshold": "threshold", "value": "value"},
+    "softmax": {"dim": "dim"}, "log_softmax": {"dim": "dim"},
+}
+SIGNATURES = {
+    "add": ("input", "other", "alpha"), "sub": ("input", "other", "alpha"), "rsub": ("input", "other", "alpha"),
+    "mul": ("input", "other"), "div": ("input", "other", "rounding_mode"), "pow": ("input", "exponent"),
+    "maximum": ("input", "other"), "minimum": ("input", "other"),
+    "clamp": ("input", "min", "max"), "clamp_min": ("input", "min"), "clamp_max": ("input", "max"),
+    "gelu": ("input", "approximate"), "leaky_relu": ("input", "negative_slope", "inplace"),
+    "hardtanh": ("input", "min_val", "max_val", "inplace"), "elu": ("input", "alpha", "inplace"),
+    "celu": ("input", "alpha", "inplace"), "softplus": ("input", "beta", "threshold"),
+    "threshold": ("input", "threshold", "value", "inplace"), "lerp": ("input", "end", "weight"),
+    "addcmul": ("input", "tensor1", "tensor2", "value"), "addcdiv": ("input", "tensor1", "tensor2", "value"),
+    "softmax": ("input", "dim"), "log_softmax": ("input", "dim"),
+    "layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
+    "rms_norm": ("input", "normalized_shape", "weight", "eps"),
+    "sum": ("input", "dim", "keepdim", "dtype"), "mean": ("input", "dim", "keepdim", "dtype"),
+    "amax": ("input", "dim", "keepdim"), "amin": ("input", "dim", "keepdim"), "max": ("input", "dim", "keepdim"),
+    "min": ("input", "dim", "keepdim"), "argmax": ("input", "dim", "keepdim"), "argmin": ("input", "dim", "keepdim"),
+    "max_pool1d": ("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"),
+    "max_pool2d": ("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"),
+    "max_pool3d": ("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"),
+    "avg_pool1d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"),
+    "avg_pool2d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
+    "avg_pool3d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
+    "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv3d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+}
+LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm": "torch.mm", "bmm": "torch.bmm",
+           "addmm": "torch.addmm", "baddbmm": "torch.baddbmm", "einsum": "torch.einsum",
+           "conv1d": "torch.nn.functional.conv1d", "conv2d": "torch.nn.functional.conv2d",
+           "conv3d": "torch.nn.functional.conv3d", "conv_transpose1d": "torch.nn.functional.conv_transpose1d",
+           "conv_transpose2d": "torch.nn.functional.conv_transpose2d",
+           "conv_transpose3d": "torch.nn.functional.conv_transpose3d"}
+VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
+         "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
+IDENTITY = {"identity", "clone", "float", "detach"}
+
+
+class Unsupported(Exception):
+    """The graph has a node no template handles; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    name: str
+
+
+@dataclass
+class Op:
+    name: str
+    op: str  # placeholder | get_attr | call_function | call_method | call_module | output
+    fn: str  # normalized function name: "add", "relu", "linear", "conv3d"...; else the target
+    target: str
+    module_type: str | None
+    args: list
+    kwargs: dict
+    shape: tuple | None
+    dtype: str | None
+
+
+@dataclass
+class Step:
+    """One statement of the generated forward."""
+
+    family: str  # "pointwise" | "rows" | "reduce" | "pool" | "stencil" | "library"
+    targets: list[str]  # variables it assigns
+    exprs: list[Expr] = field(default_factory=list)  # pointwise/rows: the values computed
+    call: str = ""  # library: the Python expression
+    inputs: list[str] = field(default_factory=list)  # reduce/pool/stencil: Python expressions read
+    config: dict = field(default_factory=dict)  # reduce/pool/stencil parameters
+    covers: list[str] = field(default_factory=list)  # FX nodes this step computes
+
+
+@dataclass
+class Lowering:
+    steps: list[Step]
+    returns: str
+    inputs: list[str]  # forward argument names
+
+    @property
+    def kernel_steps(self) -> list[Step]:
+        return [s for s in self.steps if s.family != "library"]
+
+    @property
+    def family(self) -> str | None:
+        """The template leading this lowering, or None when no kernel fuses anything."""
+        present = {FAMILY_OF_STEP[s.family] for s in self.kernel_steps
+                   if s.family != "pointwise" or fused_op_count(s) >= 2}
+        return next((f for f in FAMILIES if f in present), None)
+
+    def describe(self) -> str:
+        parts = []
+        for step in self.steps:
+            if step.family == "library":
+                parts.append(f"calls {step.call.split('(')[0]}")
+            elif step.family in ("pointwise", "rows"):
+                parts.append(f"{step.family} kernel fusing {', '.join(step.covers) or 'a copy'}")
+            else:
+                parts.append(f"{step.family} kernel for {', '.join(step.covers)}")
+        return "; ".join(parts)
+
+
+FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction",
+                  "pool": "pooling", "stencil": "stencil"}
+
+
+def fused_op_count(step: Step) -> int:
+    seen: set = set()
+    return sum(1 for e in step.exprs for node in e.walk(seen) if node.op not in ("leaf", "const", "inv_n"))
+
+
+class Resolver:
+    """What the lowering may know beyond the graph: module attributes and tensor values."""
+
+    def module(self, path: str) -> Any | None:  # the nn.Module at `path`, or None when unknown
+        return None
+
+    def tensor(self, path: str) -> Any | None:  # the parameter/buffer value, or None when unknown
+        return None
+
+    def tensor_kind(self, path: str) -> str | None:  # "parameter" | "buffer" | None
+        return None
+
+    def tensor_shape(self, path: str) -> tuple | None:
+        return None
+
+
+# ---- graph records ---------------------------------------------------------------------------
+
+def normalize_fn(op: str, target: str, module_type: str | None) -> str:
+    if op == "call_module":
+        return MODULE_FUNCTIONS.get(module_type or "", module_type or target)
+    if op in ("call_function", "call_method"):
+        name = target.rsplit(".", 1)[-1]
+        return ALIASES.get(name, name)
+    return target
+
+
+def ops_from_spec_graph(graph: dict) -> list[Op]:
+    """Op records from a Spec's graph summary (JSON nodes)."""
+
+    def convert(value):
+        if isinstance(value, dict) and set(value) == {"node"}:
+            return Ref(value["node"])
+        if isinstance(value, (list, tuple)):
+            return [convert(v) for v in value]
+        return value
+
+    ops = []
+    for node in graph.get("nodes", []):
+        target = str(node.get("target"))
+        ops.append(Op(node["name"], node["op"], normalize_fn(node["op"], target, node.get("module_type")), target,
+                      node.get("module_type"), [convert(a) for a in node.get("args", [])],
+                      {k: convert(v) for k, v in (node.get("kwargs") or {}).items()},
+                      tuple(node["shape"]) if node.get("shape") is not None else None, node.get("dtype")))
+    return ops
+
+
+def bind(op: Op, resolver: Resolver) -> dict:
+    """The op's arguments by parameter name, module attributes included."""
+    names = SIGNATURES.get(op.fn, ("input",))
+    bound = dict(zip(names, op.args))
+    bound.update(op.kwargs)
+    if op.op == "call_module":
+        module = resolver.module(op.target)
+        for attr, param in MODULE_PARAMS.get(op.fn, {}).items():
+            if module is not None:
+                bound[param] = getattr(module, attr)
+    return bound
+
+
+# ---- the lowering ----------------------------------------------------------------------------
+
+@dataclass
+class PyValue:
+    """A non-tensor value of the forward (an int from x.size(0), a tuple...), by its Python expr."""
+
+    expr: str
+
+
+@dataclass
+class TupleOfReduction:
+    """torch.max/min(x, dim): values and indices, resolved by the getitem that follows."""
+
+    op: str  # "max" | "min"
+    input: Expr
+    dim: int
+    keepdim: bool
+    covers: str
+
+
+class Lowerer:
+    def __init__(self, ops: list[Op], resolver: Resolver):
+        self.ops = ops
+        self.resolver = resolver
+        self.values: dict[str, Any] = {}
+        self.steps: list[Step] = []
+        self.materialized: dict[Expr, str] = {}
+        self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
+
+    def run(self) -> Lowering:
+        inputs: list[str] = []
+        returns = "None"
+        for op in self.ops:
+            if op.op == "placeholder":
+                inputs.append(op.target)
+                self.values[op.name] = self._tensor_leaf(op, op.target)
+            elif op.op == "get_attr":
+                self.values[op.name] = self._tensor_leaf(op, attr_expr(op.target))
+            elif op.op == "output":
+                returns = self._render(op.args[0], materialize=True)
+            else:
+                self._lower(op)
+        return Lowering(self.steps, returns, inputs)
+
+    # -- node handlers --------------------------------------------------------------------------
+    def _lower(self, op: Op) -> None:
+        fn = op.fn
+        if op.op == "call_method" and fn.endswith("_"):
+            raise Unsupported(f"in-place method {fn} ({op.name}) has no template")
+        if op.dtype not in (None, "float32") and fn not in ("argmax", "argmin", "max", "min", "getitem", "size",
+                                                           "dim", "getattr"):
+            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
+        args = bind(op, self.resolver)
+        if fn in IDENTITY or (fn == "contiguous" and isinstance(self._value(args["input"]), Expr)
+                              and self._value(args["input"]).op != "leaf"):
+            self.values[op.name] = self._value(args["input"])
+        elif fn in POINTWISE or fn in ("clamp_min", "clamp_max", "rsub"):
+            self.values[op.name] = self._pointwise(op, fn, args)
+        elif fn in ("softmax", "log_softmax"):
+            self.values[op.name] = self._softmax(op, fn, args)
+        elif fn == "layer_norm":
+            self.values[op.name] = self._layer_norm(op, args)
+        elif fn == "rms_norm":
+            self.values[op.name] = self._rms_norm(op, args)
+        elif fn in ("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min"):
+            self.values[op.name] = self._reduction(op, fn, args)
+        elif fn == "getitem" and isinstance(self._value(op.args[0]), TupleOfReduction):
+            self.values[op.name] = self._tuple_item(op, self._value(op.args[0]), op.args[1])
+        elif fn.startswith(("max_pool", "avg_pool")):
+            self.values[op.name] = self._pool(op, fn, args)
+        elif fn in ("conv2d", "conv3d") and (stencil := self._stencil_config(op, args)) is not None:
+            self.values[op.name] = self._stencil(op, args, stencil)
+        elif fn in LIBRARY or fn in VIEWS:
+            self.values[op.name] = self._library(op, fn)
+        else:
+            raise Unsupported(f"{fn} ({op.name}) has no template")
+
+    def _pointwise(self, op: Op, fn: str, args: dict) -> Expr:
+        x = self._operand(args["input"])
+        if fn in ("add", "sub", "rsub"):
+            alpha = float(args.get("alpha", 1) or 1)
+            other = self._operand(args["other"])
+            if fn == "rsub":
+                x, other = other, x
+            return self._node(op, "add" if fn == "add" else "sub", (x, other), (alpha,))
+        if fn == "div" and args.get("rounding_mode") is not None:
+            raise Unsupported(f"division with rounding_mode ({op.name}) has no template")
+        if fn == "pow":
+            exponent = args["exponent"]
+            if isinstance(exponent, (int, float)) and exponent in (2, 3, 0.5):
+                square = self._node(op, "square", (x,))
+                if exponent == 2:
+                    return square
+                return self._node(op, "mul", (square, x)) if exponent == 3 else self._node(op, "sqrt", (x,))
+            return self._node(op, "pow", (x, self._operand(exponent)))
+        if fn in ("clamp", "clamp_min", "clamp_max"):
+            low = args.get("min") if fn != "clamp_max" else None
+            high = args.get("max") if fn != "clamp_min" else None
+            if isinstance(low, Ref) or isinstance(high, Ref):
+                return self._tensor_clamp(op, x, low, high)
+            return self._node(op, "clamp", (x,), (-math.inf if low is None else float(low),
+                                                  math.inf if high is None else float(high)))
+        if fn == "gelu":
+            return self._node(op, "gelu_tanh" if args.get("approximate", "none") == "tanh" else "gelu", (x,))
+        defaults = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0), "celu": ("alpha", 1.0)}
+        if fn in defaults:
+            key, default = defaults[fn]
+            return self._node(op, fn, (x,), (float(args.get(key, default)),))
+        if fn == "hardtanh":
+            return self._node(op, fn, (x,), (float(args.get("min_val", -1.0)), float(args.get("max_val", 1.0))))
+        if fn == "softplus":
+            return self._node(op, fn, (x,), (float(args.get("beta", 1.0)), float(args.get("threshold", 20.0))))
+        if fn == "threshold":
+            return self._node(op, fn, (x,), (float(args["threshold"]), float(args["value"])))
+        if fn in ("addcmul", "addcdiv"):
+            return self._node(op, fn, (x, self._operand(args["tensor1"]), self._operand(args["tensor2"])),
+                              (float(args.get("value", 1.0)),))
+        if fn == "lerp":
+            return self._node(op, fn, (x, self._operand(args["end"]), self._operand(args["weight"])))
+        if POINTWISE[fn][0] == 2:
+            return self._node(op, fn, (x, self._operand(args["other"])))
+        return self._node(op, fn, (x,))
+
+    def _tensor_clamp(self, op: Op, x: Expr, low, high) -> Expr:
+        result = x
+        if low is not None:
+            result = self._node(op, "maximum", (result, self._operand(low)))
+        if high is not None:
+            result = self._node(op, "minimum", (result, self._operand(high)))
+        return result
+
+    def _softmax(self, op: Op, fn: str, args: dict) -> Expr:
+        x = self._lazy(args["input"])
+        self._require_last_dim(op, x, args.get("dim"))
+        peak = Expr("rmax", (x,), shape=x.shape[:-1] + (1,))
+        shifted = Expr("sub", (x, peak), (1.0,), x.shape)
+        total = Expr("rsum", (Expr("exp", (shifted,), shape=x.shape),), shape=peak.shape)
+        if fn == "softmax":
+            return self._node(op, "div", (Expr("exp", (shifted,), shape=x.shape), total))
+        return self._node(op, "sub", (shifted, Expr("log", (total,), shape=peak.shape)), (1.0,))
+
+    def _layer_norm(self, op: Op, args: dict) -> Expr:
+        x = self._lazy(args["input"])
+        if op.op == "call_module":
+            module = self.resolver.module(op.target)
+            shape = tuple(module.normalized_shape) if module is not None else x.shape[-1:]
+            eps = float(module.eps) if module is not None else 1e-5
+            prefix = attr_expr(op.target)
+            has_weight = module is None or module.weight is not None
+            has_bias = module is None or module.bias is not None
+            weight = leaf(f"{prefix}.weight", x.shape[-1:]) if has_weight else None
+            bias = leaf(f"{prefix}.bias", x.shape[-1:]) if has_bias else None
+        else:
+            shape = tuple(args["normalized_shape"]) if isinstance(args["normalized_shape"], (list, tuple)) \
+                else (args["normalized_shape"],)
+            eps = float(args.get("eps", 1e-5))
+            weight = self._operand(args["weight"]) if args.get("weight") is not None else None
+            bias = self._operand(args["bias"]) if args.get("bias") is not None else None
+        if len(shape) != 1:
+            raise Unsupported(f"layer_norm over {len(shape)} dims ({op.name}): the row template normalizes the last dim")
+        n = x.shape
+        mean = Expr("mul", (Expr("rsum", (x,), shape=n[:-1] + (1,)), Expr("inv_n")), shape=n[:-1] + (1,))
+        centred = Expr("sub", (x, mean), (1.0,), n)
+        var = Expr("mul", (Expr("rsum", (Expr("square", (centred,), shape=n),), shape=mean.shape), Expr("inv_n")),
+                   shape=mean.shape)
+        scale = Expr("rsqrt", (Expr("add", (var, const(eps)), (1.0,), mean.shape),), shape=mean.shape)
+        result = Expr("mul", (centred, scale), shape=n)
+        if weight is not None:
+            result = Expr("mul", (result, weight), shape=n)
+        if bias is not None:
+            result = Expr("add", (result, bias), (1.0,), n)
+        return self._cover(op, result)
+
+    def _rms_norm(self, op: Op, args: dict) -> Expr:
+        x = self._lazy(args["input"])
+        if op.op == "call_module":
+            module = self.resolver.module(op.target)
+            eps = module.eps if module is not None else None
+            has_weight = module is None or module.weight is not None
+            weight = leaf(f"{attr_expr(op.target)}.weight", x.shape[-1:]) if has_weight else None
+            ndims = len(module.normalized_shape) if module is not None else 1
+        else:
+            eps = args.get("eps")
+            weight = self._operand(args["weight"]) if args.get("weight") is not None else None
+            shape = args["normalized_shape"]
+            ndims = len(shape) if isinstance(shape, (list, tuple)) else 1
+        if ndims != 1:
+            raise Unsupported(f"rms_norm over {ndims} dims ({op.name}): the row template normalizes the last dim")
+        eps = 1.1920928955078125e-07 if eps is None else float(eps)  # torch.finfo(float32).eps
+        n = x.shape
+        mean_square = Expr("mul", (Expr("rsum", (Expr("square", (x,), shape=n),), shape=n[:-1] + (1,)),
+                                   Expr("inv_n")), shape=n[:-1] + (1,))
+        scale = Expr("rsqrt", (Expr("add", (mean_square, const(eps)), (1.0,), mean_square.shape),),
+                     shape=mean_square.shape)
+        result = Expr("mul", (x, scale), shape=n)
+        if weight is not None:
+            result = Expr("mul", (result, weight), shape=n)
+        return self._cover(op, result)
+
+    def _reduction(self, op: Op, fn: str, args: dict):
+        dim = args.get("dim")
+        if isinstance(dim, (list, tuple)) and len(dim) == 1:
+            dim = dim[0]
+        if not isinstance(dim, int):
+            raise Unsupported(f"{fn} over {dim!r} ({op.name}): the templates reduce one given dim")
+        if args.get("dtype") is not None:
+            raise Unsupported(f"{fn} with a dtype ({op.name}) has no template")
+        keepdim = bool(args.get("keepdim", False))
+        x = self._lazy(args["input"])
+        rank = len(x.shape)
+        dim = dim % rank if rank else 0
+        if fn in ("max", "min"):
+            return TupleOfReduction(fn, x, dim, keepdim, op.name)
+        if fn in ("argmax", "argmin"):
+            return self._reduce_step(op, fn, x, dim, keepdim)
+        if dim != rank - 1:
+            return self._reduce_step(op, fn, x, dim, keepdim)
+        kept = x.shape[:-1] + (1,)
+        value = Expr({"sum": "rsum", "mean": "rsum", "amax": "rmax", "amin": "rmin"}[fn], (x,), shape=kept)
+        if fn == "mean":
+            value = Expr("mul", (value, Expr("inv_n")), shape=kept)
+        if not keepdim:
+            value = Expr("dropdim", (value,), shape=x.shape[:-1])
+        return self._cover(op, value)
+
+    def _tuple_item(self, op: Op, pair: TupleOfReduction, index) -> Any:
+        fake = Op(pair.covers, "call_function", pair.op, pair.op, None, [], {}, op.shape, op.dtype)
+        if index == 0:
+            return self._reduction(fake, "a" + pair.op, {"input": pair.input, "dim": pair.dim, "keepdim": pair.keepdim})
+        return self._reduce_step(fake, "arg" + pair.op, pair.input, pair.dim, pair.keepdim)
+
+    def _reduce_step(self, op: Op, fn: str, x: Expr, dim: int, keepdim: bool) -> Expr | PyValue:
+        (source,) = self.materialize([x])
+        out = self._new_var(op.name)
+        self.steps.append(Step("reduce", [out], inputs=[source], covers=[op.name],
+                               config={"op": fn, "dim": dim, "keepdim": keepdim}))
+        return PyValue(out) if fn.startswith("arg") else leaf(out, op.shape or ())
+
+    def _pool(self, op: Op, fn: str, args: dict) -> Expr:
+        x = self._lazy(args["input"])
+        rank = int(fn[-2])
+        module = self.resolver.module(op.target) if op.op == "call_module" else None
+        if op.op == "call_module" and module is None:  # planning: a placeholder, attributes come at generation
+            config = {"kind": fn[:3], "rank": rank, "kernel": (1,) * rank, "stride": (1,) * rank,
+                      "padding": (0,) * rank, "dilation": (1,) * rank, "ceil_mode": False,
+                      "count_include_pad": True, "divisor_override": None}
+        else:
+            source = {k: getattr(module, k) for k in ("kernel_size", "stride", "padding", "dilation", "ceil_mode",
+                                                       "count_include_pad", "divisor_override", "return_indices")
+                      if hasattr(module, k)} if module is not None else args
+            config = pool_config(fn, rank, source)
+        if config is None:
+            raise Unsupported(f"{fn} ({op.name}) with return_indices has no template")
+        if len(x.shape) not in (rank + 1, rank + 2):
+            raise Unsupported(f"{fn} ({op.name}) on a rank-{len(x.shape)} input")
+        (source_var,) = self.materialize([x])
+        out = self._new_var(op.name)
+        self.steps.append(Step("pool", [out], inputs=[source_var], covers=[op.name], config=config))
+        return leaf(out, op.shape or ())
+
+    def _stencil_config(self, op: Op, args: dict) -> dict | None:
+        """Stencil parameters when this conv is a depthwise/single-channel 3^d stencil, else None."""
+        rank = int(op.fn[-2])
+        x_shape = self._shape_of(args.get("input"))
+        if op.op == "call_module":
+            module = self.resolver.module(op.target)
+            weight_path, bias_path = f"{op.target}.weight", f"{op.target}.bias"
+            if module is not None:
+                if module.padding_mode != "zeros":
+                    return None
+                conv = {"stride": module.stride, "padding": module.padding, "dilation": module.dilation,
+                        "groups": module.groups}
+                bias_present = module.bias is not None
+            else:
+                conv = {"stride": 1, "padding": 1, "dilation": 1, "groups": None}
+                bias_present = self.resolver.tensor_kind(bias_path) is not None
+        else:
+            weight_ref, bias_ref = args.get("weight"), args.get("bias")
+            weight_op = self._op(weight_ref)
+            if weight_op is None or weight_op.op != "get_attr":
+                return None
+            weight_path = weight_op.target
+            bias_op = self._op(bias_ref)
+            if bias_ref is not None and (bias_op is None or bias_op.op != "get_attr"):
+                return None
+            bias_path = bias_op.target if bias_op is not None else None
+            bias_present = bias_op is not None
+            conv = {k: args.get(k, default) for k, default in
+                    (("stride", 1), ("padding", 0), ("dilation", 1), ("groups", 1))}
+        weight_shape = self._param_shape(weight_path)
+        if x_shape is None or weight_shape is None or len(x_shape) != rank + 2:
+            return None
+        channels = x_shape[1]
+        if tuple(weight_shape) != (channels, 1) + (3,) * rank:
+            return None
+        if not (_all_equal(conv["stride"], 1, rank) and _all_equal(conv["dilation"], 1, rank)
+                and (conv["padding"] == "same" or _all_equal(conv["padding"], 1, rank))):
+            return None
+        if conv["groups"] not in (None, channels) and channels != 1:
+            return None
+        return {"rank": rank, "weight": attr_expr(weight_path), "weight_path": weight_path,
+                "bias": attr_expr(bias_path) if bias_present else None, "channels": channels}
+
+    def _stencil(self, op: Op, args: dict, config: dict) -> Expr:
+        weight = self.resolver.tensor(config["weight_path"])
+        if weight is not None:  # generation: the taps (planning does not need them)
+            pruned = self.resolver.tensor_kind(config["weight_path"]) == "buffer"
+            config["taps"] = stencil_taps(weight, config["rank"], pruned)
+            config["pruned"] = pruned
+        (source,) = self.materialize([self._lazy(args["input"])])
+        inputs = [source, config["weight"]] + ([config["bias"]] if config["bias"] else [])
+        out = self._new_var(op.name)
+        self.steps.append(Step("stencil", [out], inputs=inputs, covers=[op.name], config=config))
+        return leaf(out, op.shape or ())
+
+    def _library(self, op: Op, fn: str) -> Any:
+        if op.op == "call_module":
+            call = self._module_call(op, fn)
+        elif op.op == "call_method":
+            receiver, *rest = op.args
+            call = f"{self._render(receiver, materialize=True)}.{op.target}({self._call_args(rest, op.kwargs)})"
+        elif fn == "getitem":
+            call = f"{self._render(op.args[0], materialize=True)}[{self._render(op.args[1], materialize=True)}]"
+        elif fn == "getattr":
+            call = f"{self._render(op.args[0], materialize=True)}.{op.args[1]}"
+        else:
+            function = LIBRARY.get(fn) or (op.target if op.target.startswith("torch.") else f"torch.{fn}")
+            call = f"{function}({self._call_args(op.args, op.kwargs)})"
+        out = self._new_var(op.name)
+        self.steps.append(Step("library", [out], call=call, covers=[op.name]))
+        if op.shape is None or op.dtype not in ("float32",):
+            return PyValue(out)
+        return leaf(out, op.shape)
+
+    def _module_call(self, op: Op, fn: str) -> str:
+        (x,) = op.args
+        source = self._render(x, materialize=True)
+        module = self.resolver.module(op.target)
+        path = attr_expr(op.target)
+        if fn == "linear":
+            return f"torch.nn.functional.linear({source}, {path}.weight, {path}.bias)"
+        if fn in ("conv1d", "conv2d", "conv3d"):
+            if module is not None and module.padding_mode != "zeros":
+                raise Unsupported(f"{op.name}: convolution with padding_mode={module.padding_mode!r}")
+            return (f"torch.nn.functional.{fn}({source}, {path}.weight, {path}.bias, {path}.stride, "
+                    f"{path}.padding, {path}.dilation, {path}.groups)")
+        if fn == "flatten":
+            return f"torch.flatten({source}, {path}.start_dim, {path}.end_dim)"
+        raise Unsupported(f"module {op.module_type} ({op.name}) has no template")
+
+    # -- materialization ------------------------------------------------------------------------
+    def materialize(self, exprs: list[Expr]) -> list[str]:
+        """Python expressions holding the values of `exprs`, emitting kernels for the lazy ones."""
+        pending = [e for e in dict.fromkeys(exprs) if e.op != "leaf" and e not in self.materialized]
+        plain = [e for e in pending if not reductions_in([e])]
+        with_rows = [e for e in pending if e not in plain]
+        for group in _group_by(plain, lambda e: e.shape):
+            self._emit_kernel("pointwise", group)
+        for e in with_rows:  # row kernels one value at a time: each may need its own splitting
+            if e not in self.materialized:
+                self._emit_rows(e)
+        return [e.params[0] if e.op == "leaf" else self.materialized[e] for e in exprs]
+
+    def _emit_rows(self, e: Expr) -> None:
+        reds = reductions_in([e])
+        if not leaves_in([e]) or any(not leaves_in([r]) for r in reds):
+            raise Unsupported("a reduction of a constant has no template")
+        row_shape = next((r.args[0].shape for r in reds
+                          if e.shape in (r.args[0].shape, r.shape, r.args[0].shape[:-1])), None)
+        # What one row kernel cannot compute in place: reductions over another row shape, and
+        # dropped-dim results (dropdim) unless the whole value is per row. They become leaves,
+        # computed first by their own kernels, innermost first.
+        bad = [n for n in e.walk() if (n.is_reduction and n.args[0].shape != row_shape)
+               or (n.op == "dropdim" and (row_shape is None or e.shape != row_shape[:-1]))]
+        if not bad:
+            self._emit_kernel("rows", [e])
+            return
+        innermost = [n for n in bad if not any(m in bad for m in n.args[0].walk())]
+        names = self.materialize(innermost)
+        replaced = substitute(e, {n: leaf(name, n.shape) for n, name in zip(innermost, names)})
+        self.materialized[e] = self.materialize([replaced])[0]
+
+    def _emit_kernel(self, family: str, exprs: list[Expr]) -> None:
+        targets = [self._new_var(self.covers.get(e, "value")) for e in exprs]
+        covers = [self.covers[node] for e in exprs for node in e.walk() if node in self.covers]
+        self.steps.append(Step(family, targets, exprs=exprs, covers=list(dict.fromkeys(covers))))
+        for e, target in zip(exprs, targets):
+            self.materialized[e] = target
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _node(self, op: Op, fn: str, operands: tuple, params: tuple = ()) -> Expr:
+        return self._cover(op, Expr(fn, operands, params, tuple(op.shape) if op.shape is not None else ()))
+
+    def _cover(self, op: Op, e: Expr) -> Expr:
+        self.covers.setdefault(e, op.name)
+        return e
+
+    def _tensor_leaf(self, op: Op, python_expr: str) -> Expr | PyValue:
+        if op.shape is None:
+            return PyValue(python_expr)
+        if op.dtype not in (None, "float32"):
+            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
+        return leaf(python_expr, op.shape)
+
+    def _value(self, ref):
+        return self.values[ref.name] if isinstance(ref, Ref) else ref
+
+    def _lazy(self, ref) -> Expr:
+        value = self._value(ref)
+        if not isinstance(value, Expr):
+            raise Unsupported(f"{ref!r} is not a float tensor")
+        return value
+
+    def _operand(self, ref) -> Expr:
+        if isinstance(ref, (bool, int, float)):
+            return const(float(ref))
+        return self._lazy(ref)
+
+    def _op(self, ref) -> Op | None:
+        return next((o for o in self.ops if isinstance(ref, Ref) and o.name == ref.name), None)
+
+    def _shape_of(self, ref) -> tuple | None:
+        value = self._value(ref) if isinstance(ref, Ref) else None
+        return value.shape if isinstance(value, Expr) else None
+
+    def _param_shape(self, path: str) -> tuple | None:
+        owner = next((o for o in self.ops if o.op == "get_attr" and o.target == path), None)
+        if owner is not None and owner.shape is not None:
+            return owner.shape
+        return self.resolver.tensor_shape(path)
+
+    def _require_last_dim(self, op: Op, x: Expr, dim) -> None:
+        rank = len(x.shape)
+        if dim is None and op.op == "call_module" and self.resolver.module(op.target) is None:
+            return  # planning: the module's dim is checked when the candidate is generated
+        if not isinstance(dim, int) or rank == 0 or dim % rank != rank - 1:
+            raise Unsupported(f"{op.fn} over dim {dim!r} ({op.name}): the row template handles the last dim")
+
+    def _render(self, value, materialize: bool) -> str:
+        if isinstance(value, Ref):
+            resolved = self.values[value.name]
+            if isinstance(resolved, PyValue):
+                return resolved.expr
+            if isinstance(resolved, Expr):
+                return self.materialize([resolved])[0]
+            raise Unsupported(f"{value.name} cannot be used here")
+        if isinstance(value, (list, tuple)):
+            inner = ", ".join(self._render(v, materialize) for v in value)
+            return f"({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple) else f"[{inner}]"
+        return repr(value)
+
+    def _call_args(self, args: list, kwargs: dict) -> str:
+        parts = [self._render(a, True) for a in args] + [f"{k}={self._render(v, True)}" for k, v in kwargs.items()]
+        return ", ".join(parts)
+
+    def _new_var(self, name: str) -> str:
+        base = "v_" + "".join(c if c.isalnum() else "_" for c in name)
+        taken = {t for s in self.steps for t in s.targets}
+        candidate, index = base, 1
+        while candidate in taken:
+            index += 1
+            candidate = f"{base}_{index}"
+        return candidate
+
+
+def lower(ops: list[Op], resolver: Resolver) -> Lowering:
+    return Lowerer(ops, resolver).run()
+
+
+def substitute(e: Expr, mapping: dict[Expr, Expr]) -> Expr:
+    memo: dict[Expr, Expr] = {}
+
+    def rebuild(node: Expr) -> Expr:
+        if node in mapping:
+            return mapping[node]
+        if node not in memo:
+            memo[node] = Expr(node.op, tuple(rebuild(a) for a in node.args), node.params, node.shape)
+        return memo[node]
+
+    return rebuild(e)
+
+
+def attr_expr(path: str) -> str:
+    """`self.a.0.b` as Python: `self.a[0].b` (nn.Sequential / ModuleList children are indexed)."""
+    text = "self"
+    for part in path.split("."):
+        text += f"[{part}]" if part.isdigit() else f".{part}"
+    return text
+
+
+def pool_config(fn: str, rank: int, args: dict) -> dict | None:
+    if args.get("return_indices"):
+        return None
+
+    def expand(value, default):
+        value = default if value is None else value
+        return tuple(value) if isinstance(value, (list, tuple)) else (int(value),) * rank
+
+    kernel = expand(args.get("kernel_size"), 1)
+    return {"kind": fn[:3], "rank": rank, "kernel": kernel,
+            "stride": expand(args.get("stride") or None, kernel), "padding": expand(args.get("padding"), 0),
+            "dilation": expand(args.get("dilation"), 1), "ceil_mode": bool(args.get("ceil_mode", False)),
+            "count_include_pad": bool(args.get("count_include_pad", True)),
+            "divisor_override": args.get("divisor_override")}
+
+
+def stencil_taps(weight, rank: int, pruned: bool) -> list[tuple[int, ...]]:
+    """Offsets (dz, dy, dx) (or (dy, dx)) of the taps; with `pruned`, only those nonzero in any channel."""
+    import itertools
+
+    offsets = list(itertools.product((-1, 0, 1), repeat=rank))
+    if not pruned:
+        return offsets
+    flat = weight.detach().reshape(weight.shape[0], -1).abs().amax(dim=0).tolist()
+    return [o for o, magnitude in zip(offsets, flat) if magnitude != 0.0]
+
+
+def _all_equal(value, expected: int, rank: int) -> bool:
+    values = tuple(value) if isinstance(value, (list, tuple)) else (value,) * rank
+    return all(v == expected for v in values)
+
+
+def _group_by(items, key):
+    groups: dict = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return list(groups.values())

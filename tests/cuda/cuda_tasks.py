@@ -1,0 +1,187 @@
+"""Helpers for the custom-CUDA tests: example tasks, extra tasks, and a Spec and ImplementContext for each.
+
+`task_context` builds the two by hand (FX trace plus ShapeProp, and the graph summary in the
+engine's format): fast and independent of the engine; `test_with_the_engines_spec` checks the same
+strategies against `hiera_core.contract.prepare`.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from hiera_core.opkinds import kind_of_module, kind_of_name  # noqa: E402
+from hiera_core.spaces import ImplementContext  # noqa: E402
+from hiera_core.spec import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+# example -> (class, inputs function, init function)
+TASKS = {
+    "elementwise_chain": ("Model", "get_inputs", "get_init_inputs"),
+    "gemm_epilogue": ("Model", "get_inputs", "get_init_inputs"),
+    "conv2d_relu_bias": ("Model", "get_inputs", "get_init_inputs"),
+    "small_mlp": ("Model", "get_inputs", "get_init_inputs"),
+    "launch_bound": ("Model", "get_inputs", "get_init_inputs"),
+    "softmax": ("Model", "get_inputs", "get_init_inputs"),
+    "layernorm": ("Model", "get_inputs", "get_init_inputs"),
+    "rmsnorm_block": ("RMSNormBlock", "make_inputs", "make_init"),
+    "sum_reduction": ("Model", "get_inputs", "get_init_inputs"),
+    "maxpool2d": ("Model", "get_inputs", "get_init_inputs"),
+    "stencil3d": ("Model", "get_inputs", "get_init_inputs"),
+}
+
+
+@dataclass
+class Task:
+    path: Path
+    cls: type
+    init: list
+    inputs: list
+
+
+def load_task(path: Path, class_name: str = "Model", inputs: str = "get_inputs",
+              init: str = "get_init_inputs") -> Task:
+    """Import a task file and take its class, constructor arguments and forward inputs."""
+    namespace = {"__name__": f"hiera_task_{path.stem}"}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return Task(path, namespace[class_name], namespace[init](), namespace[inputs]())
+
+
+def example_task(name: str) -> Task:
+    class_name, inputs, init = TASKS[name]
+    return load_task(EXAMPLES / f"{name}.py", class_name, inputs, init)
+
+
+# Small tasks covering what the examples do not:
+# name -> (strategy expected, forward arguments, forward's return expression, inputs, constructor body).
+_EXTRA_HEADER = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+"""
+EXTRA_TASKS = {
+    "log_softmax_prologue": ("row_reduction", "x", "torch.log_softmax(x * 2.0 + self.b, dim=-1)",
+                             "[torch.randn(64, 1001)]", "self.b = nn.Parameter(torch.randn(1001))"),
+    "max_min_tuple": ("row_reduction", "x", "torch.max(x, dim=-1)[0], torch.min(x, dim=0)[1]",
+                      "[torch.randn(70, 33, 45)]", ""),
+    "argmax_middle": ("row_reduction", "x", "torch.argmax(x, dim=1, keepdim=True)", "[torch.randn(6, 300, 40)]", ""),
+    "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),
+    "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",
+                             "[torch.randn(16, 3, 257)]", ""),
+    "rmsnorm_module": ("row_reduction", "x", "self.norm(x)", "[torch.randn(8, 512)]", "self.norm = nn.RMSNorm(512)"),
+    "avgpool_ceil": ("pooling", "x", "F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)",
+                     "[torch.randn(2, 3, 15, 16)]", ""),
+    "maxpool_1d_3d": ("pooling", "a, b", "self.p1(a), self.p3(b)", "[torch.randn(2, 3, 50), torch.randn(2, 2, 9, 10, 11)]",
+                      "self.p1 = nn.MaxPool1d(4, stride=3, dilation=2); self.p3 = nn.MaxPool3d(2)"),
+    "stencil2d_depthwise": ("stencil", "x", "F.conv2d(x, self.w, self.bias, padding=1, groups=3)",
+                            "[torch.randn(2, 3, 40, 50)]",
+                            "w = torch.zeros(3, 1, 3, 3); w[:, 0, 1, 1] = -4.0; w[:, 0, 0, 1] = 1.0; "
+                            "w[:, 0, 2, 1] = 1.0; w[:, 0, 1, 0] = 1.0; w[:, 0, 1, 2] = 0.5; "
+                            "self.register_buffer('w', w); self.register_buffer('bias', torch.arange(3.0))"),
+    "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
+                        "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
+    "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",
+                   "self.register_buffer('w', torch.full((1, 1, 3, 3), 1.0 / 9.0))"),
+    "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
+                        "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
+                        "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),
+}
+
+
+def extra_task(name: str, folder: Path) -> Task:
+    """Write EXTRA_TASKS[name] as a KernelBench-style file in `folder` and load it."""
+    _, arguments, body, inputs, init = EXTRA_TASKS[name]
+    source = (_EXTRA_HEADER + (f"        {init}\n" if init else "")
+              + f"\n    def forward(self, {arguments}):\n        return {body}\n\n\n"
+              + f"def get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    return load_task(path)
+
+
+def _json_arg(value):
+    if isinstance(value, torch.fx.Node):
+        return {"node": value.name}
+    if isinstance(value, (list, tuple)):
+        return [_json_arg(v) for v in value]
+    try:
+        json.dumps(value)
+        return value
+    except TypeError:
+        return repr(value)
+
+
+def graph_summary(gm) -> dict:
+    """The spec's graph summary, in the engine's format."""
+    nodes = []
+    for node in gm.graph.nodes:
+        module_type = type(gm.get_submodule(node.target)).__name__ if node.op == "call_module" else None
+        if node.op == "call_function":
+            module = "operator" if node.target.__module__ == "_operator" else node.target.__module__
+            target = f"{module}.{node.target.__name__}"
+            kind = kind_of_name(target)
+        else:
+            target = str(node.target)
+            kind = kind_of_module(module_type) if module_type else kind_of_name(target)
+        meta = node.meta.get("tensor_meta")
+        nodes.append({"name": node.name, "op": node.op, "target": target, "module_type": module_type, "kind": kind,
+                      "args": [_json_arg(a) for a in node.args],
+                      "kwargs": {k: _json_arg(v) for k, v in node.kwargs.items()},
+                      "shape": list(meta.shape) if hasattr(meta, "shape") else None,
+                      "dtype": str(meta.dtype).removeprefix("torch.") if hasattr(meta, "dtype") else None})
+    return {"traceable": True, "reason": "", "nodes": nodes}
+
+
+def _tensor_info(name: str, t) -> TensorInfo:
+    return TensorInfo(name, list(t.shape), str(t.dtype).removeprefix("torch."), list(t.stride()),
+                      t.is_contiguous(), str(t.device))
+
+
+def task_context(task: Task) -> ImplementContext:
+    """The worker's context for `task`, with the spec the planner would see."""
+    torch.manual_seed(0)
+    model = task.cls(*task.init)
+    gm = torch.fx.symbolic_trace(model)
+    torch.fx.passes.shape_prop.ShapeProp(gm).propagate(*task.inputs)
+    output = model(*task.inputs)
+    outputs = list(output) if isinstance(output, tuple) else [output]
+    roofline = Roofline("h200", "NVIDIA H200", 67e12, 4.3e12, 0.0, 0.0, 0.0, "memory")
+    names = [n.target for n in gm.graph.nodes if n.op == "placeholder"]
+    spec = Spec(file=str(task.path), class_name=task.cls.__name__, task_format="kernelbench", source_sha256="0" * 64,
+                device="cuda", inputs=[_tensor_info(n, t) for n, t in zip(names, task.inputs)],
+                outputs=[_tensor_info(f"output{k}", o) for k, o in enumerate(outputs)], init_args=[repr(a) for a in task.init],
+                parameters=[ParamInfo(n, list(p.shape), "float32", "parameter") for n, p in model.named_parameters()]
+                + [ParamInfo(n, list(b.shape), "float32", "buffer") for n, b in model.named_buffers()],
+                precision="strict", dynamic_dims=[], tolerance={}, flops=0.0, bytes_min=0.0, intensity=0.0,
+                roofline=roofline, ops=[], op_kinds=sorted({n["kind"] for n in graph_summary(gm)["nodes"]}),
+                kernel_launches=0, workload_class="memory-bound", graph=graph_summary(gm))
+    return ImplementContext(spec, task.cls.__name__, model, task.inputs, gm, "cpu")
+
+
+def build_proposal(task: Task, code: str) -> dict:
+    """Execute reference source + candidate code as the engine does; the resulting namespace."""
+    namespace = {"__name__": f"hiera_proposal_{task.path.stem}"}
+    exec(compile(task.path.read_text() + "\n\n" + code, f"{task.path.stem}_hiera.py", "exec"), namespace)
+    return namespace
+
+
+def candidate_for(ctx: ImplementContext):
+    """(strategy key, candidate) of the custom-CUDA strategies that apply; (None, None) if none does."""
+    from hiera_core.spaces.custom_cuda import STRATEGIES
+
+    applying = [s for s in STRATEGIES.values() if s.applies(ctx.spec)]
+    assert len(applying) <= 1, [s.key for s in applying]
+    if not applying:
+        return None, None
+    return applying[0].key, applying[0].generate(ctx)

@@ -1,0 +1,201 @@
+"""No GPU needed: which template each task gets, and that every generated proposal compiles
+(Python with compile(), kernels with NVRTC for sm_90) with sane resources."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from cuda_tasks import EXTRA_TASKS, TASKS, candidate_for, example_task, extra_task, task_context
+
+pytest.importorskip("cuda.bindings")
+
+from hiera_core.cuda.nvrtc import compile_cuda, origin_in  # noqa: E402
+from hiera_core.cuda.resources import kernel_resources  # noqa: E402
+from hiera_core.spaces import ImplementContext, strategies  # noqa: E402
+from hiera_core.spaces.custom_cuda import STRATEGIES, plan_from_spec  # noqa: E402
+from hiera_core.static_checks import check_candidate as static_problems  # noqa: E402
+
+EXPECTED = {
+    "elementwise_chain": "custom_cuda.pointwise_chain",
+    "gemm_epilogue": "custom_cuda.pointwise_chain",
+    "conv2d_relu_bias": "custom_cuda.pointwise_chain",
+    "small_mlp": None,  # each ReLU alone after its GEMM: nothing to fuse
+    "launch_bound": "custom_cuda.row_reduction",
+    "softmax": "custom_cuda.row_reduction",
+    "layernorm": "custom_cuda.row_reduction",
+    "rmsnorm_block": "custom_cuda.row_reduction",
+    "sum_reduction": "custom_cuda.row_reduction",
+    "maxpool2d": "custom_cuda.pooling",
+    "stencil3d": "custom_cuda.stencil",
+}
+# Reference ops a proposal must no longer call (it replaces them with its kernels).
+REPLACED = {
+    "elementwise_chain": {"gelu", "sigmoid", "clamp"}, "gemm_epilogue": {"relu"}, "conv2d_relu_bias": {"relu"},
+    "launch_bound": {"tanh", "mean", "sigmoid", "exp"}, "softmax": {"softmax"}, "layernorm": {"layer_norm", "ln"},
+    "rmsnorm_block": {"rsqrt", "mean", "pow"}, "sum_reduction": {"sum"}, "maxpool2d": {"max_pool2d", "pool"},
+    "stencil3d": {"conv3d"},
+}
+
+
+def forward_of(code: str) -> ast.FunctionDef:
+    tree = ast.parse(code)
+    model_new = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew")
+    return next(n for n in model_new.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
+
+
+def forward_source(code: str) -> str:
+    """ModelNew.forward without comments."""
+    return ast.unparse(forward_of(code))
+
+
+def called(code: str) -> set[str]:
+    """Last name of every function or method ModelNew.forward calls (`F.linear` -> `linear`)."""
+    calls = [n.func for n in ast.walk(forward_of(code)) if isinstance(n, ast.Call)]
+    return {f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "") for f in calls}
+
+
+def check_candidate(ctx, key, candidate):
+    assert candidate is not None and candidate.name == key
+    assert candidate.space == "custom_cuda" and candidate.requires_cuda and candidate.cuda_sources
+    compile(candidate.code, "candidate.py", "exec")
+    tree = ast.parse(candidate.code)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    assert [b.id for b in classes["ModelNew"].bases] == [ctx.reference_class]
+    imports = {alias.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for alias in n.names}
+    imports |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert imports <= {"ctypes", "hashlib", "math", "os", "torch", "cuda"}, imports
+    assert not any(isinstance(n, ast.Try) for n in ast.walk(tree)), "no try/except fallback"
+    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id.startswith(("_hiera", "_HIERA"))}
+    assert used <= defined, f"the proposal uses undefined {used - defined}"
+    assert "super().forward" not in candidate.code
+    assert static_problems(candidate.code, "custom_cuda", ctx.reference_class) == []
+    for source in candidate.cuda_sources:
+        assert source in candidate.code
+        result = compile_cuda(source, arch="sm_90", origin=origin_in(candidate.code, source, "candidate.py"))
+        assert result.ok, result.error_text()
+        report = kernel_resources(source, arch="sm_90", compiled=result)
+        assert report.kernels
+        for kernel in report.kernels:
+            assert kernel.registers > 0 and kernel.spill_stores == 0, kernel.summary()
+            assert kernel.occupancy is not None and kernel.occupancy.blocks_per_sm > 0, kernel.summary()
+
+
+@pytest.mark.parametrize("name", sorted(TASKS))
+def test_example_gets_its_template_and_compiles(name):
+    ctx = task_context(example_task(name))
+    key, candidate = candidate_for(ctx)
+    assert key == EXPECTED[name], plan_from_spec(ctx.spec)
+    if key is None:
+        return
+    check_candidate(ctx, key, candidate)
+    still = called(candidate.code) & REPLACED[name]
+    assert not still, f"{name}: forward still calls {still}:\n{forward_source(candidate.code)}"
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_TASKS))
+def test_extra_task_gets_its_template_and_compiles(name, tmp_path):
+    ctx = task_context(extra_task(name, tmp_path))
+    key, candidate = candidate_for(ctx)
+    assert key == f"custom_cuda.{EXTRA_TASKS[name][0]}", plan_from_spec(ctx.spec)
+    check_candidate(ctx, key, candidate)
+
+
+def test_strategies_are_registered_through_the_space_registry():
+    keys = set(strategies())
+    assert {"custom_cuda.pointwise_chain", "custom_cuda.row_reduction", "custom_cuda.pooling",
+            "custom_cuda.stencil"} <= keys
+
+
+def test_gemm_epilogue_calls_the_library_explicitly_then_one_kernel():
+    ctx = task_context(example_task("gemm_epilogue"))
+    _, candidate = candidate_for(ctx)
+    forward = forward_source(candidate.code)
+    assert "torch.nn.functional.linear(x, self.linear.weight, self.linear.bias)" in forward
+    assert forward.count("_hiera_pointwise(") == 1
+
+
+def test_softmax_is_one_online_pass_plus_the_output_pass():
+    ctx = task_context(example_task("softmax"))
+    _, candidate = candidate_for(ctx)
+    (source,) = candidate.cuda_sources
+    assert source.count("hi_online_add(acc_") == 5  # four float4 lanes and the scalar loop
+    assert "hi_block_online(acc_" in source and "hi_block_max(acc_" not in source
+
+
+def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
+    _, seven = candidate_for(task_context(example_task("stencil3d")))
+    assert "7 taps" in seven.cuda_sources[0] and "SLOTS = 2" in seven.cuda_sources[0]
+    assert "keeps its zero pattern" in seven.code
+    _, dense = candidate_for(task_context(extra_task("stencil3d_dense", tmp_path)))
+    assert "27 taps" in dense.cuda_sources[0] and "SLOTS = 4" in dense.cuda_sources[0]
+    assert "keeps its zero pattern" not in dense.code
+
+
+def test_layernorm_caches_the_row_for_its_later_sweeps():
+    _, candidate = candidate_for(task_context(example_task("layernorm")))
+    forward = forward_source(candidate.code)
+    assert forward.rstrip().splitlines()[-2].rstrip().endswith("('row',), 1)")  # one cached leaf: x
+
+
+@pytest.mark.parametrize("body, why", [
+    ("torch.softmax(x, dim=0)", "last dim"),
+    ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),
+    ("x.sum()", "one given dim"),
+    ("torch.cumsum(x, dim=1)", "cumsum"),
+])
+def test_graphs_without_a_template_are_refused_with_a_reason(body, why, tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    f"    def forward(self, x):\n        return {body}\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 16)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from cuda_tasks import load_task
+
+    ctx = task_context(load_task(path))
+    assert candidate_for(ctx) == (None, None)
+    reason = plan_from_spec(ctx.spec)
+    assert isinstance(reason, str) and why in reason
+
+
+def test_runtime_carries_only_what_a_proposal_calls():
+    from hiera_core.cuda.proposal import runtime_source
+
+    stencil_only = runtime_source({"_hiera_stencil"})
+    assert "def _hiera_stencil(" in stencil_only and "def _hiera_launch(" in stencil_only
+    assert "def _hiera_pointwise(" not in stencil_only and "def _hiera_leaf(" not in stencil_only
+    pointwise = runtime_source({"_hiera_pointwise"})
+    assert "def _hiera_leaf(" in pointwise and "def _hiera_broadcast(" in pointwise
+    with pytest.raises(ValueError, match="no runtime helper"):
+        runtime_source({"_hiera_missing"})
+
+
+@pytest.mark.parametrize("name", [
+    "launch_bound", "rmsnorm_block", "small_mlp",
+    *(pytest.param(n, marks=pytest.mark.slow) for n in ("elementwise_chain", "softmax", "sum_reduction", "stencil3d")),
+])
+def test_with_the_engines_spec(name):
+    """The same choice and a candidate from the spec and graph the engine builds (hiera_core.contract)."""
+    from hiera_core.contract import prepare
+    from hiera_core.task import load_task
+
+    task = load_task(str(example_task(name).path))
+    prepared = prepare(task, "cpu", gpu="h200", measure=False)
+    applying = [s for s in STRATEGIES.values() if s.applies(prepared.spec)]
+    assert [s.key for s in applying] == ([EXPECTED[name]] if EXPECTED[name] else [])
+    for strategy in applying:
+        ctx = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cpu")
+        check_candidate(ctx, strategy.key, strategy.generate(ctx))
+
+
+def test_planning_imports_no_torch():
+    """The planner runs `applies` in a torch-free process: the space must not import torch."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import hiera_core.spaces.custom_cuda, hiera_core.cuda.nvrtc, hiera_core.cuda.resources; "
+            "import hiera_core.cuda.cli; assert 'torch' not in sys.modules, 'torch imported'")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,103 @@
+"""GPU: every template's proposal against its reference, on fresh inputs of the example's sizes,
+odd sizes and non-contiguous layouts; twice (determinism), inputs left untouched."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("cuda.core")
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+
+
+def noncontiguous(t):
+    """The same values in a layout with a stride-2 last dim."""
+    wide = torch.empty(t.shape[:-1] + (2 * t.shape[-1],), device=t.device, dtype=t.dtype)
+    view = wide[..., ::2]
+    view.copy_(t)
+    return view
+
+
+def randn(*shape):
+    return torch.randn(*shape)
+
+
+# Inputs beyond the example's own: odd sizes, other ranks, non-contiguous (marked by the wrapper).
+EXAMPLE_INPUTS = {
+    "elementwise_chain": lambda: [[randn(37, 4096)], [randn(3, 5, 4096)], [noncontiguous(randn(33, 4096))]],
+    "gemm_epilogue": lambda: [[randn(33, 2048)], [randn(2048, 7).t()]],
+    "conv2d_relu_bias": lambda: [[randn(3, 64, 17, 23)], [randn(2, 64, 9, 11).to(memory_format=torch.channels_last)]],
+    "launch_bound": lambda: [[randn(7, 64)], [randn(64, 5).t()]],
+    "softmax": lambda: [[randn(37, 1001)], [randn(3, 50000) * 10], [noncontiguous(randn(64, 1000))]],
+    "layernorm": lambda: [[randn(37, 4096) * 3 + 1], [randn(2, 3, 4096)], [noncontiguous(randn(16, 4096))]],
+    "rmsnorm_block": lambda: [[randn(37, 4096)], [noncontiguous(randn(16, 4096))]],
+    "sum_reduction": lambda: [[randn(3, 1001, 37)], [randn(2, 5, 1)], [randn(7, 33, 500).transpose(1, 2)]],
+    "maxpool2d": lambda: [[randn(2, 3, 17, 31)], [randn(2, 8, 20, 20).to(memory_format=torch.channels_last)]],
+    "stencil3d": lambda: [[randn(1, 1, 37, 45, 67)], [randn(2, 1, 20, 33, 40)], [noncontiguous(randn(1, 1, 40, 48, 64))]],
+}
+
+
+def check_task(task, extra_inputs):
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    ctx = task_context(task)
+    key, candidate = candidate_for(ctx)
+    assert candidate is not None, f"no custom-CUDA candidate for {task.path.stem}"
+    namespace = build_proposal(task, candidate.code)
+    torch.manual_seed(0)
+    reference = namespace[task.cls.__name__](*task.init).cuda()
+    proposal = namespace["ModelNew"](*task.init).cuda()
+    proposal.load_state_dict(reference.state_dict())
+    torch.manual_seed(1234)
+    for inputs in [list(task.inputs)] + extra_inputs:
+        inputs = [t.cuda() for t in inputs]
+        kept = [t.clone() for t in inputs]
+        expected = reference(*inputs)
+        first = proposal(*inputs)
+        second = proposal(*inputs)
+        shapes = [tuple(t.shape) for t in inputs]
+        for got, again, want in zip(_flat(first), _flat(second), _flat(expected)):
+            assert got.shape == want.shape and got.dtype == want.dtype, (key, shapes)
+            if want.dtype.is_floating_point:
+                scale = max(1.0, want.abs().max().item())
+                torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-5 * scale, msg=lambda m: f"{key} {shapes}: {m}")
+            else:
+                assert torch.equal(got, want), (key, shapes)
+            assert torch.equal(got, again), f"{key} {shapes}: not deterministic"
+        for before, after in zip(kept, inputs):
+            assert torch.equal(before, after), f"{key} {shapes}: input mutated"
+
+
+def _flat(value):
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_INPUTS))
+def test_example_proposal_matches_reference(name):
+    check_task(example_task(name), EXAMPLE_INPUTS[name]())
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_TASKS))
+def test_extra_proposal_matches_reference(name, tmp_path):
+    task = extra_task(name, tmp_path)
+    check_task(task, [[noncontiguous(t) for t in task.inputs]])
+
+
+def test_softmax_special_values():
+    task = example_task("softmax")
+    ctx = task_context(task)
+    _, candidate = candidate_for(ctx)
+    namespace = build_proposal(task, candidate.code)
+    model = namespace["ModelNew"]().cuda()
+    x = torch.randn(4, 1000, device="cuda")
+    x[0, :] = -float("inf")
+    x[1, 5] = float("inf")
+    x[2, 7] = float("nan")
+    x[3, :500] = -1e30
+    expected = torch.softmax(x, dim=-1)
+    got = model(x)
+    torch.testing.assert_close(got, expected, equal_nan=True)

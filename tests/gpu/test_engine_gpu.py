@@ -1,0 +1,56 @@
+"""The engine on a CUDA GPU (run on the H200: `pytest -m gpu`)."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task  # noqa: E402
+
+pytestmark = pytest.mark.gpu
+
+
+def test_launch_bound_module_gets_a_cuda_graph_or_compiled_proposal(tmp_path):
+    folder = workspace(tmp_path)
+    copy_example(folder, "launch_bound.py")
+    run = hiera("optimize", "launch_bound.py", "--device", "cuda", "--budget", "2", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] == "proposal" and result["speedup"] > 1.03
+    assert result["strategy"] in ("cuda_graph", "compile_reduce_overhead")
+    assert result["device_name"].startswith("NVIDIA")
+
+
+def test_profile_on_gpu_names_kernels_and_roofline(tmp_path):
+    folder = workspace(tmp_path)
+    copy_example(folder, "softmax.py")
+    run = hiera("profile", "softmax.py", "--device", "cuda", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    profile, timing = report["profile"], report["timing"]
+    assert profile["kernels"] and 0 < profile["roofline_pct"] <= 100
+    assert timing["iterations"] >= 30 and timing["kernel_sum_ms"] > 0
+    assert "softmax" in profile["kernels"][0]["name"].lower()
+
+
+def test_library_candidates_restore_flags_and_verify_on_gpu(tmp_path):
+    folder = workspace(tmp_path)
+    copy_example(folder, "conv2d_relu_bias.py")
+    run = hiera("optimize", "conv2d_relu_bias.py", "--device", "cuda", "--budget", "2", "--json", cwd=folder)
+    assert run.returncode in (0, 1), run.stderr
+    result = json.loads(run.stdout)
+    spaces = {c["space"] for c in result["candidates"]}
+    assert "cuda_libs" in spaces
+    assert all(c["status"] == "verified" for c in result["candidates"]), result["candidates"]
+
+
+def test_gpu_out_of_memory_is_one_clear_error(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "oom.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0",
+                                                     "return x + torch.empty(2**40, device=x.device).sum()"))
+    run = hiera("optimize", "oom.py", "--device", "cuda", cwd=folder)
+    assert run.returncode == 2
+    assert "ran out of memory" in run.stderr and "oom.py:11" in run.stderr
+    json_files_parse(folder / ".hiera")
