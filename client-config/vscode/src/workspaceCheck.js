@@ -1,0 +1,77 @@
+'use strict';
+// "HIERA: Check workspace" runs the pre-commit check (`hiera-lsp --check --format json`) over each
+// workspace folder and shows its findings as problems. This module builds the command and reads
+// the report; the extension runs the process and owns the diagnostics. Pure, for node --test.
+
+const path = require('path');
+
+const SEVERITIES = ['error', 'warning', 'info'];
+
+/**
+ * The check's command line, from the server's launch command. In a git repository it checks
+ * what pre-commit checks (the tracked .py/.cu/.cuh files); elsewhere it walks the folder.
+ */
+function checkCommand(launch, isGitRepository) {
+  return {
+    command: launch.command,
+    args: [...launch.args, '--check', '--format', 'json', ...(isGitRepository ? [] : ['.'])],
+  };
+}
+
+/** Exit status 0 (clean) and 1 (findings) come with a report; 2 is a usage or internal error. */
+function hasReport(exitCode) {
+  return exitCode === 0 || exitCode === 1;
+}
+
+/**
+ * The JSON report as { filesChecked, problems }: each problem has an absolute `file`, an LSP-style
+ * 0-based `range`, `severity` ("error" | "warning" | "info"), `code` and `message` (worded as the
+ * server words the same finding in the editor). The report's columns count code points; VS Code
+ * counts UTF-16 units, which differ only after an astral character (an emoji) on the same line.
+ */
+function parseReport(stdout, folderPath) {
+  let report;
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    throw new Error(`hiera-lsp --check printed no JSON report: ${stdout.trim().split('\n')[0] || '(nothing)'}`);
+  }
+  if (!report || !Array.isArray(report.findings)) {
+    throw new Error('hiera-lsp --check printed JSON without "findings"');
+  }
+  const problems = report.findings.map((finding) => ({
+    file: path.resolve(folderPath, finding.path),
+    range: {
+      start: { line: finding.location.line - 1, character: finding.location.column - 1 },
+      end: { line: finding.location.end_line - 1, character: finding.location.end_column - 1 },
+    },
+    severity: SEVERITIES.includes(finding.severity) ? finding.severity : 'warning',
+    code: finding.code,
+    message: finding.hint ? `${finding.message}\n${finding.hint}` : finding.message,
+  }));
+  return { filesChecked: report.files_checked, problems };
+}
+
+/** problems grouped by file, in report order. */
+function problemsByFile(problems) {
+  const byFile = new Map();
+  for (const problem of problems) {
+    if (!byFile.has(problem.file)) {
+      byFile.set(problem.file, []);
+    }
+    byFile.get(problem.file).push(problem);
+  }
+  return byFile;
+}
+
+/** "HIERA check: 24 files checked, 1 error, 2 warnings, 0 infos" over all folders' reports. */
+function summary(reports) {
+  const files = reports.reduce((sum, report) => sum + report.filesChecked, 0);
+  const counts = SEVERITIES.map((severity) => {
+    const count = reports.reduce((sum, report) => sum + report.problems.filter((p) => p.severity === severity).length, 0);
+    return `${count} ${severity}${count === 1 ? '' : 's'}`;
+  });
+  return `HIERA check: ${files} file${files === 1 ? '' : 's'} checked, ${counts.join(', ')}`;
+}
+
+module.exports = { checkCommand, hasReport, parseReport, problemsByFile, summary };

@@ -1,0 +1,211 @@
+"""Diagnostics: the shared analysis (CUDA rules, proposal and directive checks) plus what only the
+editor knows from `.hiera/`, pushed or pulled depending on the client (never both).
+
+Editor-only diagnostics, on a module class: its proposal is stale (the class's file changed since
+the proposal was verified), the last run's verification failures with their reproducers, and no
+inputs at all (says what to add). On a proposal file: each contract assumption of its header.
+
+Analysis runs on the server's analysis thread. In push mode each document has at most one
+analysis in flight; changes that arrive meanwhile are coalesced into one more run on the latest
+snapshot, so fast typing never queues stale work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from hiera_core.analysis import analyze_file
+from hiera_core.analysis.config import ConfigError, load_config
+from hiera_core.analysis.python_source import PyClass, PythonDocument
+from hiera_core.proposal import parse_header, proposal_path_for
+from hiera_lsp.documents import CUDA, MAX_PARSED_BYTES, Document
+from hiera_lsp.proposals import read_text
+from hiera_lsp.records import read_record
+
+if TYPE_CHECKING:
+    from hiera_lsp.server import HieraLanguageServer
+
+log = logging.getLogger(__name__)
+
+SOURCE = "hiera"
+TOO_LARGE = "HL200"
+STALE_PROPOSAL = "HL201"
+VERIFICATION_FAILURE = "HL202"
+MISSING_INPUTS = "HL203"
+CONTRACT_ASSUMPTION = "HL204"
+MAX_FAILURES_SHOWN = 5
+
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+             "info": types.DiagnosticSeverity.Information}
+_UNTITLED_NAMES = {"python": "untitled.py", CUDA: "untitled.cu"}
+
+
+def _diagnostic(document: Document, start: int, end: int, encoding: str, message: str, code: str,
+                severity: types.DiagnosticSeverity,
+                related: list[types.DiagnosticRelatedInformation] | None = None) -> types.Diagnostic:
+    return types.Diagnostic(range=document.range_of(start, end, encoding), message=message,
+                            severity=severity, code=code, source=SOURCE, related_information=related)
+
+
+def diagnostics_for(document: Document, encoding: str) -> list[types.Diagnostic]:
+    """Everything HIERA says about one snapshot (blocking: call it on the analysis thread)."""
+    if document.language is None:
+        return []
+    if document.too_large:
+        return [_diagnostic(document, 0, 0, encoding,
+                            f"HIERA does not analyse files over {MAX_PARSED_BYTES >> 20} MB in the editor (this one "
+                            f"is {len(document.data) / 1e6:.1f} MB); `hiera-lsp --check` still does",
+                            TOO_LARGE, types.DiagnosticSeverity.Information)]
+    path = document.path or _UNTITLED_NAMES[document.language]
+    try:
+        config = load_config(os.path.dirname(os.path.abspath(path)))
+    except ConfigError as error:
+        log.warning("%s; using the default configuration", error)
+        config = None
+    items = [_diagnostic(document, f.start_byte, f.end_byte, encoding,
+                         f"{f.message}\n{f.hint}" if f.hint else f.message, f.code, _SEVERITY[f.severity])
+             for f in analyze_file(path, document.data, config)]
+    view = document.python
+    if view is not None:
+        items += _proposal_assumptions(document, view, encoding)
+        if document.path:
+            for cls in view.classes:
+                if cls.is_module:
+                    items += _module_diagnostics(document, view, cls, encoding)
+    return items
+
+
+def _proposal_assumptions(document: Document, view: PythonDocument, encoding: str) -> list[types.Diagnostic]:
+    if view.proposal is None:
+        return []
+    items = []
+    for line in range(min(view.proposal.header_lines, document.lines.line_count)):
+        content = document.lines.line_bytes(line)
+        if content.startswith(b"# contract: "):
+            start = document.lines.starts[line]
+            items.append(_diagnostic(document, start, start + len(content), encoding,
+                                     f"proposal assumes: {content[len(b'# contract: '):].decode('utf-8', 'replace')}",
+                                     CONTRACT_ASSUMPTION, types.DiagnosticSeverity.Information))
+    return items
+
+
+def _module_diagnostics(document: Document, view: PythonDocument, cls: PyClass,
+                        encoding: str) -> list[types.Diagnostic]:
+    name = cls.name_span
+    items = []
+
+    def at_name(message: str, code: str, severity: types.DiagnosticSeverity, related=None) -> None:
+        items.append(_diagnostic(document, name.start_byte, name.end_byte, encoding, message, code,
+                                 severity, related))
+
+    stale = _stale_proposal(document, cls)
+    if stale:
+        at_name(f"the proposal {os.path.basename(stale)} was verified against an earlier version of "
+                "this file; it may no longer compute the same thing\nre-run HIERA: Optimize, or "
+                "HIERA: Re-verify proposal", STALE_PROPOSAL, types.DiagnosticSeverity.Warning,
+                [types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=from_fs_path(stale), range=types.Range(
+                        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))),
+                    message="the stale proposal")])
+    record = read_record(document.path, cls.name)
+    last_run = record.get("last_run") or {}
+    failures = record.get("verification_failures") or []
+    # A run that still found a proposal rejected some candidates: worth knowing, not a warning.
+    severity = (types.DiagnosticSeverity.Information if last_run.get("status") == "proposal"
+                else types.DiagnosticSeverity.Warning)
+    for failure in failures[:MAX_FAILURES_SHOWN]:
+        message = (f"run {last_run.get('id', '?')}: candidate {failure.get('candidate')} failed "
+                   f"{failure.get('check')}: {failure.get('message')}")
+        if failure.get("reproducer"):
+            message += f"\nreproduce: {_shortened(str(failure['reproducer']))}"
+        at_name(message, VERIFICATION_FAILURE, severity)
+    if len(failures) > MAX_FAILURES_SHOWN:
+        at_name(f"{len(failures) - MAX_FAILURES_SHOWN} more verification failures in run "
+                f"{last_run.get('id', '?')} (.hiera/runs)", VERIFICATION_FAILURE, severity)
+    if not cls.directives.inputs and not view.has_get_inputs:
+        at_name(f"HIERA cannot run {cls.name}: it has no inputs\nadd `# hiera: inputs=make_inputs "
+                f"init=make_init` directly above `class {cls.name}` (functions in this file returning "
+                "the forward() arguments and the constructor arguments, as lists), or define "
+                "get_inputs() and get_init_inputs() (KernelBench format)",
+                MISSING_INPUTS, types.DiagnosticSeverity.Information)
+    return items
+
+
+def _shortened(text: str, limit: int = 300) -> str:
+    """Reproducers of crashed candidates are log tails: keep the diagnostic readable."""
+    text = text.strip()
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
+def _stale_proposal(document: Document, cls: PyClass) -> str | None:
+    """Path of this class's proposal when it was verified against a different text of this file."""
+    proposal_path = proposal_path_for(document.path)
+    text = read_text(proposal_path)
+    header = parse_header(text) if text else None
+    if header is None or header.reference_class != cls.name:
+        return None
+    reference = os.path.normpath(os.path.join(os.path.dirname(proposal_path), header.reference))
+    if reference != os.path.normpath(document.path):
+        return None
+    return proposal_path if hashlib.sha256(document.data).hexdigest() != header.reference_sha256 else None
+
+
+class DiagnosticsPublisher:
+    def __init__(self, ls: "HieraLanguageServer"):
+        self.ls = ls
+        self._latest: dict[str, Document] = {}
+        self._tasks: dict[str, asyncio.Task] = {}
+
+    async def compute(self, document: Document) -> list[types.Diagnostic]:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.ls.analysis_executor, diagnostics_for, document,
+                                              self.ls.encoding)
+        except Exception as error:  # a bug in one rule must not cost the user the server
+            log.exception("analysis of %s failed", document.uri)
+            return [types.Diagnostic(
+                range=types.Range(start=types.Position(line=0, character=0),
+                                  end=types.Position(line=0, character=0)),
+                message=f"HIERA could not analyse this file ({type(error).__name__}: {error}); "
+                        "see the server log", severity=types.DiagnosticSeverity.Information,
+                source=SOURCE)]
+
+    def changed(self, document: Document) -> None:
+        if self.ls.pull_diagnostics:
+            return
+        self._latest[document.uri] = document
+        if document.uri not in self._tasks:
+            self._tasks[document.uri] = asyncio.get_running_loop().create_task(self._publish(document.uri))
+
+    def closed(self, uri: str) -> None:
+        self._latest.pop(uri, None)
+        if not self.ls.pull_diagnostics:
+            self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refresh_all(self) -> None:
+        """After `.hiera/` or a file on disk changed: every open document may say something new."""
+        if not self.ls.pull_diagnostics:
+            for document in self.ls.documents:
+                self.changed(document)
+            return
+        workspace = self.ls.client_capabilities.workspace
+        if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+            self.ls.workspace_diagnostic_refresh(None)
+
+    async def _publish(self, uri: str) -> None:
+        try:
+            while (document := self._latest.pop(uri, None)) is not None:
+                items = await self.compute(document)
+                if self.ls.documents.get(uri) is None:
+                    return  # closed meanwhile; closing already cleared its diagnostics
+                self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, version=document.version, diagnostics=items))
+        finally:
+            self._tasks.pop(uri, None)

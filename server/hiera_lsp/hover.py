@@ -1,0 +1,181 @@
+"""Hover: short markdown from `.hiera/` (never runs anything).
+
+On a module class name or its `forward`: the last profile (latency, top kernels with their
+share, FLOPs, bytes, intensity, roofline bound and how close to it) and the best proposal
+(speedup, space, verification, GPU, date). On a `__global__` kernel (its name or a launch of
+it): what the source says (parameters, launch bounds, static shared memory, launches) and what a
+profile measured, with ptxas registers/spills/occupancy when the profile recorded them. On a
+`# hiera:` directive: what each key means.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types
+
+from hiera_core.analysis.cuda_source import CudaDocument, CudaFunction
+from hiera_core.analysis.findings import Span
+from hiera_core.analysis.python_source import PythonDocument
+from hiera_core.directives import DIRECTIVE_RE, KNOWN_KEYS, Directives, parse_directive_body
+from hiera_core.spec import human_bytes, human_flops
+from hiera_lsp.documents import Document
+from hiera_lsp.records import all_records, read_record
+
+TOP_KERNELS = 3
+
+
+def hover(document: Document, position: types.Position, encoding: str) -> types.Hover | None:
+    offset = document.offset_at(position, encoding)
+    view = document.view
+    markdown, span = None, None
+    if isinstance(view, PythonDocument):
+        markdown, span = _python_hover(document, view, offset)
+    elif isinstance(view, CudaDocument):
+        markdown, span = _kernel_hover(document, view, offset)
+    if markdown is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
+                       range=document.range_of(span.start_byte, span.end_byte, encoding))
+
+
+def _within(span: Span | None, offset: int) -> bool:
+    return span is not None and span.start_byte <= offset <= span.end_byte
+
+
+def _python_hover(document: Document, view: PythonDocument, offset: int):
+    for cls in view.classes:
+        if not cls.is_module:
+            continue
+        forward_name = cls.forward.name_span if cls.forward else None
+        if _within(cls.name_span, offset) or _within(forward_name, offset):
+            span = cls.name_span if _within(cls.name_span, offset) else forward_name
+            record = read_record(document.path, cls.name) if document.path else {}
+            return module_markdown(cls.name, record), span
+    for line, span in view.directive_comments:
+        if _within(span, offset):
+            return _directive_markdown(document, view, line, span), span
+    return None, None
+
+
+def _ms(value) -> str:
+    return f"{value:.4g} ms" if isinstance(value, (int, float)) else "?"
+
+
+def module_markdown(name: str, record: dict) -> str:
+    profile = record.get("profile") or {}
+    proposal = record.get("proposal") or {}
+    last_run = record.get("last_run") or {}
+    out = [f"**HIERA · {name}**"]
+    if profile:
+        spread = f" ± {profile['spread_ms']:.2g}" if profile.get("spread_ms") else ""
+        out.append(f"Last profile: **{_ms(profile.get('latency_ms'))}**{spread} on "
+                   f"{profile.get('device_name') or profile.get('device') or '?'} · {profile.get('date', '')}")
+        kernels = profile.get("kernels") or []
+        if kernels:
+            out.append("Top kernels: " + " · ".join(
+                f"`{k.get('name')}` {100 * (k.get('share') or 0):.0f}%" for k in kernels[:TOP_KERNELS]))
+        workload = []
+        if profile.get("flops") is not None:
+            workload.append(human_flops(profile["flops"]))
+        if profile.get("bytes") is not None:
+            workload.append(human_bytes(profile["bytes"]))
+        if profile.get("intensity") is not None:
+            workload.append(f"{profile['intensity']:.3g} FLOP/B")
+        if profile.get("roofline_bound_ms") is not None:
+            pct = f", at {profile['roofline_pct']:.0f}% of it" if profile.get("roofline_pct") else ""
+            workload.append(f"roofline bound {_ms(profile['roofline_bound_ms'])}{pct}")
+        if workload:
+            out.append(" · ".join(workload))
+    if proposal:
+        out.append(f"Best proposal: **{proposal.get('speedup') or 0:.2f}x** · "
+                   f"{' / '.join(str(p) for p in (proposal.get('space'), proposal.get('strategy')) if p)} · "
+                   f"verification {proposal.get('verification') or 'unknown'} · on "
+                   f"{proposal.get('device_name') or '?'} · {proposal.get('date', '')}")
+    if last_run.get("status") == "failed" and last_run.get("error"):
+        out.append(f"Last run failed: {(last_run['error'] or {}).get('message', '')}")
+    if len(out) == 1:
+        out.append("No HIERA run yet: use the code action *HIERA: Optimize this module* or "
+                   "*HIERA: Profile this module*.")
+    return "\n\n".join(out)
+
+
+def _directive_markdown(document: Document, view: PythonDocument, line: int, span: Span) -> str:
+    text = document.data[span.start_byte:span.end_byte].decode("utf-8", "replace")
+    match = DIRECTIVE_RE.match(text)
+    body = match.group("body") if match else ""
+    parsed = Directives()
+    parse_directive_body(body, line + 1, 0, parsed)
+    owner = next((cls.name for cls in view.classes if line + 1 in cls.directives.lines), None)
+    out = ["**HIERA directive**" + (f" for `class {owner}`" if owner else " (not directly above a class: ignored)")]
+    for item in body.split():
+        key, _, value = item.partition("=")
+        meaning = KNOWN_KEYS.get(key, "unknown key")
+        note = ""
+        if key in ("inputs", "init") and value:
+            note = " (defined)" if value in view.top_level_names else f" — **`{value}` is not defined in this file**"
+        out.append(f"- `{item}`: {meaning}{note}")
+    out += [f"- problem: {problem.message} ({problem.hint})" for problem in parsed.problems]
+    return "\n".join(out)
+
+
+def _kernel_hover(document: Document, view: CudaDocument, offset: int):
+    for function in view.kernels:
+        if _within(function.name_span, offset):
+            return kernel_markdown(document, view, function), function.name_span
+    for launch in view.launches:
+        if _within(launch.name_span, offset):
+            function = view.function_named(launch.kernel)
+            if function is not None and function.is_kernel:
+                return kernel_markdown(document, view, function), launch.name_span
+    return None, None
+
+
+def kernel_markdown(document: Document, view: CudaDocument, function: CudaFunction) -> str:
+    out = [f"**HIERA · kernel `{function.name}`** ({len(function.params)} parameters)"]
+    facts = []
+    if function.launch_bounds:
+        threads, blocks = function.launch_bounds
+        facts.append(f"launch bounds {threads} threads" + (f", min {blocks} blocks/SM" if blocks else ""))
+    shared = [decl for decl in view.shared if decl.function is not None
+              and decl.function.start_byte == function.node.start_byte]
+    static = sum(decl.size_bytes or 0 for decl in shared if not decl.is_extern)
+    if static:
+        facts.append(f"static shared memory {human_bytes(static)}")
+    if any(decl.is_extern for decl in shared):
+        facts.append("dynamic shared memory (sized at launch)")
+    launches = [launch for launch in view.launches if launch.kernel == function.name]
+    if launches:
+        blocks = sorted({launch.block.text for launch in launches if launch.block is not None})
+        facts.append(f"{len(launches)} launch(es) here" + (f", block {', '.join(blocks)}" if blocks else ""))
+    if facts:
+        out.append(" · ".join(facts))
+    out += _measured(document, function.name)
+    return "\n\n".join(out)
+
+
+def _measured(document: Document, kernel: str) -> list[str]:
+    """What profiles in `.hiera/` measured for kernels of this name (registers etc. when recorded)."""
+    if not document.path:
+        return []
+    lines = []
+    for record in all_records(document.path):
+        profile = record.get("profile") or {}
+        for entry in profile.get("kernels") or []:
+            if not _names_kernel(str(entry.get("name", "")), kernel):
+                continue
+            parts = [f"measured {_ms(entry.get('ms'))} ({100 * (entry.get('share') or 0):.0f}% of "
+                     f"{record.get('class', '?')} in {os.path.basename(str(record.get('file', '?')))})"]
+            for key, label in (("registers", "registers"), ("spills", "spill bytes"),
+                               ("shared_bytes", "shared memory bytes"), ("occupancy", "occupancy")):
+                if entry.get(key) is not None:
+                    parts.append(f"{label} {entry[key]}")
+            parts.append(f"on {profile.get('device_name') or '?'} · {profile.get('date', '')}")
+            lines.append(" · ".join(parts))
+    return lines or ["Not measured yet: optimize or profile the module that launches it."]
+
+
+def _names_kernel(profiled: str, kernel: str) -> bool:
+    """Profiler names are demangled signatures, e.g. `void scale<float>(float const*, ...)`."""
+    head = profiled.split("(", 1)[0].replace("<", " ").replace(":", " ").split()
+    return kernel in head

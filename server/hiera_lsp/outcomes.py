@@ -1,0 +1,140 @@
+"""What the user sees when a job ends: the proposal to confirm, the spec, and one message.
+
+Every job ends its progress bar and shows exactly one message that says what happened: the
+speedup and verification summary, why nothing improved, or why it failed. Diagnostics are then
+refreshed, since the run changed `.hiera/`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from hiera_core.spec import Spec, render_text
+from hiera_core.store import atomic_write_text
+from hiera_lsp import proposals
+from hiera_lsp.jobs import CANCELLED, FAILED, NO_IMPROVEMENT, SUCCEEDED, Job
+from hiera_lsp.records import read_record
+
+if TYPE_CHECKING:
+    from hiera_lsp.server import HieraLanguageServer
+
+log = logging.getLogger(__name__)
+_LEVELS = {SUCCEEDED: types.MessageType.Info, NO_IMPROVEMENT: types.MessageType.Info,
+           CANCELLED: types.MessageType.Info, FAILED: types.MessageType.Error}
+
+
+def _ms(value) -> str:
+    return f"{value:.3f} ms" if isinstance(value, (int, float)) else "?"
+
+
+def optimize_summary(result: dict) -> str:
+    """'2.31x faster (custom_cuda, fused pointwise), 1.200 ms -> 0.519 ms on cpu; verification passed: ...'"""
+    how = ", ".join(str(part) for part in (result.get("space"), result.get("strategy")) if part)
+    device = result.get("device_name") or result.get("device") or "?"
+    text = f"{result.get('speedup') or 0:.2f}x faster"
+    if how:
+        text += f" ({how})"
+    text += f", {_ms(result.get('baseline_ms'))} -> {_ms(result.get('best_ms'))} on {device}"
+    if result.get("verification"):
+        text += f"; verification {result['verification']}"
+    return text
+
+
+def rejected_summary(result: dict, limit: int = 3) -> str:
+    rejected = [c for c in result.get("candidates") or [] if c.get("status") != "verified"]
+    parts = [f"{c.get('name')}: {c.get('reason') or c.get('status')}" for c in rejected[:limit]]
+    if len(rejected) > limit:
+        parts.append(f"{len(rejected) - limit} more")
+    return "; ".join(parts)
+
+
+def verification_summary(verification: dict) -> str:
+    """'passed: 9 checks, 5 input sets, max error 2.1e-07' or 'failed check X: why (reproduce: ...)'."""
+    checks = verification.get("checks") or []
+    failed = next((check for check in checks if not check.get("passed")), None)
+    if failed is None:
+        error = verification.get("max_abs_error")
+        return (f"verification passed: {len(checks)} checks, {verification.get('input_sets', '?')} input sets"
+                + (f", max error {error:.2g}" if isinstance(error, (int, float)) else ""))
+    text = f"verification failed check {failed.get('name')}: {failed.get('message')}"
+    return text + (f" (reproduce: {failed['reproducer']})" if failed.get("reproducer") else "")
+
+
+async def finish(ls: "HieraLanguageServer", job: Job) -> None:
+    name = job.class_name or os.path.basename(job.path)
+    level = _LEVELS[job.state]
+    try:
+        text = f"HIERA {job.kind} {name}: " + await _outcome(ls, job)
+    except Exception as error:  # the client failed a request (applyEdit, showDocument): still say so
+        log.exception("delivering the outcome of %s failed", job.id)
+        text = f"HIERA {job.kind} {name}: {job.state}, but showing its result failed: {error}"
+        level = types.MessageType.Error
+    ls.progress.end(job, text)
+    ls.window_show_message(types.ShowMessageParams(type=level, message=text))
+    ls.diagnostics.refresh_all()
+
+
+async def _outcome(ls: "HieraLanguageServer", job: Job) -> str:
+    if job.state == SUCCEEDED and job.kind == "optimize":
+        return await _deliver_proposal(ls, job)
+    if job.state == SUCCEEDED and job.kind == "profile":
+        return _profile_summary(job)
+    if job.kind == "verify" and job.state in (SUCCEEDED, FAILED) and job.result:
+        return verification_summary(job.result)
+    if job.state == SUCCEEDED and job.kind == "spec":
+        return await _show_spec(ls, job)
+    if job.state == NO_IMPROVEMENT:
+        result = job.result or {}
+        text = str(result.get("message") or "no verified candidate beat the reference")
+        rejected = rejected_summary(result)
+        return f"{text}; {rejected}" if rejected else text
+    return job.message
+
+
+async def _deliver_proposal(ls: "HieraLanguageServer", job: Job) -> str:
+    result = job.result or {}
+    summary = optimize_summary(result)
+    stored = result.get("proposal_path")
+    text = proposals.read_text(stored) if stored else None
+    if text is None:
+        return f"{summary}; but the proposal file {stored} could not be read"
+    label = f"HIERA proposal for {job.class_name or os.path.basename(job.path)} ({result.get('speedup') or 0:.2f}x)"
+    applied, target = await proposals.apply_proposal(ls, job.path, text, label)
+    if applied:
+        return f"{summary}; proposal in {os.path.basename(target)}"
+    if proposals.can_create_files(ls.client_capabilities):
+        return f"{summary}; the edit was declined, the proposal stays in {stored}"
+    if proposals.can_show_documents(ls):
+        await ls.window_show_document_async(types.ShowDocumentParams(uri=from_fs_path(stored)))
+    return f"{summary}; this editor cannot create files through edits, the proposal is in {stored}"
+
+
+async def _show_spec(ls: "HieraLanguageServer", job: Job) -> str:
+    """Render the spec next to the run's spec.json and show it."""
+    spec = Spec.from_dict(job.result or {})
+    record = read_record(job.path, spec.class_name or job.class_name)
+    stored = (record.get("spec") or {}).get("path")
+    if not stored:
+        return "the spec was built but not recorded in .hiera/"
+    rendered = Path(stored).with_name("spec.txt")
+    atomic_write_text(rendered, render_text(spec))
+    if proposals.can_show_documents(ls):
+        await ls.window_show_document_async(types.ShowDocumentParams(uri=from_fs_path(str(rendered)),
+                                                                     take_focus=True))
+    return f"spec of {spec.class_name or job.class_name} in {rendered}"
+
+
+def _profile_summary(job: Job) -> str:
+    profile = read_record(job.path, job.class_name).get("profile") or (job.result or {})
+    text = f"{_ms(profile.get('latency_ms'))} on {profile.get('device_name') or profile.get('device') or '?'}"
+    kernels = profile.get("kernels") or []
+    if kernels:
+        top = kernels[0]
+        text += f"; top kernel {top.get('name')} ({100 * (top.get('share') or 0):.0f}%)"
+    return text

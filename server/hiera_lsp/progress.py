@@ -1,0 +1,78 @@
+"""A job's progress in the client's UI: one server-created work-done token per job.
+
+Begin when the job is queued (so a queued job can be cancelled from the UI too), report on the
+CLI's start/stage/candidate events with the overall percentage and the stage, end with the
+job's final message. The client's cancel button cancels the token's future; that cancels the
+job. Clients without window.workDoneProgress get no progress, only the final message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Callable
+
+from lsprotocol import types
+
+from hiera_lsp.jobs import FINISHED, Job
+
+if TYPE_CHECKING:
+    from hiera_lsp.server import HieraLanguageServer
+
+log = logging.getLogger(__name__)
+_REPORTED_EVENTS = ("start", "stage", "candidate")
+
+
+class JobProgress:
+    def __init__(self, ls: "HieraLanguageServer"):
+        self.ls = ls
+        self.tokens: dict[str, str] = {}  # job id -> token
+        self.percent: dict[str, int] = {}
+
+    def supported(self) -> bool:
+        window = self.ls.client_capabilities.window
+        return bool(window and window.work_done_progress)
+
+    async def begin(self, job: Job, message: str, on_cancel: Callable[[], None]) -> None:
+        if not self.supported():
+            return
+        token = f"hiera/{job.id}"
+        try:
+            await self.ls.work_done_progress.create_async(token)
+        except Exception as error:  # the client refused: run without a progress bar
+            log.warning("window/workDoneProgress/create failed for %s: %s", job.id, error)
+            return
+        if job.state in FINISHED:  # it ended while the client answered; its message says how
+            return
+        self.tokens[job.id] = token
+        self.percent[job.id] = 0
+        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=job.title, cancellable=True, message=message, percentage=0))
+        self.ls.work_done_progress.tokens[token].add_done_callback(
+            lambda future: on_cancel() if future.cancelled() else None)
+
+    def report(self, job: Job, event: dict) -> None:
+        token = self.tokens.get(job.id)
+        if token is None or event.get("event") not in _REPORTED_EVENTS:
+            return
+        # Percentages never go backwards in the UI, whatever order stages report in.
+        percent = max(self.percent[job.id], int(round(job.progress * 100)))
+        self.percent[job.id] = percent
+        stage = event.get("stage") or job.stage
+        message = str(event.get("message") or "")
+        text = f"{stage}: {message}" if stage and message else (stage or message)
+        self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
+            message=text[:200], percentage=percent))
+
+    def started(self, job: Job) -> None:
+        token = self.tokens.get(job.id)
+        if token is not None:
+            self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
+                message="starting", percentage=self.percent[job.id]))
+
+    def end(self, job: Job, message: str) -> None:
+        token = self.tokens.pop(job.id, None)
+        self.percent.pop(job.id, None)
+        if token is None:
+            return
+        self.ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+        self.ls.work_done_progress.tokens.pop(token, None)

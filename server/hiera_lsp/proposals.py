@@ -1,0 +1,110 @@
+"""A proposal as a WorkspaceEdit that creates or replaces `<stem>_hiera.py`, confirmed by the user.
+
+The edit carries a change annotation with `needsConfirmation: true`, so VS Code shows a diff
+preview before anything changes. Clients that cannot create files through an edit (no
+`documentChanges` and no `create` resource operation) get no edit; the caller then points the
+user at the run's proposal file instead.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from hiera_core.proposal import proposal_path_for
+from hiera_lsp.positions import LineIndex, encode
+
+if TYPE_CHECKING:
+    from hiera_lsp.server import HieraLanguageServer
+
+ANNOTATION_ID = "hiera.proposal"
+
+
+def read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def can_create_files(capabilities: types.ClientCapabilities) -> bool:
+    workspace_edit = capabilities.workspace and capabilities.workspace.workspace_edit
+    if not workspace_edit:
+        return False
+    # Resource operations only exist inside documentChanges, so a client listing `create`
+    # handles documentChanges even when it does not say so (Neovim 0.11 does this).
+    return bool(workspace_edit.document_changes
+                or types.ResourceOperationKind.Create in (workspace_edit.resource_operations or ()))
+
+
+def proposal_edit(ls: "HieraLanguageServer", target_path: str, text: str,
+                  label: str) -> types.WorkspaceEdit | None:
+    """An edit that makes `target_path` hold `text`; None when the client cannot apply one."""
+    capabilities = ls.client_capabilities
+    if not can_create_files(capabilities):
+        return None
+    workspace_edit = capabilities.workspace.workspace_edit
+    annotated = bool(workspace_edit.change_annotation_support)
+    uri = from_fs_path(target_path)
+    encoding = ls.encoding
+    open_document = ls.documents.get(uri)
+    on_disk = read_text(target_path) if open_document is None else None
+    changes: list = []
+    if open_document is not None:
+        version, current = open_document.version, open_document.lines
+    elif on_disk is not None:
+        version, current = None, LineIndex(encode(on_disk))
+    else:
+        version, current = None, LineIndex(b"")
+        changes.append(types.CreateFile(
+            uri=uri, options=types.CreateFileOptions(overwrite=False, ignore_if_exists=True),
+            annotation_id=ANNOTATION_ID if annotated else None))
+    whole = types.Range(start=types.Position(line=0, character=0),
+                        end=current.end_position(encoding))
+    edit = (types.AnnotatedTextEdit(range=whole, new_text=text, annotation_id=ANNOTATION_ID)
+            if annotated else types.TextEdit(range=whole, new_text=text))
+    changes.append(types.TextDocumentEdit(
+        text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+        edits=[edit]))
+    annotations = {ANNOTATION_ID: types.ChangeAnnotation(
+        label=label, needs_confirmation=True,
+        description=f"HIERA proposal -> {os.path.basename(target_path)}")} if annotated else None
+    return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
+
+
+def pending_proposal(ls: "HieraLanguageServer", source_path: str, record: dict) -> str | None:
+    """The text of the index record's best proposal, when its file is still in the store and
+    `<stem>_hiera.py` (as open in the editor, else on disk) does not hold it yet."""
+    stored = (record.get("proposal") or {}).get("path")
+    text = read_text(stored) if isinstance(stored, str) else None
+    if text is None:
+        return None
+    target = proposal_path_for(source_path)
+    open_document = ls.documents.get(from_fs_path(target))
+    current = open_document.text if open_document is not None else read_text(target)
+    return None if current == text else text
+
+
+async def apply_proposal(ls: "HieraLanguageServer", source_path: str, text: str,
+                         label: str) -> tuple[bool, str]:
+    """Ask the client to apply the proposal, then show it. Returns (applied, target path)."""
+    target = proposal_path_for(source_path)
+    edit = proposal_edit(ls, target, text, label)
+    if edit is None:
+        return False, target
+    result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+    if not result.applied:
+        return False, target
+    if can_show_documents(ls):
+        await ls.window_show_document_async(types.ShowDocumentParams(uri=from_fs_path(target),
+                                                                     take_focus=True))
+    return True, target
+
+
+def can_show_documents(ls: "HieraLanguageServer") -> bool:
+    window = ls.client_capabilities.window
+    return bool(window and window.show_document and window.show_document.support)

@@ -1,0 +1,95 @@
+"""Part 6: hovers on modules, forward, kernels and directives, read from `.hiera/` only."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+MODEL_LINE, FORWARD_LINE = 4, 9  # in models.py
+
+
+async def _profiled_and_optimized(session) -> str:
+    uri = session.workspace.uri("models.py")
+    await session.command("hiera.profile", uri, "Model")
+    await session.job_message("profile", "Model")
+    await session.command("hiera.optimize", uri, "Model")
+    await session.job_message("optimize", "Model")
+    return session.open("models.py")
+
+
+async def test_a_module_without_runs_says_how_to_start(start_server):
+    session = await start_server()
+    hover = await session.hover(session.open("models.py"), MODEL_LINE, 8)
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value == ("**HIERA · Model**\n\nNo HIERA run yet: use the code action *HIERA: Optimize "
+                                    "this module* or *HIERA: Profile this module*.")
+    assert hover.range == types.Range(start=types.Position(line=MODEL_LINE, character=6),
+                                      end=types.Position(line=MODEL_LINE, character=11))
+
+
+async def test_module_and_forward_show_the_last_profile_and_best_proposal(start_server):
+    session = await start_server()
+    uri = await _profiled_and_optimized(session)
+    on_class = await session.hover(uri, MODEL_LINE, 7)
+    on_forward = await session.hover(uri, FORWARD_LINE, 9)
+
+    lines = on_class.contents.value.split("\n\n")
+    assert lines == [
+        "**HIERA · Model**",
+        "Last profile: **2.5 ms** ± 0.05 on fake CPU · 2026-11-29T10:00:00",
+        "Top kernels: `void scale_kernel<float>(float const*, float*, int)` 60% · `aten::add` 40%",
+        "2 MFLOP · 8 MB · 0.25 FLOP/B · roofline bound 0.5 ms, at 20% of it",
+        "Best proposal: **2.50x** · custom_cuda / fused pointwise · verification passed: 9 checks, 5 input sets, "
+        "max error 1.2e-07 · on fake CPU · 2026-11-29T10:00:00",
+    ]
+    assert on_forward.contents.value == on_class.contents.value
+    assert on_forward.range.start == types.Position(line=FORWARD_LINE, character=8)
+    assert await session.hover(uri, FORWARD_LINE + 1, 12) is None  # the body is not ours to hover
+
+
+async def test_kernel_hover_shows_the_source_facts_and_what_was_measured(start_server):
+    session = await start_server()
+    await _profiled_and_optimized(session)
+    uri = session.open("kernels/scale.cu")
+    line = session.workspace.text("kernels/scale.cu").splitlines()[2]
+    name_at = line.index("scale_kernel") + 1  # 😀 takes two UTF-16 units
+
+    on_name = await session.hover(uri, 2, name_at + 3)
+    on_launch = await session.hover(uri, 10, 6)
+    orphan = await session.hover(uri, 7, 18)
+
+    assert on_name.range == types.Range(start=types.Position(line=2, character=name_at),
+                                        end=types.Position(line=2, character=name_at + len("scale_kernel")))
+    assert on_name.contents.value.split("\n\n") == [
+        "**HIERA · kernel `scale_kernel`** (3 parameters)",
+        "1 launch(es) here, block 256",
+        "measured 1.5 ms (60% of Model in models.py) · registers 32 · spill bytes 0 · on fake CPU · "
+        "2026-11-29T10:00:00",
+    ]
+    assert on_launch.contents.value == on_name.contents.value
+    assert orphan.contents.value.endswith("Not measured yet: optimize or profile the module that launches it.")
+
+
+async def test_directive_hover_explains_each_key(start_server):
+    session = await start_server()
+    hover = await session.hover(session.open("block.py"), 3, 12)
+    assert hover.contents.value.splitlines() == [
+        "**HIERA directive** for `class Block`",
+        "- `inputs=make_inputs`: name of a function in this file returning the forward() inputs (a list) (defined)",
+        "- `init=missing_init`: name of a function in this file returning the constructor arguments (a list) — "
+        "**`missing_init` is not defined in this file**",
+    ]
+
+
+async def test_kernel_hover_shows_launch_bounds_and_shared_memory(start_server, workspace):
+    (workspace.root / "kernels" / "reduce.cu").write_text(
+        "__global__ void __launch_bounds__(256, 2) block_sum(const float* x, float* out) {\n"
+        "    __shared__ float partial[256];\n"
+        "    __shared__ double scratch[32];\n"
+        "    partial[threadIdx.x] = x[blockIdx.x * 256 + threadIdx.x];\n"
+        "}\n")
+    session = await start_server()
+    hover = await session.hover(session.open("kernels/reduce.cu"), 0, 45)
+    assert hover.contents.value.split("\n\n")[:2] == [
+        "**HIERA · kernel `block_sum`** (2 parameters)",
+        "launch bounds 256 threads, min 2 blocks/SM · static shared memory 1.28 KB",
+    ]
