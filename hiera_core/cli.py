@@ -18,8 +18,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hiera_core import __version__
+from hiera_core.cuda.cli import kernels
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, JsonLinesEmitter, discard
+from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record
 
 stderr = Console(stderr=True)
@@ -86,30 +88,41 @@ def main() -> None:
     libraries and custom CUDA kernels. No model configured: offline expert mode."""
 
 
+def run_step(address: str, kind: str, settings: Settings, emit: Emit, as_json: bool, events: bool, stage: str,
+             op: str, doing: str, **request) -> tuple[Session, dict]:
+    """Open a run of `kind` for ADDRESS and run one worker op in it; an error ends the command (exit 2)."""
+    session = None
+    try:
+        session = Session(address, kind, settings, emit)
+        session.stage(stage, f"{doing}: {session.address}", 0.1)
+        return session, session.worker(op, doing, kind, **request)
+    except HieraError as error:
+        if session is not None:
+            session.fail(error)
+        fail(error, as_json, events)
+
+
+def spec_options(function):
+    for option in reversed((
+            click.argument("address", metavar=ADDRESS_HELP), device_option, gpu_option,
+            click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)"),
+            click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step"),
+            common_output)):
+        function = option(function)
+    return function
+
+
 @main.command()
-@click.argument("address", metavar=ADDRESS_HELP)
-@device_option
-@gpu_option
-@click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)")
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
-@common_output
+@spec_options
 def spec(address, device, gpu, meta, timeout, as_json, events) -> None:
     """Build the contract-augmented spec of a module."""
-    from hiera_core.spec import render_text
+    from hiera_core.spec import Spec, render_text
 
     settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
     with progress_emitter(not as_json, events) as emit:
-        try:
-            session = Session(address, "spec", settings, emit)
-            session.stage("spec", f"building the spec of {session.address}", 0.1)
-            result = session.worker("prepare", "building the spec", "spec", gpu=gpu, meta=meta)
-        except HieraError as error:
-            if "session" in locals():
-                session.fail(error)
-            fail(error, as_json, events)
+        session, result = run_step(address, "spec", settings, emit, as_json, events, "spec", "prepare",
+                                   "building the spec", gpu=gpu, meta=meta)
     _record_spec(session, result["spec"])
-    from hiera_core.spec import Spec
-
     spec_obj = Spec.from_dict(result["spec"])
     if events:
         emit(Event("result", stage="spec", message="spec built", progress=1.0, data=result["spec"]))
@@ -128,12 +141,7 @@ def _record_spec(session: Session, spec: dict) -> None:
 
 
 @main.command()
-@click.argument("address", metavar=ADDRESS_HELP)
-@device_option
-@gpu_option
-@click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)")
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
-@common_output
+@spec_options
 def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
     """Rank the implementation spaces and strategies for a module (offline expert planner)."""
     from hiera_core.plan import ExpertPlanner, render_plan
@@ -141,14 +149,8 @@ def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
 
     settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
     with progress_emitter(not as_json, events) as emit:
-        try:
-            session = Session(address, "plan", settings, emit)
-            session.stage("spec", f"building the spec of {session.address}", 0.1)
-            result = session.worker("prepare", "building the spec", "spec", gpu=gpu, meta=meta, measure=False)
-        except HieraError as error:
-            if "session" in locals():
-                session.fail(error)
-            fail(error, as_json, events)
+        session, result = run_step(address, "plan", settings, emit, as_json, events, "spec", "prepare",
+                                   "building the spec", gpu=gpu, meta=meta, measure=False)
     _record_spec(session, result["spec"])
     chosen = ExpertPlanner().plan(Spec.from_dict(result["spec"]))
     session.run.write_json("plan.json", chosen.to_dict())
@@ -163,19 +165,41 @@ def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
 @main.command(name="optimize")
 @click.argument("address", metavar=ADDRESS_HELP)
 @click.option("--budget", type=click.IntRange(1, 64), default=4, show_default=True,
-              help="how many candidates to implement, verify and profile")
+              help="how many offline expert candidates to implement, verify and profile (a model's: --samples)")
 @device_option
 @gpu_option
 @click.option("--timeout", type=float, default=600.0, show_default=True,
               help="seconds allowed per step (the reference's spec, each candidate)")
 @click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
+@click.option("--model", default=None, metavar="NAME",
+              help="LLM at an OpenAI-compatible endpoint (else HIERA_MODEL, [tool.hiera] model, editor settings; "
+                   "none: offline expert mode)")
+@click.option("--base-url", default=None, metavar="URL",
+              help="the endpoint, e.g. http://127.0.0.1:8000/v1 (else OPENAI_BASE_URL, ...; default: OpenAI's); "
+                   "the API key is read from OPENAI_API_KEY only")
+@click.option("--plan-model", default=None, metavar="NAME", help="a separate model for space selection")
+@click.option("--samples", type=click.IntRange(1, 1000), default=None,
+              help="LLM budget: candidates to ask the model for (default 8)")
+@click.option("--token-budget", type=click.IntRange(1000), default=None,
+              help="LLM budget: prompt + completion tokens (default 400000)")
+@click.option("--time-budget", type=click.FloatRange(1, min_open=False), default=None, metavar="SECONDS",
+              help="LLM budget: wall time of planning and refinement (default 1800)")
 @common_output
-def optimize_command(address, budget, device, gpu, timeout, write, as_json, events) -> None:
+def optimize_command(address, budget, device, gpu, timeout, write, model, base_url, plan_model, samples,
+                     token_budget, time_budget, as_json, events) -> None:
     """Plan, implement, verify and profile candidates; propose the best verified one."""
-    settings = Settings(device=device or default_device(), budget=budget, gpu=gpu, timeout_s=timeout, write=write)
-    with progress_emitter(not as_json, events) as emit:
-        if not as_json and not events:
-            stderr.print("HIERA: no model configured, offline expert mode", highlight=False)
+    settings = Settings(device=device or default_device(), budget=budget, gpu=gpu, timeout_s=timeout, write=write,
+                        llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
+                                         token_budget=token_budget, time_budget_s=time_budget))
+    with progress_emitter(not as_json, events) as progress:
+        def emit(event: Event) -> None:
+            if not as_json and not events:  # one line each: the mode, config warnings, a model's failure
+                lines = ([event.data["mode"], *event.data["warnings"]] if event.event == "start" else
+                         [event.message] if event.event == "log" and "llm_error" in event.data else [])
+                for line in lines:
+                    stderr.print(line, highlight=False, markup=False, soft_wrap=True)
+            progress(event)
+
         try:
             result = optimize(address, settings, emit)
         except HieraError as error:
@@ -199,6 +223,12 @@ def _print_optimize(result: dict) -> None:
                       f"{outcome['speedup']:.2f}x" if outcome["speedup"] else "-",
                       (outcome["verification"] if outcome["status"] == "verified" else outcome["reason"])[:90])
     stdout.print(table)
+    if result["llm"]:
+        llm = result["llm"]
+        rate = "-" if llm["valid_rate"] is None else f"{llm['valid_rate']:.0%}"
+        stdout.print(f"model {llm['model']}: {llm['samples']} samples, {llm['verified']} verified (valid rate {rate}, "
+                     f"first valid at sample {llm['samples_to_first_valid'] or '-'}), {llm['tokens']['total']} tokens; "
+                     f"stopped: {llm['stop_reason']}", highlight=False, markup=False)
     if result["status"] == "proposal":
         stdout.print(result["diff"], highlight=False, markup=False)
         where = result["target_path"] if result["written"] else result["proposal_path"]
@@ -224,14 +254,8 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
 
     settings = Settings(device=device or default_device(), gpu=gpu, timeout_s=timeout)
     with progress_emitter(not as_json, events) as emit:
-        try:
-            session = Session(address, "profile", settings, emit)
-            session.stage("profile", f"profiling {session.address} on {settings.device}", 0.1)
-            result = session.worker("profile", "profiling", "profile", gpu=gpu)
-        except HieraError as error:
-            if "session" in locals():
-                session.fail(error)
-            fail(error, as_json, events)
+        session, result = run_step(address, "profile", settings, emit, as_json, events, "profile", "profile",
+                                   f"profiling on {settings.device}", gpu=gpu)
     spec_obj = Spec.from_dict(result["spec"])
     record = profile_record(spec_obj, result["timing"])
     session.run.write_json("profile.json", {"timing": result["timing"], "profile": record})
@@ -261,14 +285,23 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
 @click.option("--space", type=click.Choice(["pytorch", "cuda_libs", "custom_cuda"]), default=None,
               help="the candidate's space, for its static checks (default: from a HIERA header, else custom_cuda)")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@click.option("--sanitize", is_flag=True,
+              help="also run the verification under compute-sanitizer memcheck and racecheck (GPU)")
 @common_output
-def verify(reference, candidate, device, space, timeout, as_json, events) -> None:
+def verify(reference, candidate, device, space, timeout, sanitize, as_json, events) -> None:
     """Verify a candidate file defining ModelNew against a reference; exit 0 pass, 1 fail, 2 error."""
     from hiera_core import proposal as proposals
+    from hiera_core.verify import SANITIZER_TOOLS, Check, Verification, find_compute_sanitizer
+    from hiera_core.verify import sanitize as run_sanitizer
 
     settings = Settings(device=device or default_device(), timeout_s=timeout)
     with progress_emitter(not as_json, events) as emit:
         try:
+            if sanitize and (settings.device != "cuda" or find_compute_sanitizer() is None):
+                raise HieraError("--sanitize runs compute-sanitizer on a CUDA GPU: " + (
+                    "this run is on the CPU" if settings.device != "cuda" else
+                    "compute-sanitizer was not found on PATH or under $CUDA_HOME/bin"), kind="usage",
+                    hint="run on a machine with an NVIDIA GPU and the CUDA toolkit, or drop --sanitize")
             try:
                 text = open(candidate, encoding="utf-8").read()
             except (OSError, UnicodeDecodeError) as error:
@@ -282,9 +315,24 @@ def verify(reference, candidate, device, space, timeout, as_json, events) -> Non
             session.stage("spec", "running the reference", 0.1)
             prepared = session.worker("prepare", "building the spec", "spec", measure=False)
             session.stage("verify", f"verifying {candidate}", 0.4)
-            result = session.worker("evaluate", f"verifying {candidate}", "verify", spec=prepared["spec"],
-                                    candidate_path=candidate, candidate_source=source, first_line=first_line,
-                                    space=space, time=False)
+            request = dict(spec=prepared["spec"], candidate_path=candidate, candidate_source=source,
+                           first_line=first_line, space=space)
+            try:
+                result = session.worker("evaluate", f"verifying {candidate}", "verify", profile=False, **request)
+            except HieraError as error:
+                if error.kind not in ("crash", "timeout", "oom"):
+                    raise
+                # The candidate took its worker down: a failed check, not a usage error.
+                failed = Check(error.kind, False, f"{str(error).splitlines()[0]} (worker log: "
+                                                  f"{session.run.path / 'logs' / 'verify.log'})")
+                result = {"verification": Verification(False, [failed]).to_dict()}
+            if sanitize and result["verification"]["passed"]:
+                for tool in SANITIZER_TOOLS:
+                    session.stage("verify", f"compute-sanitizer --tool {tool}", 0.8)
+                    check = run_sanitizer(tool, {"address": session.address, "device": "cuda", **request},
+                                          timeout_s=timeout, log_path=session.run.path / "logs" / f"{tool}.log")
+                    result["verification"]["checks"].append(vars(check))
+                    result["verification"]["passed"] = result["verification"]["passed"] and check.passed
         except HieraError as error:
             if "session" in locals():
                 session.fail(error)
@@ -305,9 +353,55 @@ def verify(reference, candidate, device, space, timeout, as_json, events) -> Non
             stdout.print(f"{mark} {check['name']}{detail}", highlight=False)
             if check["reproducer"]:
                 stdout.print(f"   reproduce with: {check['reproducer']}", highlight=False, markup=False)
+        if passed and "candidate" in result:
+            stdout.print(f"timing: {result['candidate']['median_ms']:.4g} ms vs reference "
+                         f"{result['baseline']['median_ms']:.4g} ms ({result['speedup']:.2f}x)", highlight=False)
         stdout.print("[bold green]verified[/]" if passed else "[bold red]rejected[/]")
     sys.exit(0 if passed else 1)
 
+
+@main.command()
+@click.argument("suite", nargs=-1, required=True, metavar="SUITE...")
+@click.option("--levels", default="1,2,3", show_default=True,
+              help="levels to take from suite folders (task files named one by one always run)")
+@click.option("--limit", type=click.IntRange(1), default=None, help="at most N tasks per level, in order")
+@click.option("--model", default=None, metavar="NAME",
+              help="LLM at an OpenAI-compatible endpoint, as for optimize (none configured: offline expert mode)")
+@click.option("--base-url", default=None, metavar="URL", help="the model's endpoint, as for optimize")
+@click.option("--samples", type=click.IntRange(1, 1000), default=None, help="LLM samples per task, as for optimize")
+@click.option("--budget", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="offline expert candidates per task, as for optimize")
+@device_option
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@click.option("--out", type=click.Path(file_okay=False), default="hiera-bench", show_default=True,
+              help="output folder: results.json, results.csv, report.html, proposals/, logs/")
+@click.option("--resume", is_flag=True, help="skip the tasks already recorded in --out")
+@click.option("--stop-after", type=click.FloatRange(0), default=None, metavar="SECONDS",
+              help="start no new task after this many seconds (then go on with --resume)")
+def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, stop_after) -> None:
+    """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and
+    report validity, fast_p and speedups over eager and torch.compile. Exit 0 when the run ends
+    (failed tasks are recorded as results), 2 on usage errors."""
+    from pathlib import Path
+
+    from hiera_core.bench import console as bench_console
+    from hiera_core.bench.runner import BenchSettings
+    from hiera_core.bench.suite import parse_levels
+
+    try:
+        chosen = parse_levels(levels)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--levels") from None
+    settings = BenchSettings(device=device or default_device(), budget=budget, timeout_s=timeout, model=model,
+                             base_url=base_url, samples=samples)
+    try:
+        bench_console.run(list(suite), chosen, limit, settings, Path(out), resume, stop_after,
+                          ["hiera", *sys.argv[1:]], stderr, stdout)
+    except HieraError as error:
+        fail(error, False, False)
+
+
+main.add_command(kernels)
 
 if __name__ == "__main__":
     main()

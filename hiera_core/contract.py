@@ -82,8 +82,16 @@ def tensor_bytes(values) -> int:
 
 # ---- op recording ------------------------------------------------------------------------------
 
+# FLOPs per element for ops the flop counter does not count (it counts matmul/conv/attention).
+ELEMENTWISE_FLOPS = {"pointwise": 1, "reduction": 1, "pool": 1, "softmax": 5, "norm": 5}
+
+
 def record_ops(model, inputs: list) -> tuple[Any, dict[str, dict], float]:
-    """Run forward once recording every aten op (count, bytes touched) and FLOPs per op."""
+    """Run forward once recording every aten op (count, bytes touched, FLOPs).
+
+    FLOPs: exact for matmul/conv/attention (torch.utils.flop_counter); estimated per element for
+    pointwise, reduction, pooling, softmax and norm ops (ELEMENTWISE_FLOPS x the larger of the
+    op's input and output element counts)."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils.flop_counter import FlopCounterMode
@@ -94,11 +102,14 @@ def record_ops(model, inputs: list) -> tuple[Any, dict[str, dict], float]:
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
             name = func.overloadpacket._qualified_op_name if hasattr(func, "overloadpacket") else str(func)
-            flat_in = torch.utils._pytree.tree_leaves((args, kwargs or {}))
-            flat_out = torch.utils._pytree.tree_leaves(out)
+            flat_in = [t for t in torch.utils._pytree.tree_leaves((args, kwargs or {})) if isinstance(t, torch.Tensor)]
+            flat_out = [t for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor)]
             entry = ops.setdefault(name, {"count": 0, "bytes": 0.0, "flops": 0.0})
             entry["count"] += 1
             entry["bytes"] += tensor_bytes(flat_in) + tensor_bytes(flat_out)
+            per_element = ELEMENTWISE_FLOPS.get(kind_of_name(name), 0)
+            if per_element:
+                entry["flops"] += per_element * max([t.numel() for t in flat_in + flat_out] or [0])
             return out
 
     counter = FlopCounterMode(display=False)
@@ -107,7 +118,7 @@ def record_ops(model, inputs: list) -> tuple[Any, dict[str, dict], float]:
     for op, flops in counter.get_flop_counts().get("Global", {}).items():
         name = op._qualified_op_name if hasattr(op, "_qualified_op_name") else str(op)
         ops.setdefault(name, {"count": 1, "bytes": 0.0, "flops": 0.0})["flops"] += float(flops)
-    return out, ops, float(counter.get_total_flops())
+    return out, ops, sum(entry["flops"] for entry in ops.values())
 
 
 def measured_shares(model, inputs: list, device: str) -> dict[str, float]:

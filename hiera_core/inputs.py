@@ -1,10 +1,12 @@
 """Seeded input sets for verification: the task's own inputs plus varied value distributions
 and, for declared dynamic dims, boundary sizes. Imports torch: worker processes only.
 
-Distributions keep the sign character of the task's inputs (a tensor the task makes non-negative
-stays non-negative, so e.g. log/sqrt tasks stay in their domain) while changing scale and shape of
-the distribution, so that kernels tuned to one distribution (or identity kernels that pass on
-`torch.rand`) are caught.
+Distributions change the scale and shape of the values, so that kernels tuned to one
+distribution are caught. "normal" also gives mixed signs to inputs the task makes non-negative:
+with only `torch.rand` inputs an identity kernel passes ReLU and a constant one passes sign(x).
+Where the reference cannot take negative values (log, sqrt: non-finite outputs the task's own
+inputs do not produce), the verifier swaps that set for its sign-preserving twin
+(`with_signs_kept`). The other distributions keep the sign character of the task's inputs.
 """
 
 from __future__ import annotations
@@ -23,26 +25,28 @@ class InputSet:
     distribution: str
     dynamic_size: int | None
     inputs: list
+    keeps_sign: bool = True  # False: non-negative task inputs were given negative values too
 
     def describe(self) -> str:
         import torch
 
         shapes = [list(t.shape) for t in self.inputs if isinstance(t, torch.Tensor)]
         size = f", dynamic size {self.dynamic_size}" if self.dynamic_size is not None else ""
-        return f"seed {self.seed}, {self.distribution} values{size}, shapes {shapes}"
+        sign = "" if self.keeps_sign else ", mixed sign"
+        return f"seed {self.seed}, {self.distribution} values{sign}{size}, shapes {shapes}"
 
 
-def _redistribute(tensor, distribution: str, generator):
+def _redistribute(tensor, distribution: str, generator, keep_sign: bool):
     import torch
 
     if not tensor.is_floating_point() or tensor.numel() < 2 or distribution in ("task", "task-reseeded"):
         return tensor
-    nonnegative = bool((tensor >= 0).all())
-    noise = torch.randn(tensor.shape, generator=generator, dtype=torch.float32, device="cpu")
+    nonnegative = bool((tensor >= 0).all()) and (keep_sign or distribution != "normal")
+    noise = torch.randn(tensor.shape, generator=generator, dtype=torch.float32, device=tensor.device)
     if distribution == "normal":
         values = noise
     elif distribution == "mixed-magnitude":
-        exponent = torch.rand(tensor.shape, generator=generator) * 6 - 3  # magnitudes 1e-3 .. 1e3
+        exponent = torch.rand(tensor.shape, generator=generator, device=tensor.device) * 6 - 3  # 1e-3 .. 1e3
         values = noise * torch.pow(10.0, exponent)
     elif distribution == "large":
         scale = 8.0 if tensor.dtype in (torch.float16, torch.bfloat16) else 100.0
@@ -51,7 +55,7 @@ def _redistribute(tensor, distribution: str, generator):
         raise ValueError(distribution)
     if nonnegative:
         values = values.abs()
-    return values.to(dtype=tensor.dtype, device=tensor.device)
+    return torch.empty_like(tensor).copy_(values)  # the task's layout (strides) kept
 
 
 def _resize_dynamic(task: Task, inputs: list, forward_names: list[str], size: int, generator):
@@ -69,13 +73,14 @@ def _resize_dynamic(task: Task, inputs: list, forward_names: list[str], size: in
         shape = list(tensor.shape)
         shape[dim] = size
         if tensor.is_floating_point():
-            fresh = torch.randn(shape, generator=generator).to(tensor.dtype)
+            fresh = torch.randn(shape, generator=generator, device=tensor.device).to(tensor.dtype)
             if bool((tensor >= 0).all()):
                 fresh = fresh.abs()
         else:
             low, high = int(tensor.min()), int(tensor.max()) + 1
-            fresh = torch.randint(low, max(high, low + 1), shape, generator=generator).to(tensor.dtype)
-        resized[index] = fresh.to(tensor.device)
+            fresh = torch.randint(low, max(high, low + 1), shape, generator=generator,
+                                  device=tensor.device).to(tensor.dtype)
+        resized[index] = fresh
     return resized
 
 
@@ -89,24 +94,35 @@ def forward_parameter_names(task: Task) -> list[str]:
     return parameters[1:]  # drop self
 
 
+def _seeded_set(task: Task, device: str, seed: int, distribution: str, keep_sign: bool) -> InputSet:
+    import torch
+
+    inputs = task.make_inputs(device, seed=seed)
+    generator = torch.Generator(device=device).manual_seed(seed)  # on the device: no host-side generation
+    signs_changed = distribution == "normal" and not keep_sign and any(
+        isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel() > 1 and bool((x >= 0).all())
+        for x in inputs)
+    inputs = [_redistribute(x, distribution, generator, keep_sign) if isinstance(x, torch.Tensor) else x
+              for x in inputs]
+    return InputSet(seed, distribution, None, inputs, keeps_sign=not signs_changed)
+
+
+def with_signs_kept(task: Task, device: str, input_set: InputSet) -> InputSet:
+    """The same seed and distribution with the task's non-negative inputs kept non-negative."""
+    return _seeded_set(task, device, input_set.seed, input_set.distribution, keep_sign=True)
+
+
 def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000) -> list[InputSet]:
     """`count` seeded sets with varied distributions, plus boundary-size sets for dynamic dims."""
     import torch
 
-    sets = []
-    for index in range(count):
-        seed = base_seed + index
-        distribution = DISTRIBUTIONS[index % len(DISTRIBUTIONS)]
-        inputs = task.make_inputs(device, seed=seed)
-        generator = torch.Generator().manual_seed(seed)
-        inputs = [_redistribute(x, distribution, generator) if isinstance(x, torch.Tensor) else x
-                  for x in inputs]
-        sets.append(InputSet(seed, distribution, None, inputs))
+    sets = [_seeded_set(task, device, base_seed + index, DISTRIBUTIONS[index % len(DISTRIBUTIONS)], keep_sign=False)
+            for index in range(count)]
     if task.directives.dynamic:
         names = forward_parameter_names(task)
         for offset, size in enumerate(BOUNDARY_SIZES):
             seed = base_seed + 100 + offset
-            generator = torch.Generator().manual_seed(seed)
+            generator = torch.Generator(device=device).manual_seed(seed)
             inputs = _resize_dynamic(task, task.make_inputs(device, seed=seed), names, size, generator)
             sets.append(InputSet(seed, "normal", size, inputs))
     return sets

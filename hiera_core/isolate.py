@@ -55,7 +55,8 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
         request_path.write_text(json.dumps({**request, "op": op}, default=str), encoding="utf-8")
         log = log_path or Path(folder) / "worker.log"
         log.parent.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ)
+        # Workers run model-written code: they never see the API key.
+        env = {name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"}
         env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env.setdefault("PYTHONUNBUFFERED", "1")
         # On CPU an address-space cap turns runaway allocations into a clean error instead of the

@@ -10,13 +10,18 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core import proposal as proposals
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, Fanout
 from hiera_core.isolate import run_worker
+from hiera_core.llm.config import LLMConfig
+from hiera_core.llm.config import Overrides as LLMOverrides
+from hiera_core.llm.config import resolve as resolve_llm
+from hiera_core.llm.config import without_credentials
+from hiera_core.llm.record import LLMRecord
 from hiera_core.plan import Plan
 from hiera_core.spec import Spec
 from hiera_core.store import Run, Store, task_key
@@ -35,6 +40,8 @@ class Settings:
     meta: bool = False
     write: bool = False
     python: str | None = None  # interpreter for workers
+    # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
+    llm: LLMOverrides = field(default_factory=LLMOverrides)
 
 
 @dataclass
@@ -49,6 +56,8 @@ class CandidateOutcome:
     baseline_ms: float | None = None
     verification: str = ""
     failed_check: dict | None = None
+    baseline_timing: dict | None = None  # the reference timed beside this candidate (kernels, spread)
+    timing: dict | None = None  # the candidate's own timing (top kernels: refinement feedback)
 
 
 @dataclass
@@ -67,6 +76,7 @@ class RunState:
     rejected_strategies: list[dict] = field(default_factory=list)
     best: dict | None = None
     error: dict | None = None
+    llm: dict | None = None  # LLMConfig.public() when a model is configured (the exchanges: llm.json)
 
 
 def default_device() -> str:
@@ -87,8 +97,10 @@ class Session:
         self.store = Store.for_file(self.path)
         self.key = task_key(self.store.workspace, self.path, self.class_name)
         self.run: Run = self.store.new_run(kind)
-        self.state = RunState(self.run.id, kind, self.address, {k: v for k, v in vars(settings).items()})
+        self.state = RunState(self.run.id, kind, self.address, asdict(settings))
         self.emit = Fanout(emit, lambda event: self.run.append_event(event.to_json()))
+        self.llm_config: LLMConfig | None = None  # optimize only: the resolved model settings
+        self.llm_record: LLMRecord | None = None  # optimize with a model: prompts, answers, measures
         self.save()
 
     def save(self) -> None:
@@ -131,13 +143,27 @@ def profile_record(spec: Spec, timing: dict) -> dict:
             "workload_class": spec.workload_class, "date": _iso()}
 
 
+def llm_config_for(settings: Settings, workspace: Path) -> LLMConfig:
+    """The model settings of a run: CLI flags (in settings) > env > pyproject.toml > editor."""
+    return resolve_llm(settings.llm, workspace)
+
+
 def optimize(address: str, settings: Settings, emit: Emit) -> dict:
     """Run the loop; returns the result summary (also the final `result` event's data)."""
     session = Session(address, "optimize", settings, emit)
-    session.emit(Event("start", stage="load", message=f"optimizing {session.address} on {settings.device}, "
-                       f"budget {settings.budget} candidates (offline expert mode)", progress=0.0,
-                       data={"run": session.run.id, "address": session.address, "device": settings.device}))
+    if settings.llm.base_url:  # as given it may carry user:password@, which no record keeps
+        session.state.settings["llm"]["base_url"] = without_credentials(settings.llm.base_url)
+        session.save()
     try:
+        config = session.llm_config = llm_config_for(settings, session.store.workspace)
+        if config.enabled:
+            session.state.llm = config.public()
+        mode = (f"with {config.model}, up to {config.samples} samples" if config.enabled
+                else "offline expert mode")
+        session.emit(Event("start", stage="load", message=f"optimizing {session.address} on {settings.device}, "
+                           f"budget {settings.budget} candidates ({mode})", progress=0.0,
+                           data={"run": session.run.id, "address": session.address, "device": settings.device,
+                                 "mode": config.mode_line(), "warnings": config.warnings}))
         return _optimize(session)
     except HieraError as error:
         session.fail(error)
@@ -165,22 +191,82 @@ def _optimize(session: Session) -> dict:
                          "meta-device trace, but candidates cannot be verified here", file=session.path, kind="oom",
                          hint="run `hiera spec`/`hiera plan` here, and optimize on a machine with more memory")
 
-    outcomes: list[CandidateOutcome] = []
-    for index, candidate in enumerate(candidates):
-        progress = 0.4 + 0.55 * index / max(len(candidates), 1)
-        body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
-        candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
-        _, first_line = proposals.candidate_part(body)
-        session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{len(candidates)})",
-                      progress, candidate=candidate["name"])
-        outcome = _evaluate(session, candidate, candidate_path, first_line, spec)
-        outcomes.append(outcome)
-        run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
-        session.state.candidates.append(vars(outcome))
-        session.save()
-        session.emit(Event("candidate", stage="profile", message=_describe(outcome),
-                           progress=0.4 + 0.55 * (index + 1) / max(len(candidates), 1), data=vars(outcome)))
+    if session.llm_config.enabled:
+        plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
+        candidates = [candidate for candidate, _ in evaluated]
+        outcomes = [outcome for _, outcome in evaluated]
+    else:
+        outcomes = [_run_candidate(session, candidate, spec, index, len(candidates))[0]
+                    for index, candidate in enumerate(candidates)]
     return _propose(session, spec, plan, candidates, outcomes)
+
+
+def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int
+                   ) -> tuple[CandidateOutcome, int]:
+    """Write, verify and time one candidate; (outcome, line where its code starts in the file)."""
+    run = session.run
+    body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
+    candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
+    _, first_line = proposals.candidate_part(body)
+    session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{total})",
+                  0.4 + 0.55 * index / max(total, 1), candidate=candidate["name"])
+    outcome = _evaluate(session, candidate, candidate_path, first_line, spec)
+    run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
+    session.state.candidates.append(vars(outcome))
+    session.save()
+    session.emit(Event("candidate", stage="profile", message=_describe(outcome),
+                       progress=0.4 + 0.55 * (index + 1) / max(total, 1), data=vars(outcome)))
+    return outcome, first_line
+
+
+def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candidates: list[dict]
+                         ) -> tuple[Plan, list[tuple[dict, CandidateOutcome]]]:
+    """Plan with the model, then race its refinement chains against the offline candidates.
+
+    A model that cannot be reached (bad key, unknown model, nothing listening) ends the LLM part
+    with one line; the offline candidates are evaluated regardless.
+    """
+    from hiera_core.llm.client import ChatClient, ModelUnavailable
+    from hiera_core.refine import Refiner, plan_with_model
+
+    config = session.llm_config
+    record = session.llm_record = LLMRecord(session.run, config.public())
+    total = len(candidates) + config.samples
+    evaluated = 0
+
+    def evaluate(candidate: dict) -> tuple[CandidateOutcome, int]:
+        nonlocal evaluated
+        evaluated += 1
+        return _run_candidate(session, candidate, spec, evaluated - 1, total)
+
+    env = spec.environment
+    device_text = (f"{spec.device}: {env.get('device_name')}, torch {env.get('torch')}"
+                   + (f", CUDA {env.get('cuda')}" if spec.device == "cuda" else ""))
+    client = ChatClient(config)
+    try:
+        session.stage("plan", f"asking {config.planning_model} to choose the implementation space", 0.32)
+        try:
+            plan = plan_with_model(client, config, record, spec, device_text, record.started + config.time_budget_s)
+        except ModelUnavailable as error:
+            record.error = error.to_dict()
+            record.stop_reason = f"model unavailable: {error.message}"
+            record.save()
+            session.emit(Event("log", stage="plan", message=f"{error.message}; going on with the offline candidates",
+                               progress=0.35, data={"llm_error": error.to_dict()}))
+            evaluated_offline = []
+            for candidate in candidates:
+                outcome, _ = evaluate(candidate)
+                record.candidate_done(outcome.name, "offline", outcome.status, outcome.speedup)
+                evaluated_offline.append((candidate, outcome))
+            return offline_plan, evaluated_offline
+        session.run.write_json("plan.json", plan.to_dict())
+        session.stage("plan", plan.summary, 0.35, choice=plan.choice)
+        refiner = Refiner(client=client, config=config, record=record, spec=spec, plan=plan,
+                          reference_source=session.info.source, class_name=session.class_name,
+                          device_text=device_text, offline=candidates, evaluate=evaluate, emit=session.emit)
+        return plan, refiner.run()
+    finally:
+        client.close()
 
 
 def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec) -> CandidateOutcome:
@@ -203,7 +289,7 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
                f"max error {verification['max_abs_error']:.2g}")
     return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
                             ms=result["candidate"]["median_ms"], baseline_ms=result["baseline"]["median_ms"],
-                            verification=summary)
+                            verification=summary, baseline_timing=result["baseline"], timing=result["candidate"])
 
 
 def _describe(outcome: CandidateOutcome) -> str:
@@ -225,16 +311,15 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
               "strategy": None, "verification": None, "baseline_ms": None, "best_ms": None,
               "device": settings.device, "device_name": spec.environment.get("device_name"),
               "roofline_bound_ms": spec.roofline.bound_ms, "roofline_pct": None, "workload_class": spec.workload_class,
-              "plan": plan.summary, "candidates": [vars(o) for o in outcomes], "diff": ""}
-    if verified:
-        reference = max(verified, key=lambda o: o.baseline_ms or 0)
-        result["baseline_ms"] = reference.baseline_ms
+              "plan": plan.summary, "candidates": [vars(o) for o in outcomes], "diff": "",
+              "mode": session.llm_config.mode_line(),
+              "llm": session.llm_record.summary() if session.llm_record else None}
     failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
                  "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]
     index_entries = {"verification_failures": failures}
     if best is not None:
-        index_entries["profile"] = profile_record(spec, {"median_ms": best.baseline_ms, "iqr_ms": 0.0,
-                                                         "method": "baseline timed beside the candidates"})
+        index_entries["profile"] = profile_record(spec, best.baseline_timing)
+        result["baseline_ms"] = best.baseline_ms
     if best is None or best.speedup < MIN_SPEEDUP:
         reason = ("no candidate passed verification" if best is None else
                   f"the best verified candidate ({best.name}) is {best.speedup:.2f}x, within noise of the reference")

@@ -1,8 +1,9 @@
 """Planning: rank the three implementation spaces and the strategies inside them from the spec.
 
-`Planner` is the interface; `ExpertPlanner` is the offline implementation (rules below), the
-LLM planner (its own issue) chooses among the same strategies given this ranking. Pure: the
-strategies' `applies` functions read only the spec.
+`Planner` is the interface; `ExpertPlanner` is the offline implementation (rules below);
+`LLMPlanner` asks a model to choose the space and strategy given the spec and that ranking, and
+falls back to the ranking when the answer is unusable. Pure: the strategies' `applies` functions
+read only the spec; the model is reached through the `ask` callable it is given.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class Plan:
     spaces: list[SpaceRank]
     entries: list[PlanEntry]  # ranked, best first; only strategies that apply and can run here
     skipped: list[dict] = field(default_factory=list)  # {"strategy", "reason"}
+    choice: dict | None = None  # LLM planning: SpaceChoice as a dict (the model's, or the fallback's and why)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -74,7 +76,7 @@ class Plan:
     def from_dict(cls, data: dict) -> "Plan":
         return cls(planner=data["planner"], workload_class=data["workload_class"], summary=data["summary"],
                    spaces=[SpaceRank(**s) for s in data["spaces"]], entries=[PlanEntry(**e) for e in data["entries"]],
-                   skipped=data.get("skipped", []))
+                   skipped=data.get("skipped", []), choice=data.get("choice"))
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -148,7 +150,12 @@ class ExpertPlanner:
 
 
 def render_plan(plan: Plan) -> str:
-    lines = [f"Plan ({plan.planner}): {plan.summary}", "Spaces:"]
+    lines = [f"Plan ({plan.planner}): {plan.summary}"]
+    if plan.choice:
+        by = ("the model" if plan.choice["source"] == "model"
+              else f"fallback to the offline ranking ({plan.choice['problem']})")
+        lines.append(f"Chosen by {by}: {plan.choice['space']} / {plan.choice['strategy']}: {plan.choice['reason']}")
+    lines.append("Spaces:")
     for rank in plan.spaces:
         lines.append(f"  {rank.score:.2f}  {rank.title}: {rank.reason}")
     lines.append("Strategies, best first:")
@@ -158,3 +165,96 @@ def render_plan(plan: Plan) -> str:
         lines.append("Skipped: " + "; ".join(f"{s['strategy']} ({s['reason']})" for s in plan.skipped
                                               if "does not apply" not in s["reason"]))
     return "\n".join(lines)
+
+
+# ---- planning with a model ----------------------------------------------------------------------
+SPACE_MEANINGS = {
+    "pytorch": "PyTorch operators: rewrites with torch ops, torch.compile modes, CUDA graphs, fused ops (SDPA)",
+    "cuda_libs": "CUDA libraries: cuBLAS(Lt)/cuDNN algorithm, layout and fused-epilogue choices through torch",
+    "custom_cuda": "custom CUDA kernels: your own kernels compiled with NVRTC (or load_inline), launched from torch",
+}
+
+
+@dataclass
+class SpaceChoice:
+    space: str
+    strategy: str
+    reason: str
+    source: str  # "model" | "fallback"
+    problem: str = ""  # fallback only: why the model's answer was not used
+
+
+def open_spaces(device: str) -> list[str]:
+    """Spaces a candidate can run in on this device: without a GPU only PyTorch operators."""
+    return list(SPACES) if device == "cuda" else ["pytorch"]
+
+
+def parse_space_choice(text: str, allowed: list[str], device: str) -> SpaceChoice:
+    """The model's {"space", "strategy", "reason"}; raises BadAnswer when it cannot be used."""
+    from hiera_core.llm.answers import BadAnswer, parse_choice
+
+    data = parse_choice(text)
+    space, strategy, reason = (data.get(key) for key in ("space", "strategy", "reason"))
+    if space not in SPACES:
+        raise BadAnswer(f"space {space!r} is not one of {', '.join(SPACES)}")
+    if space not in allowed:
+        raise BadAnswer(f"space {space!r} needs a CUDA device; this run is on {device}")
+    if not isinstance(strategy, str) or not strategy.strip() or len(strategy) > 200:
+        raise BadAnswer("strategy must be a short non-empty string")
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadAnswer("reason must be a non-empty string")
+    return SpaceChoice(space, strategy.strip(), " ".join(reason.split()), "model")
+
+
+def fallback_choice(offline: Plan, allowed: list[str], problem: str) -> SpaceChoice:
+    """The offline ranking's best open space and its best strategy."""
+    ranked = [rank for rank in offline.spaces if rank.space in allowed]
+    rank = next((r for r in ranked if any(e.space == r.space for e in offline.entries)), ranked[0])
+    entry = next((e for e in offline.entries if e.space == rank.space), None)
+    return SpaceChoice(rank.space, entry.strategy if entry else rank.title, rank.reason, "fallback", problem)
+
+
+class LLMPlanner:
+    """Space selection by a model, given the spec and the offline ranking (issue 4, stage a).
+
+    `ask(messages) -> answer text` reaches the model (and records the exchange); it raises the
+    client's RequestFailed for a lost request, which falls back like an invalid answer, and
+    ModelUnavailable, which propagates (the run then goes on without the model).
+    """
+
+    name = "llm"
+
+    def __init__(self, ask, device_text: str, fallback: Planner | None = None):
+        self.ask = ask
+        self.device_text = device_text
+        self.fallback = fallback or ExpertPlanner()
+
+    def messages(self, spec: Spec, offline: Plan) -> list[dict]:
+        from hiera_core import prompts
+        from hiera_core.spec import render_text
+
+        spaces = "\n".join(f"- {key}: {SPACE_MEANINGS[key]}" for key in open_spaces(spec.device))
+        return [{"role": "system", "content": prompts.load("system").render(device=self.device_text)},
+                {"role": "user", "content": prompts.load("plan").render(
+                    spec=render_text(spec), offline_plan=render_plan(offline), device=self.device_text, spaces=spaces)}]
+
+    def plan(self, spec: Spec) -> Plan:
+        from hiera_core.llm.answers import BadAnswer
+        from hiera_core.llm.client import RequestFailed
+
+        offline = self.fallback.plan(spec)
+        allowed = open_spaces(spec.device)
+        try:
+            choice = parse_space_choice(self.ask(self.messages(spec, offline)), allowed, spec.device)
+        except (BadAnswer, RequestFailed) as problem:
+            choice = fallback_choice(offline, allowed, str(problem))
+        return chosen_plan(offline, choice)
+
+
+def chosen_plan(offline: Plan, choice: SpaceChoice) -> Plan:
+    """The offline plan with the chosen space (and strategy, when it is an offline one) first."""
+    spaces = sorted(offline.spaces, key=lambda rank: rank.space != choice.space)
+    entries = sorted(offline.entries, key=lambda entry: entry.strategy != choice.strategy)
+    how = "the model chose" if choice.source == "model" else "offline ranking used (the model's answer was unusable)"
+    summary = f"{offline.summary}; {how}: {choice.space} / {choice.strategy}"
+    return Plan(LLMPlanner.name, offline.workload_class, summary, spaces, entries, offline.skipped, asdict(choice))

@@ -54,24 +54,35 @@ def op_prepare(request: dict) -> dict:
 
 
 def op_evaluate(request: dict) -> dict:
-    """Verify a candidate, then time the reference and the candidate the same way in this process."""
+    """Verify a candidate, then time the reference and the candidate the same way in this process;
+    the candidate's timing is judged too (streams, roofline, its last output re-checked)."""
     from hiera_core.spec import Spec
-    from hiera_core.task import load_task
+    from hiera_core.task import choose_class, load_task, read_source, split_address
+    from hiera_core.verify import static_verification, timing_checks, verify
+
+    path, class_name = split_address(request["address"])
+    static = static_verification(request["candidate_source"], request["space"],
+                                 choose_class(read_source(path), class_name).name, request["first_line"])
+    if not static.passed:  # rejected before torch and the candidate are even imported
+        return {"verification": static.to_dict()}
     from hiera_core.timing import time_module
-    from hiera_core.verify import verify
 
     task = load_task(request["address"])
     spec = Spec.from_dict(request["spec"])
     device = request["device"]
-    verification, candidate, sets = verify(task, spec, request["candidate_path"], request["candidate_source"],
-                                           request["first_line"], request["space"], device)
+    verification, verified = verify(task, spec, request["candidate_path"], request["candidate_source"],
+                                    request["first_line"], request["space"], device, sets=request.get("sets", 5))
     result = {"verification": verification.to_dict()}
     if not verification.passed or not request.get("time", True):
         return result
+    profile = request.get("profile", True)
     reference = task.build_model(device, seed=0)
-    inputs = sets[0].inputs
-    baseline = time_module(reference, inputs, device)
-    timed = time_module(candidate, inputs, device)
+    inputs = verified.input_sets[0].inputs
+    baseline = time_module(reference, inputs, device, profile=profile)
+    last_output = []
+    timed = time_module(verified.candidate, inputs, device, profile=profile, on_last_output=last_output.append)
+    verification.add(timing_checks(spec, device, timed, baseline, last_output[0], verified))
+    result["verification"] = verification.to_dict()
     result["baseline"] = baseline.to_dict()
     result["candidate"] = timed.to_dict()
     result["speedup"] = baseline.median_ms / timed.median_ms if timed.median_ms else None
@@ -94,6 +105,7 @@ def op_profile(request: dict) -> dict:
 
 
 OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile}
+OPS["bench_time"] = __import__("hiera_core.bench.worker_ops", fromlist=["op_bench_time"]).op_bench_time
 
 
 def main(argv: list[str]) -> int:

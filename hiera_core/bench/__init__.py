@@ -1,0 +1,15 @@
+"""`hiera bench`: HIERA over a KernelBench-format suite, with the paper's measures.
+
+    suite.py       which tasks: KernelBench-layout folders (`levelN/*.py`) or lists of files
+    runner.py      per task: `optimize`, then the timing op; one record per task, saved as it goes
+    worker_ops.py  the timing op (in a worker): eager, torch.compile and the proposal, one method
+    record.py      the per-task record
+    measures.py    validity, fast_p, geometric mean and median, per level and overall
+    environment.py GPU, clocks, driver, versions, model and endpoint (never a key)
+    results.py     results.json (atomic, after every task) and results.csv
+    report.py      report.html with matplotlib plots embedded, readable offline
+    console.py     the rich progress bar and tables
+
+The orchestrating process never imports torch (as in the rest of hiera_core); matplotlib is
+imported only to draw the report.
+"""

@@ -1,0 +1,81 @@
+"""The paper's measures over task records, per level and overall. Pure maths, no I/O.
+
+- validity: the share of tasks whose delivered module is correct (a proposal that passes the
+  check, or the reference kept when nothing beat it); failed tasks count as invalid.
+- fast_p against a baseline (eager or torch.compile): the share of all tasks that are valid and
+  more than p times faster than the baseline (KernelBench's fast_p; fast_0 is the validity).
+- geometric mean and median of the speedup over the valid tasks. A task whose torch.compile
+  failed has no speedup against it: it counts in no fast_p numerator against compile.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Iterable, Sequence
+
+from hiera_core.bench.record import TaskRecord
+
+P_VALUES = (0.0, 1.0, 1.5, 2.0)
+BASELINES = ("eager", "compile")
+
+
+def p_key(p: float) -> str:
+    """'0', '1', '1.5', '2': how p names its entry in results.json and the report."""
+    return f"{p:g}"
+
+
+def geomean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    if not values:
+        return None
+    if any(value <= 0 for value in values):
+        raise ValueError("a geometric mean needs positive values")
+    return math.exp(sum(math.log(value) for value in values) / len(values))
+
+
+def median(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return statistics.median(values) if values else None
+
+
+def speedup(record: TaskRecord, baseline: str) -> float | None:
+    """The record's speedup against 'eager' or 'compile', counted only when the task is valid."""
+    if not record.valid:
+        return None
+    return record.speedup_eager if baseline == "eager" else record.speedup_compile
+
+
+def fast_p(records: Sequence[TaskRecord], p: float, baseline: str) -> float | None:
+    if not records:
+        return None
+    hits = sum(1 for record in records if (value := speedup(record, baseline)) is not None and value > p)
+    return hits / len(records)
+
+
+def summarise_group(records: Sequence[TaskRecord]) -> dict:
+    speedups = {baseline: [value for record in records if (value := speedup(record, baseline)) is not None]
+                for baseline in BASELINES}
+    return {
+        "tasks": len(records),
+        "errors": sum(1 for record in records if record.outcome == "error"),
+        "proposals": sum(1 for record in records if record.outcome == "proposal"),
+        "valid": sum(1 for record in records if record.valid),
+        "validity": sum(1 for record in records if record.valid) / len(records) if records else None,
+        "fast_p": {baseline: {p_key(p): fast_p(records, p, baseline) for p in P_VALUES} for baseline in BASELINES},
+        "geomean": {baseline: geomean(values) for baseline, values in speedups.items()},
+        "median": {baseline: median(values) for baseline, values in speedups.items()},
+        "speedups_counted": {baseline: len(values) for baseline, values in speedups.items()},
+    }
+
+
+def level_name(level: int | None) -> str:
+    return f"level{level}" if level is not None else "other"
+
+
+def summarise(records: Sequence[TaskRecord]) -> dict:
+    """{"overall": group, "levels": {"level1": group, ...}} in level order ("other" last)."""
+    levels = sorted({record.level for record in records}, key=lambda level: (level is None, level or 0))
+    return {"overall": summarise_group(records),
+            "levels": {level_name(level): summarise_group([r for r in records if r.level == level])
+                       for level in levels}}

@@ -1,0 +1,60 @@
+"""One task's result in a bench run: what results.json lists, one row of results.csv."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+OUTCOMES = ("proposal", "no_improvement", "error")
+
+
+@dataclass
+class TaskRecord:
+    id: str  # "level1/3_Conv2d_3x3.py": the key --resume matches on
+    level: int | None  # None: a file given by path outside any levelN folder
+    path: str
+    outcome: str  # one of OUTCOMES: what `hiera optimize` ended with (or that it, or the timing, failed)
+    # The module HIERA delivers is the proposal, or the reference itself when it found no improvement;
+    # `correct` says whether that module matches the reference (the reference trivially does).
+    correct: bool = False
+    check: str = ""  # how `correct` was decided
+    error: dict | None = None  # {"stage": "optimize" | "timing", "kind", "message"} when outcome == "error"
+    space: str | None = None
+    strategy: str | None = None
+    verification: str | None = None  # HIERA's own verification summary of the proposal
+    eager_ms: float | None = None
+    compile_ms: float | None = None  # torch.compile(reference), default mode
+    hiera_ms: float | None = None  # the delivered module (equal to eager_ms when the reference is kept)
+    compile_error: str | None = None
+    speedup_eager: float | None = None  # eager_ms / hiera_ms, when correct
+    speedup_compile: float | None = None  # compile_ms / hiera_ms, when correct and torch.compile ran
+    optimize_speedup: float | None = None  # the proposal's speedup as `hiera optimize` measured it
+    flops: float | None = None
+    bytes: float | None = None
+    intensity: float | None = None
+    workload_class: str | None = None
+    roofline_device: str | None = None
+    peak_flops: float | None = None
+    peak_bw: float | None = None
+    roofline_bound_ms: float | None = None
+    roofline_pct: float | None = None  # of the delivered module
+    roofline_pct_eager: float | None = None
+    samples: int = 0  # candidates implemented, verified and timed
+    samples_to_first_valid: int | None = None  # 1-based; None when no candidate passed verification
+    best_speedup_by_sample: list[float | None] = field(default_factory=list)  # best verified so far, per sample
+    tokens: int | None = None  # LLM tokens; 0 in offline mode
+    wall_s: float = 0.0
+    run: str | None = None  # the optimize run's id in the task's .hiera/ store
+    proposal: str | None = None  # the proposal file, relative to the output folder
+    environment: dict = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return self.outcome != "error" and self.correct
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TaskRecord":
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})

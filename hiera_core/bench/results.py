@@ -1,0 +1,116 @@
+"""The output folder of a bench run: results.json, results.csv and report.html.
+
+results.json is rewritten atomically after every task (so an interrupted run loses at most the
+task in progress and `--resume` continues from it); results.csv and report.html are rewritten
+from the same records each time, so the three always agree.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from hiera_core.bench.measures import summarise
+from hiera_core.bench.record import TaskRecord
+from hiera_core.errors import HieraError
+from hiera_core.store import atomic_write_json, atomic_write_text, read_json
+
+RESULTS_JSON = "results.json"
+RESULTS_CSV = "results.csv"
+REPORT_HTML = "report.html"
+FORMAT = "hiera-bench/1"
+# Settings that change what is measured: resuming under other values would mix two experiments.
+RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples")
+
+# results.csv: the record's scalar fields, the error flattened, the per-sample curve, then env_* columns.
+_NESTED = ("error", "best_speedup_by_sample", "environment")
+CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
+CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+@dataclass
+class BenchResults:
+    settings: dict
+    environment: dict
+    command: list[str]
+    tasks: list[TaskRecord] = field(default_factory=list)
+    created: str = field(default_factory=_now)
+    updated: str = field(default_factory=_now)
+
+    def finished_ids(self) -> set[str]:
+        return {record.id for record in self.tasks}
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "created": self.created, "updated": self.updated, "command": self.command,
+                "settings": self.settings, "environment": self.environment, "summary": summarise(self.tasks),
+                "tasks": [record.to_dict() for record in self.tasks]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "BenchResults":
+        return cls(settings=data["settings"], environment=data["environment"], command=data.get("command", []),
+                   tasks=[TaskRecord.from_dict(task) for task in data["tasks"]], created=data["created"],
+                   updated=data["updated"])
+
+
+def load(folder: Path) -> BenchResults | None:
+    """The results in `folder`, None when there are none; unreadable ones are an error, not a fresh start."""
+    path = folder / RESULTS_JSON
+    if not path.exists():
+        return None
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise HieraError(f"{path} is not a hiera bench results file", file=str(path), kind="usage",
+                         hint="choose another --out folder")
+    return BenchResults.from_dict(data)
+
+
+def check_resumable(previous: BenchResults, settings: dict, folder: Path) -> None:
+    changed = [key for key in RESUME_MUST_MATCH if previous.settings.get(key) != settings.get(key)]
+    if changed:
+        detail = ", ".join(f"{key} {previous.settings.get(key)!r} -> {settings.get(key)!r}" for key in changed)
+        raise HieraError(f"cannot resume {folder}: it was measured with other settings ({detail})", kind="usage",
+                         hint="resume with the same settings, or write to another --out folder")
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def render_csv(results: BenchResults) -> str:
+    env_keys = sorted({key for record in results.tasks for key in record.environment})
+    header = CSV_FIELDS + list(CSV_ERROR_FIELDS) + ["best_speedup_by_sample"] + [f"env_{key}" for key in env_keys]
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(header)
+    for record in results.tasks:
+        data = record.to_dict()
+        error = record.error or {}
+        writer.writerow([_cell(data[name]) for name in CSV_FIELDS]
+                        + [_cell(error.get(key.removeprefix("error_"))) for key in CSV_ERROR_FIELDS]
+                        + [";".join(_cell(value) for value in record.best_speedup_by_sample)]
+                        + [_cell(record.environment.get(key)) for key in env_keys])
+    return stream.getvalue()
+
+
+def save(folder: Path, results: BenchResults) -> None:
+    """Write results.json, results.csv and report.html (each atomically)."""
+    from hiera_core.bench.report import render_report
+
+    results.updated = _now()
+    data = results.to_dict()
+    atomic_write_json(folder / RESULTS_JSON, data)
+    atomic_write_text(folder / RESULTS_CSV, render_csv(results))
+    atomic_write_text(folder / REPORT_HTML, render_report(data))

@@ -1,0 +1,174 @@
+"""Running a suite: per task `optimize`, then the timing op, one record each, saved as it goes.
+
+A task that fails (import error, timeout, out of memory, a crash in a worker) is recorded with
+the stage and the error, and the run goes on. With `resume`, tasks already in the output
+folder's results.json are skipped; new records are added to it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from hiera_core.bench.environment import host_environment, llm_environment, redact_endpoint, task_environment
+from hiera_core.bench.record import TaskRecord
+from hiera_core.bench.results import BenchResults, check_resumable, load, save
+from hiera_core.bench.suite import BenchTask
+from hiera_core.errors import HieraError
+from hiera_core.events import Emit, Event
+from hiera_core.isolate import run_worker
+from hiera_core.llm.config import Overrides as LLMOverrides
+from hiera_core.optimize import Settings, llm_config_for, optimize
+from hiera_core.store import Store, find_workspace_root
+
+
+@dataclass
+class BenchSettings:
+    device: str
+    budget: int  # offline expert candidates per task, as `hiera optimize --budget`
+    timeout_s: float  # per worker step, as in `hiera optimize`
+    # Model flags, None when not given (the engine then reads env, pyproject.toml, editor settings).
+    model: str | None = None
+    base_url: str | None = None
+    samples: int | None = None
+
+    def engine_settings(self) -> Settings:
+        return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s,
+                        llm=LLMOverrides(model=self.model, base_url=self.base_url, samples=self.samples))
+
+
+def slug(task_id: str) -> str:
+    """A file name for a task id: 'level1/3_Conv2d_3x3.py' -> 'level1__3_Conv2d_3x3'."""
+    return task_id.removesuffix(".py").replace("/", "__").replace("\\", "__")
+
+
+def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *, resume: bool, command: list[str],
+              emit: Emit, on_record: Callable[[TaskRecord], None], stop_after_s: float | None = None) -> BenchResults:
+    """Run the tasks not yet in `out`; with `stop_after_s`, start no task once that many seconds have
+    passed (a run cut into slices of a GPU lease goes on with `resume`)."""
+    started = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    # Resolved once up front, so a bad model setting (a missing key) stops the run before any task.
+    config = llm_config_for(settings.engine_settings(), find_workspace_root(tasks[0].path if tasks else "."))
+    host = host_environment(settings.device, llm_environment(config))
+    run_settings = {"device": settings.device, "budget": settings.budget, "timeout_s": settings.timeout_s,
+                    "model": host["model"], "endpoint": host["endpoint"],
+                    "samples": config.samples if config.enabled else None}
+    results = load(out)
+    if results is not None and not resume:
+        raise HieraError(f"{out} already holds bench results", kind="usage",
+                         hint="pass --resume to continue that run, or choose another --out folder")
+    if results is None:
+        results = BenchResults(settings=run_settings, environment=host, command=command)
+    else:
+        check_resumable(results, run_settings, out)
+        results.environment, results.command = host, command
+    finished = results.finished_ids()
+    todo = [task for task in tasks if task.id not in finished]
+    emit(Event("start", stage="load", message=f"{len(todo)} task(s) to run, {len(tasks) - len(todo)} already "
+               f"finished in {out}", progress=0.0, data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
+    for index, task in enumerate(todo):
+        if stop_after_s is not None and time.monotonic() - started > stop_after_s:
+            emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(todo) - index} "
+                       f"task(s) left: run again with --resume to go on", progress=index / len(todo)))
+            break
+
+        def forward(event: Event, index=index, task=task) -> None:
+            if event.event in ("stage", "candidate"):
+                emit(Event(event.event, stage=event.stage, message=f"{task.id}: {event.message}",
+                           progress=(index + (event.progress or 0.0)) / len(todo), data={"task": task.id}))
+
+        record = run_task(task, settings, host, out, forward)
+        results.tasks.append(record)
+        save(out, results)
+        on_record(record)
+    if len(results.tasks) == len(finished):
+        save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
+    return results
+
+
+def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, emit: Emit) -> TaskRecord:
+    started = time.monotonic()
+    record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error")
+    try:
+        result = optimize(task.path, settings.engine_settings(), emit)
+    except HieraError as error:
+        return _failed(record, "optimize", error, host, started)
+    _record_optimize(record, result, out)
+    spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
+    emit(Event("stage", stage="profile", message="timing eager, torch.compile and the proposal", progress=0.99))
+    proposal = str((out / record.proposal).resolve()) if record.proposal else None
+    try:
+        timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
+                                          "proposal_path": proposal},
+                           timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
+                           log_path=out / "logs" / f"{slug(task.id)}.log")
+    except HieraError as error:
+        return _failed(record, "timing", error, host, started)
+    _record_timing(record, timed, spec)
+    record.environment = task_environment(host, timed["environment"])
+    if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
+        record.environment.update(model=result["llm"]["model"], endpoint=redact_endpoint(result["llm"]["endpoint"]))
+    record.wall_s = time.monotonic() - started
+    return record
+
+
+def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, started: float) -> TaskRecord:
+    record.outcome = "error"
+    record.correct = False
+    record.error = {"stage": stage, "kind": error.kind, "message": str(error)}
+    record.environment = task_environment(host, None)
+    record.wall_s = time.monotonic() - started
+    return record
+
+
+def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
+    record.outcome = result["status"]
+    record.run = result["run"]
+    record.space, record.strategy = result.get("space"), result.get("strategy")
+    record.verification = result.get("verification")
+    record.optimize_speedup = result.get("speedup")
+    candidates = result.get("candidates", [])
+    record.samples = len(candidates)
+    best: float | None = None
+    for number, candidate in enumerate(candidates, start=1):
+        if candidate["status"] == "verified" and candidate.get("speedup"):
+            if record.samples_to_first_valid is None:
+                record.samples_to_first_valid = number
+            best = max(best or 0.0, candidate["speedup"])
+        record.best_speedup_by_sample.append(best)
+    record.tokens = result["llm"]["tokens"]["total"] if result.get("llm") else 0  # offline mode spends none
+    if result.get("proposal_path"):
+        target = out / "proposals" / f"{slug(record.id)}.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(result["proposal_path"], target)  # the output folder stands on its own
+        record.proposal = str(target.relative_to(out))
+
+
+def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
+    record.eager_ms = timed["eager"]["median_ms"]
+    record.compile_ms = timed["compile"]["median_ms"] if timed["compile"] else None
+    record.compile_error = timed["compile_error"]
+    if record.outcome == "proposal":
+        check = timed["check"]
+        record.correct, record.check = check["correct"], check["message"]
+        record.hiera_ms = timed["hiera"]["median_ms"] if record.correct else None
+    else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
+        record.correct, record.check = True, "reference kept: no verified candidate beat it"
+        record.hiera_ms = record.eager_ms
+    if record.correct and record.hiera_ms:
+        record.speedup_eager = record.eager_ms / record.hiera_ms
+        record.speedup_compile = record.compile_ms / record.hiera_ms if record.compile_ms else None
+    roofline = spec.get("roofline") or {}
+    record.flops, record.bytes, record.intensity = spec.get("flops"), spec.get("bytes_min"), spec.get("intensity")
+    record.workload_class = spec.get("workload_class")
+    record.roofline_device = roofline.get("device_name")
+    record.peak_flops, record.peak_bw = roofline.get("peak_flops"), roofline.get("peak_bw")
+    record.roofline_bound_ms = roofline.get("bound_ms")
+    if record.roofline_bound_ms:
+        record.roofline_pct_eager = 100 * record.roofline_bound_ms / record.eager_ms
+        if record.hiera_ms:
+            record.roofline_pct = 100 * record.roofline_bound_ms / record.hiera_ms

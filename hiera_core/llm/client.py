@@ -1,0 +1,197 @@
+"""Chat completions through the `openai` package, against any OpenAI-compatible endpoint.
+
+Retries are ours, not the library's (the client is built with max_retries=0): that way every
+attempt and why it was retried lands in the run record, and backoff respects the run's deadline.
+Retried: 429, 408, 409, 5xx, timeouts, dropped connections; exponential backoff with jitter,
+or the server's Retry-After when it gives one.
+
+Two outcomes besides an answer:
+- `RequestFailed`: this request is lost (retries exhausted, context too long, empty answer); the
+  sample that asked for it fails with the reason, and the run goes on.
+- `ModelUnavailable` (a HieraError): the endpoint cannot serve this run at all (401/403, 404,
+  connection refused, a request the server refuses outright); one line says why, and the run
+  continues without the model.
+The API key never appears in either message.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hiera_core.errors import HieraError
+from hiera_core.llm.config import LLMConfig
+
+RETRY_STATUSES = {408, 409, 429}
+MAX_BACKOFF_S = 30.0
+_CONTEXT_PATTERNS = re.compile(r"context[ _]length|context window|maximum context|context size|too many tokens|"
+                               r"prompt is too long|reduce the length", re.IGNORECASE)
+
+
+class RequestFailed(Exception):
+    """One request failed for good; `reason` is one line for the record and the feedback."""
+
+    def __init__(self, reason: str, attempts: int, retries: list[str] | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.attempts = attempts
+        self.retries = retries or []
+
+
+class ContextTooLong(RequestFailed):
+    """The prompt does not fit the model's context window."""
+
+
+class ModelUnavailable(HieraError):
+    """The endpoint cannot serve this run (bad key, unknown model, nothing listening)."""
+
+
+@dataclass
+class Reply:
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_estimated: bool  # the server sent no usage: ~4 characters per token
+    attempts: int
+    seconds: float
+    retries: list[str] = field(default_factory=list)  # one line per retried attempt
+
+
+def estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class ChatClient:
+    """Thread-safe: chains call `complete` concurrently (the underlying HTTP client is shared)."""
+
+    def __init__(self, config: LLMConfig, *, backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+        import openai
+
+        self.config = config
+        self.backoff_s = backoff_s
+        self.sleep = sleep
+        self._openai = openai
+        self._client = openai.OpenAI(api_key=config.api_key, base_url=config.base_url,
+                                     timeout=config.request_timeout_s, max_retries=0)
+        # Newer OpenAI models take max_completion_tokens and refuse max_tokens; local servers
+        # mostly know only max_tokens. Switched once on the first refusal.
+        self._token_param = "max_tokens"
+
+    def close(self) -> None:
+        self._client.close()
+
+    def complete(self, model: str, messages: list[dict], max_tokens: int, *, deadline: float | None = None) -> Reply:
+        """One answer; raises RequestFailed or ModelUnavailable. `deadline` is time.monotonic()."""
+        openai = self._openai
+        started = time.monotonic()
+        retries: list[str] = []
+        attempts = 0
+        while True:
+            attempts += 1
+            timeout = self.config.request_timeout_s
+            if deadline is not None:
+                timeout = min(timeout, max(deadline - time.monotonic(), 1.0))
+            try:
+                response = self._client.chat.completions.create(
+                    model=model, messages=messages, timeout=timeout, **{self._token_param: max_tokens},
+                    **({} if self.config.temperature is None else {"temperature": self.config.temperature}))
+                return self._reply(response, messages, attempts, started, retries)
+            except openai.BadRequestError as error:
+                text = self._redact(_server_message(error))
+                if self._token_param == "max_tokens" and "max_completion_tokens" in text:
+                    self._token_param = "max_completion_tokens"
+                    continue
+                if _CONTEXT_PATTERNS.search(text) or error.code == "context_length_exceeded":
+                    raise ContextTooLong(f"the prompt does not fit {model}'s context window: {text}"[:300],
+                                         attempts, retries) from None
+                raise ModelUnavailable(f"{self._where()} refused the request for {model} (400): {text}"[:300],
+                                       kind="llm-request") from None
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+                raise ModelUnavailable(f"{self._where()} rejected the API key ({error.status_code}): set "
+                                       f"OPENAI_API_KEY to a valid key for this endpoint", kind="llm-auth") from None
+            except openai.NotFoundError:
+                raise ModelUnavailable(f"model '{model}' not found at {self._where()} (404): check --model / "
+                                       f"HIERA_MODEL, and that the base URL ends in /v1 (GET {self._where()}/models "
+                                       "lists the server's models)", kind="llm-model") from None
+            except openai.APIStatusError as error:
+                status = error.status_code
+                reason = f"HTTP {status}: {self._redact(_server_message(error))}"[:200]
+                if status not in RETRY_STATUSES and status < 500:
+                    raise ModelUnavailable(f"{self._where()} refused the request for {model} ({reason})",
+                                           kind="llm-request") from None
+                wait = _retry_after(error.response.headers)
+            except openai.APITimeoutError:
+                reason = f"no answer within {timeout:.3g} s"
+                wait = None
+            except openai.APIConnectionError as error:
+                if _refused(error):
+                    raise ModelUnavailable(f"cannot connect to {self._where()}: connection refused (is the server "
+                                           "running, and is the base URL right?)", kind="llm-connection") from None
+                reason = f"connection failed: {self._redact(str(error.__cause__ or error))}"[:200]
+                wait = None
+            except openai.OpenAIError as error:  # e.g. a 200 whose body is not a chat completion
+                raise RequestFailed(f"unusable response: {self._redact(str(error))}"[:300], attempts, retries) from None
+            if attempts > self.config.max_retries:
+                raise RequestFailed(f"{reason} (gave up after {attempts} attempts)", attempts, retries)
+            delay = wait if wait is not None else self.backoff_s * 2 ** (attempts - 1) * random.uniform(0.5, 1.0)
+            delay = min(delay, MAX_BACKOFF_S)
+            if deadline is not None and time.monotonic() + delay >= deadline:
+                raise RequestFailed(f"{reason} (no time left to retry)", attempts, retries)
+            retries.append(f"attempt {attempts}: {reason}; retrying in {delay:.2g} s")
+            self.sleep(delay)
+
+    def _reply(self, response, messages: list[dict], attempts: int, started: float, retries: list[str]) -> Reply:
+        choice = response.choices[0] if response.choices else None
+        text = (choice.message.content or "") if choice and choice.message else ""
+        if not text.strip():
+            raise RequestFailed("the server sent an empty answer", attempts, retries)
+        usage = response.usage
+        estimated = usage is None or not usage.prompt_tokens
+        prompt_tokens = estimate_tokens("".join(m["content"] for m in messages)) if estimated else usage.prompt_tokens
+        completion_tokens = (estimate_tokens(text) if estimated or usage.completion_tokens is None
+                             else usage.completion_tokens)
+        return Reply(text, choice.finish_reason, prompt_tokens, completion_tokens, estimated, attempts,
+                     time.monotonic() - started, retries)
+
+    def _where(self) -> str:
+        return self.config.endpoint()
+
+    def _redact(self, text: str) -> str:
+        key = self.config.api_key
+        return text.replace(key, "***") if key and len(key) >= 4 else text
+
+
+def _server_message(error) -> str:
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if message:
+            return " ".join(str(message).split())
+    return " ".join(str(error.message).split())
+
+
+def _retry_after(headers) -> float | None:
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return max(0.0, float(value) * scale)
+            except ValueError:
+                return None
+    return None
+
+
+def _refused(error: BaseException) -> bool:
+    seen = 0
+    current: BaseException | None = error
+    while current is not None and seen < 8:
+        if isinstance(current, ConnectionRefusedError) or "connection refused" in str(current).lower():
+            return True
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return False

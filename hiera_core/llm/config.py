@@ -1,0 +1,196 @@
+"""Which model HIERA talks to, and with what budgets: one resolved `LLMConfig` per run.
+
+Precedence, per setting (highest first):
+    1. CLI flags          --model, --base-url, --plan-model, --samples, --token-budget, --time-budget
+    2. environment        HIERA_MODEL, HIERA_PLAN_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY
+    3. pyproject.toml     [tool.hiera] at the workspace root (kebab-case keys, see TOML_KEYS)
+    4. editor settings    HIERA_EDITOR_SETTINGS: a JSON object {"model", "baseUrl", "planModel"}
+                          that the language server sets for the jobs it starts
+No model anywhere: offline expert mode.
+
+The API key comes from OPENAI_API_KEY only: never from a flag (command lines are visible to
+other users), pyproject.toml (committed) or editor settings. It is kept out of `public()`,
+`repr()` and everything written to the store. Pure: no torch, no openai.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from hiera_core.errors import HieraError
+
+ENV_MODEL = "HIERA_MODEL"
+ENV_PLAN_MODEL = "HIERA_PLAN_MODEL"
+ENV_BASE_URL = "OPENAI_BASE_URL"
+ENV_API_KEY = "OPENAI_API_KEY"
+ENV_EDITOR = "HIERA_EDITOR_SETTINGS"
+
+# [tool.hiera] key -> LLMConfig field. Sub-tables such as [tool.hiera.check] belong to other tools.
+TOML_KEYS = {
+    "model": "model", "plan-model": "plan_model", "base-url": "base_url", "samples": "samples",
+    "token-budget": "token_budget", "time-budget": "time_budget_s", "concurrency": "concurrency",
+    "request-timeout": "request_timeout_s", "max-retries": "max_retries", "temperature": "temperature",
+    "max-answer-tokens": "max_answer_tokens",
+}
+EDITOR_KEYS = {"model": "model", "baseUrl": "base_url", "planModel": "plan_model"}
+ENV_KEYS = {ENV_MODEL: "model", ENV_PLAN_MODEL: "plan_model", ENV_BASE_URL: "base_url"}
+# Local servers (vLLM, SGLang, Ollama, llama.cpp) ignore the key but the client needs one.
+NO_KEY_PLACEHOLDER = "no-key"
+
+
+@dataclass
+class Overrides:
+    """The CLI flags; None means not given."""
+
+    model: str | None = None
+    base_url: str | None = None
+    plan_model: str | None = None
+    samples: int | None = None
+    token_budget: int | None = None
+    time_budget_s: float | None = None
+
+
+@dataclass
+class LLMConfig:
+    model: str | None = None
+    plan_model: str | None = None  # None: the implementation model plans too
+    base_url: str | None = None  # None: the OpenAI API
+    samples: int = 8  # implementation samples (answers asked for), over all chains
+    token_budget: int = 400_000  # prompt + completion tokens, planning included
+    time_budget_s: float = 1800.0  # wall time of the LLM part (offline candidates are not cut short)
+    concurrency: int = 2  # refinement chains, i.e. requests in flight at once
+    request_timeout_s: float = 300.0
+    max_retries: int = 4  # per request, on 429, 5xx, timeouts and dropped connections
+    temperature: float | None = None  # None: the server's default
+    max_answer_tokens: int = 8192
+    api_key: str | None = field(default=None, repr=False)
+    sources: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.model)
+
+    @property
+    def planning_model(self) -> str | None:
+        return self.plan_model or self.model
+
+    def endpoint(self) -> str:
+        """The base URL as it may be shown and stored (no credentials)."""
+        return without_credentials(self.base_url or "https://api.openai.com/v1")
+
+    def public(self) -> dict:
+        """Everything but the key (which is only said to be set or not): what run records hold."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+        data["base_url"] = self.endpoint() if self.base_url else None
+        data["api_key"] = f"set (from {ENV_API_KEY})" if self.api_key else "not set"
+        return data
+
+    def mode_line(self) -> str:
+        """The one line saying which mode this run is in."""
+        if not self.enabled:
+            return "HIERA: no model configured, offline expert mode"
+        planner = f", planning with {self.plan_model}" if self.plan_model and self.plan_model != self.model else ""
+        return (f"HIERA: model {self.model} at {self.endpoint()} (from {self.sources.get('model', 'defaults')})"
+                f"{planner}; budget {self.samples} samples, {self.token_budget} tokens, {self.time_budget_s:g} s")
+
+
+def without_credentials(url: str) -> str:
+    """`url` without the user:password@ a proxy URL may carry."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def resolve(overrides: Overrides, workspace: str | os.PathLike | None, env: Mapping[str, str] | None = None
+            ) -> LLMConfig:
+    """Merge the four layers; raises HieraError(kind="config") naming the layer of a bad value."""
+    env = os.environ if env is None else env
+    config = LLMConfig()
+    layers = [("editor settings", _editor_layer(env)),
+              ("pyproject.toml [tool.hiera]", _toml_layer(workspace, config.warnings)),
+              ("environment", {name: env[var] for var, name in ENV_KEYS.items() if env.get(var)}),
+              ("CLI flags", {f.name: getattr(overrides, f.name) for f in fields(overrides)
+                             if getattr(overrides, f.name) is not None})]
+    for source, values in layers:  # lowest precedence first: later layers overwrite
+        for name, value in values.items():
+            setattr(config, name, _validated(name, value, source))
+            config.sources[name] = source
+    config.api_key = env.get(ENV_API_KEY) or None
+    if config.enabled and not config.api_key:
+        if not config.base_url:
+            raise HieraError(f"model {config.model} is configured for the OpenAI API but {ENV_API_KEY} is not set",
+                             kind="config", hint=f"export {ENV_API_KEY}=..., or point --base-url at a local server")
+        config.api_key = NO_KEY_PLACEHOLDER
+    return config
+
+
+def _editor_layer(env: Mapping[str, str]) -> dict:
+    raw = env.get(ENV_EDITOR)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise HieraError(f"{ENV_EDITOR} is not valid JSON: {error}", kind="config",
+                         hint='it must be an object such as {"model": "...", "baseUrl": "..."}') from None
+    if not isinstance(data, dict):
+        raise HieraError(f"{ENV_EDITOR} must be a JSON object, got {type(data).__name__}", kind="config")
+    if isinstance(data.get("hiera"), dict):  # the editor's whole settings object, section "hiera"
+        data = data["hiera"]
+    return {EDITOR_KEYS[key]: value for key, value in data.items() if key in EDITOR_KEYS and value not in (None, "")}
+
+
+def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dict:
+    if workspace is None:
+        return {}
+    path = Path(workspace) / "pyproject.toml"
+    try:
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle).get("tool", {}).get("hiera", {})
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise HieraError(f"cannot read {path}: {error}", file=str(path), kind="config") from None
+    values = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            continue
+        if key in ("api-key", "api_key"):
+            warnings.append(f"{path}: [tool.hiera] {key} is ignored: the key belongs in {ENV_API_KEY}, "
+                            "not in a committed file")
+        elif key in TOML_KEYS:
+            values[TOML_KEYS[key]] = value
+        else:
+            warnings.append(f"{path}: unknown [tool.hiera] key '{key}' (known: {', '.join(TOML_KEYS)})")
+    return values
+
+
+_POSITIVE_INTS = ("samples", "token_budget", "concurrency", "max_answer_tokens")
+
+
+def _validated(name: str, value: Any, source: str) -> Any:
+    def bad(expected: str) -> HieraError:
+        return HieraError(f"{source}: {name} must be {expected}, got {value!r}", kind="config")
+
+    if name in ("model", "plan_model", "base_url"):
+        if not isinstance(value, str) or not value.strip():
+            raise bad("a non-empty string")
+        value = value.strip()
+        if name == "base_url" and not value.startswith(("http://", "https://")):
+            raise bad("an http:// or https:// URL")
+        return value.rstrip("/") if name == "base_url" else value
+    if isinstance(value, bool):
+        raise bad("a number")
+    if name in _POSITIVE_INTS or name == "max_retries":
+        if not isinstance(value, int) or value < (0 if name == "max_retries" else 1):
+            raise bad("a positive integer" if name != "max_retries" else "an integer >= 0")
+        return value
+    if not isinstance(value, (int, float)) or value < 0 or (value == 0 and name != "temperature"):
+        raise bad("a positive number")
+    return float(value)

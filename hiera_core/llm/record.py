@@ -1,0 +1,149 @@
+"""What a run with a model records: every prompt and answer, tokens, and the paper's measures.
+
+    .hiera/runs/<run>/llm/<NNN>-<stage>.json   one exchange: messages sent, the answer, tokens,
+                                               attempts, and what became of it
+    .hiera/runs/<run>/llm.json                 the summary below, rewritten after each exchange
+
+Measures (as in the HIERA paper): validity (verified samples / finished samples), sample
+efficiency (the number of the first sample whose candidate verified), speedup (best verified
+speedup over time, offline candidates included since they race too), and tokens used.
+Written from the orchestrating thread only. The API key is never part of anything here.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+from hiera_core.store import Run
+
+TERMINAL = ("verified", "rejected", "failed", "invalid", "error", "not evaluated")
+
+
+@dataclass
+class Exchange:
+    id: int  # dispatch order over the run, planning included
+    stage: str  # "plan" | "implement" | "refine"
+    model: str
+    messages: list[dict]
+    sample: int | None = None  # implementation sample number (1-based); None when planning
+    chain: int | None = None
+    refines: str | None = None  # the candidate whose feedback the prompt carries
+    sent_s: float = 0.0  # seconds since the run started
+    done_s: float | None = None
+    answer: str | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    tokens_estimated: bool = False
+    attempts: int = 0
+    retries: list[str] = field(default_factory=list)
+    status: str = "pending"  # pending | answered | one of TERMINAL
+    reason: str = ""
+    candidate: str | None = None
+    speedup: float | None = None
+
+    @property
+    def file(self) -> str:
+        return f"llm/{self.id:03d}-{self.stage}.json"
+
+    def brief(self) -> dict:
+        return {"id": self.id, "stage": self.stage, "sample": self.sample, "chain": self.chain,
+                "refines": self.refines, "status": self.status, "reason": self.reason, "candidate": self.candidate,
+                "speedup": self.speedup, "tokens": self.prompt_tokens + self.completion_tokens,
+                "attempts": self.attempts, "sent_s": round(self.sent_s, 3),
+                "done_s": None if self.done_s is None else round(self.done_s, 3), "record": self.file}
+
+
+class LLMRecord:
+    def __init__(self, run: Run, config: dict, started: float | None = None):
+        self.run = run
+        self.config = config  # LLMConfig.public()
+        self.started = started if started is not None else time.monotonic()
+        self.exchanges: list[Exchange] = []
+        self.best_over_time: list[dict] = []
+        self.plan_choice: dict | None = None
+        self.stop_reason = ""
+        self.error: dict | None = None
+        self.notes: list[str] = []
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    # ---- exchanges ------------------------------------------------------------------------
+    def open(self, stage: str, model: str, messages: list[dict], **where) -> Exchange:
+        exchange = Exchange(len(self.exchanges) + 1, stage, model, messages, sent_s=self.elapsed(), **where)
+        self.exchanges.append(exchange)
+        self.save(exchange)
+        return exchange
+
+    def answered(self, exchange: Exchange, reply) -> None:
+        exchange.answer = reply.text
+        exchange.finish_reason = reply.finish_reason
+        exchange.prompt_tokens = reply.prompt_tokens
+        exchange.completion_tokens = reply.completion_tokens
+        exchange.tokens_estimated = reply.tokens_estimated
+        exchange.attempts = reply.attempts
+        exchange.retries = reply.retries
+        exchange.status = "answered"
+        exchange.done_s = exchange.sent_s + reply.seconds  # when it arrived, not when it was read
+        self.save(exchange)
+
+    def close(self, exchange: Exchange, status: str, reason: str = "", *, attempts: int | None = None,
+              retries: list[str] | None = None, candidate: str | None = None, speedup: float | None = None) -> None:
+        exchange.status = status
+        exchange.reason = reason
+        if attempts is not None:
+            exchange.attempts = attempts
+        if retries is not None:
+            exchange.retries = retries
+        exchange.candidate = candidate or exchange.candidate
+        exchange.speedup = speedup
+        if exchange.done_s is None:
+            exchange.done_s = self.elapsed()
+        self.save(exchange)
+
+    # ---- candidates -----------------------------------------------------------------------
+    def candidate_done(self, name: str, source: str, status: str, speedup: float | None) -> None:
+        """One entry per evaluated candidate, offline or from the model: the best-so-far curve."""
+        previous = self.best_over_time[-1]["best_speedup"] if self.best_over_time else None
+        best = previous
+        if status == "verified" and speedup is not None and (previous is None or speedup > previous):
+            best = speedup
+        self.best_over_time.append({"t_s": round(self.elapsed(), 3), "candidate": name, "source": source,
+                                    "status": status, "speedup": speedup, "best_speedup": best})
+        self.save()
+
+    # ---- summary --------------------------------------------------------------------------
+    def samples(self) -> list[Exchange]:
+        return [e for e in self.exchanges if e.sample is not None]
+
+    def summary(self) -> dict:
+        samples = self.samples()
+        finished = [e for e in samples if e.status in TERMINAL]
+        verified = [e for e in samples if e.status == "verified"]
+        prompt = sum(e.prompt_tokens for e in self.exchanges)
+        completion = sum(e.completion_tokens for e in self.exchanges)
+        best = max((e for e in verified if e.speedup is not None), key=lambda e: e.speedup, default=None)
+        return {
+            "model": self.config.get("model"), "plan_model": self.config.get("plan_model") or self.config.get("model"),
+            "endpoint": self.config.get("base_url") or "https://api.openai.com/v1", "config": self.config,
+            "samples": len(samples), "finished": len(finished), "verified": len(verified),
+            "invalid": sum(e.status == "invalid" for e in samples),
+            "valid_rate": len(verified) / len(finished) if finished else None,
+            "samples_to_first_valid": min((e.sample for e in verified), default=None),
+            "tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion,
+                       "estimated": any(e.tokens_estimated for e in self.exchanges)},
+            "requests": {"attempts": sum(e.attempts for e in self.exchanges),
+                         "retried": sum(len(e.retries) for e in self.exchanges)},
+            "best_llm": {"candidate": best.candidate, "speedup": best.speedup, "sample": best.sample} if best else None,
+            "best_speedup_over_time": self.best_over_time,
+            "plan_choice": self.plan_choice, "stop_reason": self.stop_reason, "error": self.error,
+            "notes": self.notes, "elapsed_s": round(self.elapsed(), 3),
+            "exchanges": [e.brief() for e in self.exchanges],
+        }
+
+    def save(self, exchange: Exchange | None = None) -> None:
+        if exchange is not None:
+            self.run.write_json(exchange.file, asdict(exchange))
+        self.run.write_json("llm.json", self.summary())

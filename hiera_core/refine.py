@@ -1,0 +1,486 @@
+"""The LLM part of a run: space selection by a model, then refinement chains that write candidates,
+get structured feedback from verification and profiling, and improve on it within budgets.
+
+Shape of the loop (all bookkeeping in the calling thread; only HTTP requests run elsewhere):
+- `concurrency` refinement chains; each has at most one request in flight (a daemon thread, so a
+  cancelled run never waits for a slow server). Several chains = several samples in flight,
+  without relying on the server supporting `n`.
+- A chain's next prompt carries the feedback on its own previous candidate, so it waits for that
+  candidate's evaluation; meanwhile the other chains' requests are generating: compile and
+  verification of one sample overlap generation of the next.
+- Evaluations run one at a time in the calling thread (`evaluate` starts a worker process):
+  timings taken concurrently on one GPU, or on the CPU's wall clock, would disturb each other.
+  Waiting candidates from the model go first (their chains are blocked on them); offline
+  candidates fill the gaps while requests are out, and all of them are always evaluated, so a
+  model can only add to the race.
+- Budgets: samples (implementation requests), tokens (prompt + completion, planning included;
+  in-flight requests reserve theirs), wall time (no new request or model-candidate evaluation
+  after it; requests are cut off at it).
+"""
+
+from __future__ import annotations
+
+import ast
+import queue
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from hiera_core import knowledge, prompts
+from hiera_core.events import Emit, Event
+from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module
+from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, Reply, RequestFailed, estimate_tokens
+from hiera_core.llm.config import LLMConfig
+from hiera_core.llm.record import Exchange, LLMRecord
+from hiera_core.plan import SPACE_MEANINGS, LLMPlanner, Plan
+from hiera_core.spaces import SPACES
+from hiera_core.spec import Spec, render_text
+
+MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
+PLAN_ANSWER_TOKENS = 1024
+MAX_QUOTED_LINES = 12
+# The NVRTC launch helpers custom-CUDA answers may call (hiera_core/cuda/proposal_runtime.py).
+RUNTIME_HELPERS = ("_hiera_kernel", "_hiera_launch")
+RUNTIME_FILE = Path(__file__).resolve().parent / "cuda" / "proposal_runtime.py"
+
+
+@dataclass
+class Budget:
+    samples: int
+    tokens: int
+    wall_s: float
+
+
+@dataclass
+class Chain:
+    index: int
+    compact: bool = False  # after a context-too-long answer: prompts without the knowledge entries
+    base: list[dict] = field(default_factory=list)  # system + implementation messages of this chain
+    last_answer: str | None = None
+    last_candidate: str | None = None
+    feedback: dict | None = None  # outcome, profile, task for the refinement prompt
+
+
+@dataclass
+class Pending:
+    """A model candidate waiting for its evaluation."""
+
+    chain: Chain
+    exchange: Exchange
+    candidate: dict
+    code: str  # the module as the model wrote it
+    prefix_lines: int  # lines HIERA put above it (the CUDA runtime helpers)
+    resources: str  # ptxas report of its kernels ("" when none or not compiled here)
+
+
+# ---- planning ---------------------------------------------------------------------------------
+def plan_with_model(client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, device_text: str,
+                    deadline: float) -> Plan:
+    """The LLM planner's plan; the exchange is recorded, and so is a fallback to the offline ranking."""
+    model = config.planning_model
+    opened: list[Exchange] = []
+
+    def ask(messages: list[dict]) -> str:
+        exchange = record.open("plan", model, messages)
+        opened.append(exchange)
+        try:
+            reply = client.complete(model, messages, min(PLAN_ANSWER_TOKENS, config.token_budget), deadline=deadline)
+        except RequestFailed as error:
+            record.close(exchange, "error", error.reason, attempts=error.attempts, retries=error.retries)
+            raise
+        except ModelUnavailable as error:
+            record.close(exchange, "error", error.message)
+            raise
+        record.answered(exchange, reply)
+        return reply.text
+
+    plan = LLMPlanner(ask, device_text).plan(spec)
+    record.plan_choice = plan.choice
+    if opened and opened[0].status == "answered":
+        used = plan.choice["source"] == "model"
+        record.close(opened[0], "used" if used else "invalid", "" if used else plan.choice["problem"])
+    record.save()
+    return plan
+
+
+# ---- refinement -------------------------------------------------------------------------------
+class Refiner:
+    def __init__(self, *, client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, plan: Plan,
+                 reference_source: str, class_name: str, device_text: str, offline: list[dict],
+                 evaluate: Callable[[dict], tuple[object, int]], emit: Emit):
+        """`evaluate(candidate)` verifies and times one candidate in a worker and returns
+        (CandidateOutcome, line where the candidate's code starts in the evaluated file)."""
+        self.client = client
+        self.config = config
+        self.record = record
+        self.spec = spec
+        self.choice = plan.choice
+        self.reference_source = reference_source
+        self.class_name = class_name
+        self.device_text = device_text
+        self.offline = list(offline)
+        self.evaluate = evaluate
+        self.emit = emit
+        self.budget = Budget(config.samples, config.token_budget, config.time_budget_s)
+        self.results: queue.Queue = queue.Queue()
+        self.waiting: list[Pending] = []
+        self.in_flight = 0
+        self.reserved_tokens = 0
+        self.sent = 0
+        self.stopped = ""  # why no more requests go out
+        self.best: tuple[str, float, str, str | None] | None = None  # name, speedup, space, model code
+        self.evaluated: list[tuple[dict, object]] = []
+        self.closed_unevaluated = 0  # samples that ended without an evaluation (for progress)
+        self._arch: str | None = None
+
+    # ---- the loop -----------------------------------------------------------------------------
+    def run(self) -> list[tuple[dict, object]]:
+        """Evaluate the offline candidates and the model's; returns (candidate, outcome) in order."""
+        self.deadline = self.record.started + self.budget.wall_s  # planning counts against the wall budget
+        self.total_work = len(self.offline) + self.budget.samples
+        for index in range(min(self.config.concurrency, self.budget.samples)):
+            self._dispatch(Chain(index + 1))
+        while True:
+            self._collect(block=False)
+            if self.waiting:
+                self._evaluate_pending(self.waiting.pop(0))
+            elif self.offline:
+                candidate = self.offline.pop(0)
+                self.evaluated.append((candidate, self._evaluate_offline(candidate)))
+            elif self.in_flight:
+                self._collect(block=True)
+            else:
+                break
+        self.record.stop_reason = self.record.stop_reason or self.stopped or "every chain finished"
+        self.record.save()
+        return self.evaluated
+
+    def _collect(self, block: bool) -> None:
+        while True:
+            try:
+                chain, exchange, reply, reserved = self.results.get(block=block, timeout=0.5 if block else None)
+            except queue.Empty:
+                return
+            self.in_flight -= 1
+            self.reserved_tokens -= reserved
+            self._handle(chain, exchange, reply)
+            block = False
+
+    # ---- requests -----------------------------------------------------------------------------
+    def _dispatch(self, chain: Chain) -> None:
+        """Send the chain's next request, if the budgets allow."""
+        problem = self._budget_problem()
+        if problem:
+            self.stopped = self.stopped or problem
+            return
+        messages = self._messages(chain)
+        prompt_tokens = estimate_tokens("".join(m["content"] for m in messages))
+        room = self.budget.tokens - self._tokens_used() - self.reserved_tokens - prompt_tokens
+        max_tokens = min(self.config.max_answer_tokens, room)
+        if max_tokens < MIN_ANSWER_TOKENS:
+            self.stopped = self.stopped or f"token budget spent ({self._tokens_used()} of {self.budget.tokens} used)"
+            return
+        self.sent += 1
+        stage = "refine" if chain.feedback else "implement"
+        exchange = self.record.open(stage, self.config.model, messages, sample=self.sent, chain=chain.index,
+                                    refines=chain.last_candidate if chain.feedback else None)
+        reserved = prompt_tokens + max_tokens
+        self.reserved_tokens += reserved
+        self.in_flight += 1
+        what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else "first draft"
+        self._stage(f"asking {self.config.model} for sample {self.sent}/{self.budget.samples} "
+                    f"(chain {chain.index}, {what})")
+
+        def request() -> None:
+            try:
+                outcome: Reply | Exception = self.client.complete(self.config.model, messages, max_tokens,
+                                                                  deadline=self.deadline)
+            except (RequestFailed, ModelUnavailable) as error:
+                outcome = error
+            except Exception as error:  # noqa: BLE001 - a result that never arrives would stall the loop
+                outcome = RequestFailed(f"internal error: {type(error).__name__}: {error}"[:300], 1)
+            self.results.put((chain, exchange, outcome, reserved))
+
+        threading.Thread(target=request, name=f"hiera-llm-{self.sent}", daemon=True).start()
+
+    def _budget_problem(self) -> str:
+        if self.stopped:
+            return self.stopped
+        if self.sent >= self.budget.samples:
+            return f"sample budget spent ({self.budget.samples} samples)"
+        if time.monotonic() >= self.deadline:
+            return f"time budget spent ({self.budget.wall_s:g} s)"
+        return ""
+
+    def _tokens_used(self) -> int:
+        return sum(e.prompt_tokens + e.completion_tokens for e in self.record.exchanges)
+
+    # ---- answers ------------------------------------------------------------------------------
+    def _handle(self, chain: Chain, exchange: Exchange, reply: Reply | Exception) -> None:
+        if isinstance(reply, ModelUnavailable):
+            self._close_unevaluated(exchange, "error", reply.message)
+            if not self.record.error:
+                self.record.error = reply.to_dict()
+                self.stopped = f"model unavailable: {reply.message}"
+                self.emit(Event("log", stage="implement", message=f"{reply.message}; going on with the offline "
+                                "candidates", progress=self._progress(), data={"llm_error": reply.to_dict()}))
+            return
+        if isinstance(reply, RequestFailed):
+            self._close_unevaluated(exchange, "error", reply.reason, attempts=reply.attempts, retries=reply.retries)
+            self._log(f"sample {exchange.sample}: request failed: {reply.reason}")
+            if isinstance(reply, ContextTooLong):
+                if chain.compact:
+                    self.stopped = f"the prompts do not fit {self.config.model}'s context window, even compact"
+                    return
+                chain.compact = True
+                chain.base = []
+            self._dispatch(chain)
+            return
+        self.record.answered(exchange, reply)
+        chain.last_answer = reply.text
+        try:
+            code = extract_module(reply.text, self.class_name, reply.finish_reason)
+        except BadAnswer as error:
+            self._close_unevaluated(exchange, "invalid", str(error))
+            self._log(f"sample {exchange.sample}: unusable answer: {error}")
+            chain.last_candidate = None
+            chain.feedback = {"outcome": f"Your answer could not be used: {error}.", "profile": "not timed",
+                              "task": "Answer again with exactly one ```python block holding the complete module."}
+            self._dispatch(chain)
+            return
+        name = f"llm.s{exchange.sample:02d}"
+        space = self.choice["space"]
+        prefix = self._runtime_prefix(code) if space == "custom_cuda" else ""
+        prefix_lines = prefix.count("\n")
+        candidate = {"name": name, "space": space, "strategy": f"llm: {self.choice['strategy']}"[:100],
+                     "code": prefix + code, "reason": f"written by {self.config.model} (sample {exchange.sample}"
+                     + (f", refining {chain.last_candidate})" if exchange.refines else ")"),
+                     "requires_cuda": space != "pytorch", "cuda_sources": [k.source for k in cuda_strings(code)]}
+        exchange.candidate = name
+        chain.last_candidate = name
+        errors, resources = self._compile(code) if space == "custom_cuda" else ("", "")
+        if errors:
+            self._close_unevaluated(exchange, "rejected", "compile: " + errors.splitlines()[0], candidate=name)
+            self._log(f"sample {exchange.sample}: {name} does not compile")
+            chain.feedback = {"outcome": "NVRTC rejected the kernels (line numbers are lines of your module):\n"
+                                         + errors, "profile": "not timed",
+                              "task": "Fix the compile errors; keep the rest of the module."}
+            self._dispatch(chain)
+            return
+        self.waiting.append(Pending(chain, exchange, candidate, code, prefix_lines, resources))
+
+    # ---- evaluations --------------------------------------------------------------------------
+    def _evaluate_pending(self, pending: Pending) -> None:
+        exchange, chain = pending.exchange, pending.chain
+        if time.monotonic() >= self.deadline:
+            self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
+            self._close_unevaluated(exchange, "not evaluated", self.stopped)
+            return
+        outcome, first_line = self.evaluate(pending.candidate)
+        self.evaluated.append((pending.candidate, outcome))
+        self.record.close(exchange, outcome.status,
+                          outcome.verification if outcome.status == "verified" else outcome.reason,
+                          candidate=outcome.name, speedup=outcome.speedup)
+        self.record.candidate_done(outcome.name, "llm", outcome.status, outcome.speedup)
+        previous_best = self.best
+        self._note_best(outcome, pending.code)
+        chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best)
+        self._dispatch(chain)
+
+    def _evaluate_offline(self, candidate: dict):
+        outcome, _ = self.evaluate(candidate)
+        self.record.candidate_done(outcome.name, "offline", outcome.status, outcome.speedup)
+        self._note_best(outcome, None)
+        return outcome
+
+    def _note_best(self, outcome, code: str | None) -> None:
+        if outcome.status == "verified" and outcome.speedup and (self.best is None or outcome.speedup > self.best[1]):
+            self.best = (outcome.name, outcome.speedup, outcome.space, code)
+
+    # ---- prompts ------------------------------------------------------------------------------
+    def _messages(self, chain: Chain) -> list[dict]:
+        if not chain.base:
+            chain.base = [{"role": "system", "content": prompts.load("system").render(device=self.device_text)},
+                          {"role": "user", "content": self._implement_prompt(chain.compact)}]
+        if not chain.feedback:
+            return list(chain.base)
+        return [*chain.base, {"role": "assistant", "content": chain.last_answer or ""},
+                {"role": "user", "content": prompts.load("refine").render(
+                    outcome=chain.feedback["outcome"], profile=chain.feedback["profile"],
+                    best=self._best_text(chain.last_candidate), task=chain.feedback["task"])}]
+
+    def _implement_prompt(self, compact: bool) -> str:
+        spec = self.spec
+        space = self.choice["space"]
+        entries = knowledge.select(spec.workload_class, knowledge.op_shares_of(spec.ops), space, spec.device)
+        return prompts.load("implement").render(
+            spec=render_text(spec), reference=self.reference_source.rstrip("\n"), class_name=self.class_name,
+            space_rules=self._space_rules(space),
+            strategy=f"{self.choice['strategy']} (space: {SPACES[space]}): {self.choice['reason']}",
+            knowledge=("(left out: the prompt has to fit the model's context window)" if compact
+                       else knowledge.render(entries)),
+            to_beat=self._to_beat())
+
+    def _space_rules(self, space: str) -> str:
+        template = prompts.load(f"space_{space}")
+        if space == "pytorch":
+            return template.render(device=self.device_text)
+        if space == "cuda_libs":
+            return template.render(precision=self.spec.precision)
+        return template.render(runtime=runtime_note())
+
+    def _to_beat(self) -> str:
+        if self.best:
+            name, speedup, space, _ = self.best
+            return f"{name} ({SPACE_MEANINGS[space].split(':')[0]}) is verified at {speedup:.3g}x over eager."
+        pending = [c["name"] for c in self.offline]
+        return ("No candidate has verified yet" + (f"; offline candidates in the race: {', '.join(pending)}."
+                                                   if pending else "."))
+
+    def _best_text(self, previous: str | None) -> str:
+        if not self.best:
+            return "No candidate has verified yet."
+        name, speedup, space, code = self.best
+        text = f"{name} ({space}), {speedup:.3g}x over eager."
+        if code and name != previous:
+            text += f"\n```python\n{code.rstrip()}\n```"
+        return text
+
+    def _feedback(self, outcome, pending: Pending, code_first_line: int, previous_best) -> dict:
+        code_lines = pending.code.splitlines()
+        if outcome.status == "verified":
+            result = f"It verified ({outcome.verification})."
+            profile = self._profile_text(outcome, pending.resources)
+            best_speedup = previous_best[1] if previous_best else None
+            if best_speedup is None or (outcome.speedup or 0.0) > best_speedup:
+                task = ("It is the best so far. Make it faster: attack the largest remaining cost shown in the "
+                        "profile, and stay exact.")
+            else:
+                task = (f"It is slower than the best so far ({previous_best[0]}, {best_speedup:.2f}x). Improve on "
+                        "the best, or try a different approach.")
+            return {"outcome": result, "profile": profile, "task": task}
+        check = outcome.failed_check or {"check": outcome.status, "message": outcome.reason, "reproducer": ""}
+        message = map_lines(check["message"], code_first_line, code_lines)
+        detail = map_lines(str(check.get("reproducer") or "")[-1500:], code_first_line, code_lines)
+        if outcome.status == "rejected":  # a verification check failed
+            lines = [f"It was rejected: check '{check['check']}' failed: {message}"]
+            lines += [f"Reproducer: {detail}"] if detail else []
+        else:  # the worker itself failed: a timeout, a crash, a CUDA fault
+            lines = [f"Its evaluation failed ({check['check']}): {message}"]
+            lines += [f"Last lines of the worker's log:\n{detail}"] if detail else []
+        return {"outcome": "\n".join(lines), "profile": "not timed",
+                "task": "Fix the failure; keep what already works."}
+
+    def _profile_text(self, outcome, resources: str) -> str:
+        spec = self.spec
+        bound = spec.roofline.bound_ms
+        if not outcome.ms or outcome.speedup is None:
+            return "timed, but too fast to measure reliably"
+        lines = [f"{outcome.ms:.4g} ms per call vs {outcome.baseline_ms:.4g} ms for the reference: "
+                 f"{outcome.speedup:.2f}x; roofline bound {bound * 1000:.3g} us on {spec.roofline.device_name} "
+                 f"= {100 * bound / outcome.ms:.3g}% of roofline ({spec.workload_class}, "
+                 f"{spec.roofline.limiter}-limited)"]
+        kernels = (getattr(outcome, "timing", None) or {}).get("kernels") or []
+        if kernels:
+            what = "kernels" if spec.device == "cuda" else "ops"
+            lines.append(f"Top {what}: " + "; ".join(f"{k['name']} {k['ms']:.4g} ms ({k['share'] * 100:.0f}%)"
+                                                    for k in kernels[:5]))
+        if resources:
+            lines.append("Kernel resources (ptxas):\n" + resources)
+        return "\n".join(lines)
+
+    # ---- custom CUDA --------------------------------------------------------------------------
+    def _runtime_prefix(self, code: str) -> str:
+        """HIERA's NVRTC launch helpers, when the module calls them without defining them."""
+        called = any(re.search(rf"\b{name}\s*\(", code) for name in RUNTIME_HELPERS)
+        defined = any(re.search(rf"^def {name}\b", code, re.MULTILINE) for name in RUNTIME_HELPERS)
+        if not called or defined:
+            return ""
+        from hiera_core.cuda.proposal import runtime_source
+
+        return runtime_source(list(RUNTIME_HELPERS)) + "\n\n"
+
+    def _compile(self, code: str) -> tuple[str, str]:
+        """(errors, resource report) of the module's kernel strings, compiled here with NVRTC (no GPU
+        needed, sub-second): compile errors come back before a worker is started. ("", "") when the
+        NVRTC bindings are not installed; the evaluation then reports what fails."""
+        try:
+            from hiera_core.cuda.nvrtc import SourceOrigin, detect_arch
+            from hiera_core.cuda.resources import kernel_resources
+        except ImportError:
+            return "", ""
+        errors, resources = [], []
+        for kernel in cuda_strings(code):
+            try:
+                self._arch = self._arch or detect_arch()
+                report = kernel_resources(kernel.source, arch=self._arch,
+                                          origin=SourceOrigin("your module", kernel.line))
+            except (ImportError, OSError, RuntimeError) as error:  # NVRTC library missing or unusable here
+                self.record.notes.append(f"kernels not compiled before evaluation: {error}")
+                return "", ""
+            if report.ok:
+                resources += [k.summary() for k in report.kernels]
+            else:
+                errors.append(report.errors)
+        return "\n".join(errors), "\n".join(resources)
+
+    # ---- events -------------------------------------------------------------------------------
+    def _progress(self) -> float:
+        done = len(self.evaluated) + self.closed_unevaluated
+        return 0.4 + 0.55 * min(done / max(self.total_work, 1), 1.0)
+
+    def _close_unevaluated(self, exchange: Exchange, status: str, reason: str, **details) -> None:
+        self.closed_unevaluated += 1
+        self.record.close(exchange, status, reason, **details)
+
+    def _stage(self, message: str) -> None:
+        self.emit(Event("stage", stage="implement", message=message, progress=self._progress()))
+
+    def _log(self, message: str) -> None:
+        self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
+
+
+@lru_cache(maxsize=1)
+def runtime_note() -> str:
+    """How custom-CUDA answers compile and launch kernels: the helpers' signatures and docstrings,
+    read from the runtime itself so the prompt always matches the code that will run."""
+    tree = ast.parse(RUNTIME_FILE.read_text(encoding="utf-8"))
+    helpers = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in RUNTIME_HELPERS]
+    listing = "\n\n".join(f"def {node.name}({ast.unparse(node.args)}):\n    \"\"\""
+                          + ast.get_docstring(node).replace("\n", "\n    ") + "\"\"\"" for node in helpers)
+    device = any(arg.arg == "device" for node in helpers for arg in node.args.args)
+    return ("How kernels are compiled and launched: HIERA's NVRTC helpers. Call them without defining them; "
+            "HIERA puts their definitions above your module.\n```python\n" + listing + "\n```\n"
+            "Declare kernels `extern \"C\" __global__ void name(...)`; grid and block are ints or tuples"
+            + ("; `device` is the CUDA device index of your tensors (`x.device.index`)" if device else "")
+            + ". Alternatively build an extension with torch.utils.cpp_extension.load_inline (slower to build). "
+            "Keep kernel sources as plain string literals (not f-strings): HIERA compiles them before running "
+            "your module and reports errors by line.")
+
+_FILE_LINE = re.compile(r"(?:[\w./<>-]+\.py\"?(?:, line |:)|\bline )(\d+)")
+
+
+def map_lines(text: str, first_line: int, code_lines: list[str]) -> str:
+    """Rewrite line numbers of the evaluated file into lines of the model's module, quoting them.
+
+    `first_line` is the file line holding the module's line 1; references outside the module
+    (the reference source above it, the runtime helpers) are left as they are.
+    """
+    quoted: dict[int, str] = {}
+
+    def replace(match: re.Match) -> str:
+        line = int(match[1]) - first_line + 1
+        if not 1 <= line <= len(code_lines):
+            return match[0]
+        if len(quoted) < MAX_QUOTED_LINES:
+            quoted[line] = code_lines[line - 1]
+        return f"line {line} of your module"
+
+    mapped = _FILE_LINE.sub(replace, text)
+    if quoted:
+        mapped += "\n" + "\n".join(f"  {line:4d} | {source}" for line, source in sorted(quoted.items()))
+    return mapped

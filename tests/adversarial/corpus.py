@@ -1,0 +1,109 @@
+"""The adversarial corpus: reading its files and evaluating them the way `hiera optimize` does.
+
+Every file under hacks/ and controls/ starts with a header line and a comment saying what it
+exploits (hacks) or why it is legitimate (controls):
+
+    # hiera-adversarial: task=NAME space=SPACE expect=CHECK|pass [device=cuda] [uses=nvrtc] [sanitize=yes]
+
+Like HIERA's own candidates, a corpus candidate is appended after the verbatim source of its
+reference (tasks/NAME.py), behind the candidate marker line; `uses=nvrtc` inserts nvrtc_helper.py
+before it. It is then evaluated by the worker op `hiera optimize` uses: verification, then timing
+of the reference and the candidate with the timing checks (streams, roofline, revalidation).
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from hiera_core.errors import HieraError
+from hiera_core.isolate import run_worker
+from hiera_core.proposal import assemble_body, candidate_part
+from hiera_core.verify import Check, Verification, sanitize
+
+HERE = Path(__file__).resolve().parent
+HEADER = re.compile(r"^# hiera-adversarial: (?P<fields>.*)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    kind: str  # "hack" | "control"
+    path: Path
+    task: str
+    space: str
+    expect: str  # the check that must reject a hack, or "pass"
+    device: str  # "any" | "cuda"
+    uses_nvrtc: bool
+    sanitize: bool
+
+    def __str__(self) -> str:
+        return self.name
+
+    def comment(self) -> str:
+        """The why-comment under the header."""
+        lines = self.path.read_text().splitlines()[1:]
+        return " ".join(line.lstrip("# ") for line in lines if line.startswith("#"))
+
+
+def _entry(path: Path, kind: str) -> Entry:
+    match = HEADER.search(path.read_text())
+    if match is None:
+        raise ValueError(f"{path}: no '# hiera-adversarial:' header")
+    fields = dict(item.split("=", 1) for item in match.group("fields").split())
+    return Entry(name=f"{kind}s/{path.stem}", kind=kind, path=path, task=fields["task"], space=fields["space"],
+                 expect=fields["expect"], device=fields.get("device", "any"),
+                 uses_nvrtc=fields.get("uses") == "nvrtc", sanitize=fields.get("sanitize") == "yes")
+
+
+ENTRIES = [_entry(path, kind) for kind in ("hack", "control")
+           for path in sorted((HERE / f"{kind}s").glob("*.py"))]
+
+
+@lru_cache(maxsize=None)
+def spec_for(task: str, device: str) -> dict:
+    request = {"address": str(HERE / "tasks" / f"{task}.py"), "device": device, "measure": False}
+    prepared = run_worker("prepare", request, timeout_s=300, device=device, doing=f"building the spec of {task}")
+    return prepared["spec"]
+
+
+def request_for(entry: Entry, device: str, folder: Path) -> dict:
+    """The evaluate request for one corpus candidate, its proposal file written into `folder`."""
+    reference = HERE / "tasks" / f"{entry.task}.py"
+    code = entry.path.read_text()
+    if entry.uses_nvrtc:
+        code = (HERE / "nvrtc_helper.py").read_text() + "\n\n" + code
+    body = assemble_body(reference.read_text(), entry.path.stem, entry.space, code)
+    path = folder / f"{entry.task}_{entry.path.stem}_{device}.py"
+    path.write_text(body)
+    source, first_line = candidate_part(body)
+    return {"address": str(reference), "device": device, "spec": spec_for(entry.task, device),
+            "candidate_path": str(path), "candidate_source": source, "first_line": first_line,
+            "space": entry.space}
+
+
+def evaluate(entry: Entry, device: str, folder: Path) -> dict:
+    """The worker's result; a candidate that takes its worker down becomes a failed check named
+    after how (crash, timeout, oom), as `hiera verify` reports it."""
+    request = request_for(entry, device, folder)
+    try:
+        result = run_worker("evaluate", {**request, "profile": False}, timeout_s=300, device=device,
+                            doing=f"evaluating {entry.name}")
+    except HieraError as error:
+        if error.kind not in ("crash", "timeout", "oom"):
+            raise
+        return {"verification": Verification(False, [Check(error.kind, False, str(error))]).to_dict()}
+    if entry.sanitize and result["verification"]["passed"]:
+        for tool in ("memcheck", "racecheck"):
+            check = sanitize(tool, request, timeout_s=600, log_path=folder / f"{entry.path.stem}.{tool}.log")
+            result["verification"]["checks"].append(vars(check))
+    return result
+
+
+def evaluate_all(entries: list[Entry], device: str, folder: Path, workers: int) -> dict[str, dict]:
+    """`evaluate` for many entries, `workers` at a time (each in its own worker process)."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return dict(zip((e.name for e in entries), pool.map(lambda e: evaluate(e, device, folder), entries)))

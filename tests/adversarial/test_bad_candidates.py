@@ -1,0 +1,95 @@
+"""`hiera verify` on candidates that are broken rather than cheating: each gives one clear failed
+check and exit 1 (the candidate's fault) or exit 2 (a usage error), and the CLI itself survives
+a candidate that segfaults, hangs or exhausts memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TASK = Path(__file__).resolve().parent / "tasks" / "pointwise.py"
+
+GOOD = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ModelNew(nn.Module):
+    def __init__(self, features, scale):
+        super().__init__()
+        self.scale = scale
+        self.bias = nn.Parameter(torch.zeros(features))
+
+    def forward(self, x):
+        return F.gelu(x * self.scale + self.bias) + 0.5 * x
+"""
+FORWARD = "return F.gelu(x * self.scale + self.bias) + 0.5 * x"
+
+# name -> (candidate source, extra CLI arguments, exit code, failed check or stderr text)
+CASES = {
+    "passes": (GOOD, [], 0, None),
+    "does_not_import": ("import no_such_module_anywhere\n" + GOOD, [], 1, "load"),
+    "no_model_new": (GOOD.replace("class ModelNew", "class Fast"), [], 1, "load"),
+    "other_constructor": (GOOD.replace("def __init__(self, features, scale)", "def __init__(self)")
+                          .replace("self.scale = scale", "self.scale = 1.5")
+                          .replace("torch.zeros(features)", "torch.zeros(256)"), [], 1, "construct"),
+    "wrong_return_type": (GOOD.replace(FORWARD, "return (F.gelu(x * self.scale + self.bias) + 0.5 * x).tolist()"),
+                          [], 1, "output-type"),
+    "segfaults": (GOOD.replace(FORWARD, "import ctypes\n        return ctypes.string_at(0)"), [], 1, "crash"),
+    "hangs": (GOOD.replace(FORWARD, "while True:\n            pass"), ["--timeout", "20"], 1, "timeout"),
+    "exhausts_memory": (GOOD.replace(FORWARD, "return x + torch.empty(2**42).sum()"), [], 1, "oom"),
+    "sanitize_without_gpu": (GOOD, ["--sanitize"], 2, "--sanitize runs compute-sanitizer on a CUDA GPU"),
+}
+
+
+def hiera_verify(folder: Path, source: str, *extra: str, device: str = "cpu") -> subprocess.CompletedProcess:
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n")
+    (folder / "reference.py").write_text(TASK.read_text())
+    (folder / "candidate.py").write_text(source)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli", "verify", "reference.py", "candidate.py",
+                           "--device", device, "--space", "pytorch", "--json", *extra], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=1200)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bad")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = pool.map(lambda name: hiera_verify(folder / name, CASES[name][0], *CASES[name][1]), CASES)
+        return dict(zip(CASES, runs))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_candidate_gives_one_clear_failure(runs, name):
+    _, _, code, expected = CASES[name]
+    run = runs[name]
+    assert run.returncode == code, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    if code == 2:
+        assert expected in run.stdout + run.stderr
+        return
+    report = json.loads(run.stdout)
+    failed = [check for check in report["checks"] if not check["passed"]]
+    if expected is None:
+        assert report["passed"] and not failed
+        return
+    assert not report["passed"] and failed[0]["name"] == expected, failed
+    assert failed[0]["message"]
+
+
+@pytest.mark.gpu
+def test_sanitize_runs_memcheck_and_racecheck_on_the_gpu(tmp_path):
+    run = hiera_verify(tmp_path / "sanitize", GOOD, "--sanitize", device="cuda")
+    assert run.returncode == 0, run.stdout + run.stderr
+    checks = {check["name"]: check for check in json.loads(run.stdout)["checks"]}
+    assert checks["memcheck"]["passed"] and checks["racecheck"]["passed"]

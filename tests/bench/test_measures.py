@@ -1,0 +1,64 @@
+"""Validity, fast_p, geometric mean and median: the paper's measures, computed by hand here."""
+
+import math
+
+import pytest
+from bench_helpers import record
+
+from hiera_core.bench.measures import fast_p, geomean, median, summarise, summarise_group
+
+
+def test_geomean_and_median():
+    assert geomean([1.0, 4.0]) == pytest.approx(2.0)
+    assert geomean([2.0, 2.0, 2.0]) == pytest.approx(2.0)
+    assert geomean([]) is None and median([]) is None
+    assert median([3.0, 1.0, 2.0]) == 2.0 and median([1.0, 2.0, 3.0, 10.0]) == 2.5
+    with pytest.raises(ValueError):
+        geomean([1.0, 0.0])
+
+
+@pytest.fixture
+def four_tasks():
+    return [
+        record("level1/a.py", 1, eager=10.0, compile_=6.0, hiera_ms=4.0),  # 2.5x eager, 1.5x compile
+        record("level1/b.py", 1, outcome="no_improvement", eager=5.0, compile_=4.0, hiera_ms=5.0),  # 1x, 0.8x
+        record("level2/c.py", 2, correct=False, eager=3.0, compile_=3.0),  # a proposal that failed the check
+        record("level2/d.py", 2, outcome="error", correct=False, error={"stage": "optimize", "kind": "import",
+                                                                        "message": "boom"}),
+    ]
+
+
+def test_fast_p_counts_valid_tasks_faster_than_p_over_all_tasks(four_tasks):
+    assert fast_p(four_tasks, 0.0, "eager") == 0.5  # the two valid tasks: fast_0 is the validity
+    assert fast_p(four_tasks, 1.0, "eager") == 0.25  # exactly 1x (the reference kept) is not faster
+    assert fast_p(four_tasks, 2.0, "eager") == 0.25
+    assert fast_p(four_tasks, 1.0, "compile") == 0.25
+    assert fast_p(four_tasks, 1.5, "compile") == 0.0  # strictly greater than p
+    assert fast_p([], 1.0, "eager") is None
+
+
+def test_summary_of_a_group(four_tasks):
+    group = summarise_group(four_tasks)
+    assert (group["tasks"], group["errors"], group["proposals"], group["valid"]) == (4, 1, 2, 2)
+    assert group["validity"] == 0.5
+    assert group["fast_p"]["eager"] == {"0": 0.5, "1": 0.25, "1.5": 0.25, "2": 0.25}
+    assert group["fast_p"]["compile"] == {"0": 0.5, "1": 0.25, "1.5": 0.0, "2": 0.0}
+    assert group["geomean"]["eager"] == pytest.approx(math.sqrt(2.5 * 1.0))
+    assert group["geomean"]["compile"] == pytest.approx(math.sqrt(1.5 * 0.8))
+    assert group["median"]["eager"] == pytest.approx(1.75)
+    assert group["speedups_counted"] == {"eager": 2, "compile": 2}
+
+
+def test_summary_per_level_in_level_order(four_tasks):
+    loose = record("extra.py", None, eager=2.0, compile_=None, hiera_ms=1.0)  # torch.compile failed on it
+    summary = summarise([loose, *reversed(four_tasks)])
+    assert list(summary["levels"]) == ["level1", "level2", "other"]
+    assert summary["levels"]["level2"]["validity"] == 0.0 and summary["levels"]["level2"]["geomean"]["eager"] is None
+    other = summary["levels"]["other"]
+    assert other["fast_p"]["eager"]["1"] == 1.0 and other["fast_p"]["compile"]["0"] == 0.0
+    assert summary["overall"]["tasks"] == 5 and summary["overall"]["speedups_counted"] == {"eager": 3, "compile": 2}
+
+
+def test_a_failed_task_is_never_valid():
+    failed = record("level1/x.py", 1, outcome="error", correct=True, speedup_eager=2.0, speedup_compile=2.0)
+    assert not failed.valid and fast_p([failed], 0.0, "eager") == 0.0

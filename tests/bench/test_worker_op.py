@@ -1,0 +1,94 @@
+"""The timing op: eager, torch.compile and the proposal timed in one worker, and the proposal
+checked against the reference the KernelBench way before it is timed."""
+
+import textwrap
+
+import pytest
+import torch
+
+from hiera_core.bench.worker_ops import check_proposal, op_bench_time
+from hiera_core.isolate import run_worker
+from hiera_core.task import load_task
+
+TASK = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+        self.bias = nn.Parameter(torch.randn(64) * 0.1)
+
+    def forward(self, x):
+        return torch.tanh(x * self.scale + self.bias) + 0.5 * x
+
+
+def get_inputs():
+    return [torch.randn(32, 64)]
+
+
+def get_init_inputs():
+    return [1.5]
+"""
+
+# Proposals are the reference's source followed by ModelNew, as `hiera optimize` writes them.
+PROPOSALS = {
+    "correct": "class ModelNew(Model):\n    def forward(self, x):\n"
+               "        return torch.addcmul(self.bias, x, torch.full_like(x, self.scale)).tanh().add(x, alpha=0.5)\n",
+    "wrong_values": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x) + 0.1\n",
+    "wrong_shape": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x)[:, :8]\n",
+    "raises_on_import": "raise RuntimeError('the proposal cannot be imported')\n",
+    "no_model_new": "",
+}
+
+
+@pytest.fixture
+def task_path(tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text(TASK)
+    return path
+
+
+def _proposal(task_path, kind: str):
+    path = task_path.parent / f"task_{kind}.py"
+    path.write_text(TASK + "\n\n" + textwrap.dedent(PROPOSALS[kind]))
+    return str(path)
+
+
+def test_the_op_in_a_worker_times_all_three_and_checks_the_proposal(task_path):
+    result = run_worker("bench_time", {"address": f"{task_path}::Model", "device": "cpu",
+                                       "proposal_path": _proposal(task_path, "correct")},
+                        timeout_s=600, device="cpu", doing="timing")
+    assert result["check"]["correct"] and result["check"]["trials"] == 5 and result["check"]["max_abs_error"] < 1e-5
+    assert result["compile_error"] is None
+    for timed in ("eager", "compile", "hiera"):
+        assert result[timed]["median_ms"] > 0 and result[timed]["iterations"] >= 5, timed
+        assert result[timed]["method"] == result["eager"]["method"]  # one method for all three
+    assert result["environment"]["torch"] == torch.__version__
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("wrong_values", "trial 0: values differ beyond atol = rtol = 0.01"),
+    ("wrong_shape", "trial 0: output torch.float32[32, 8], the reference's is torch.float32[32, 64]"),
+    ("raises_on_import", "loading ModelNew raised RuntimeError: the proposal cannot be imported"),
+    ("no_model_new", "loading ModelNew raised AttributeError"),
+])
+def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
+    task = load_task(f"{task_path}::Model")
+    model, check = check_proposal(task, task.build_model("cpu"), _proposal(task_path, kind), "cpu")
+    assert model is None and not check["correct"] and check["message"].startswith(message), check
+
+
+def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):
+    def failing_compile(model, **_):
+        def call(*inputs):
+            raise RuntimeError("inductor could not lower this graph")
+        return call
+
+    monkeypatch.setattr(torch, "compile", failing_compile)
+    result = op_bench_time({"address": f"{task_path}::Model", "device": "cpu", "proposal_path": None})
+    assert result["compile"] is None and result["hiera"] is None and result["check"] is None
+    assert result["compile_error"] == "RuntimeError: inductor could not lower this graph"
+    assert result["eager"]["median_ms"] > 0

@@ -1,0 +1,232 @@
+"""The verifier's parts on their own: static checks (and no false alarms on HIERA's own candidates),
+fresh inputs at new addresses for every timed call, poisoned allocations, mixed-sign input sets,
+the timing checks (side streams, roofline) and the compute-sanitizer plumbing (with a stand-in)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+from core_helpers import write_task
+
+import hiera_core.spaces.custom_cuda  # noqa: F401  (registers the custom-CUDA strategies)
+from hiera_core.contract import prepare
+from hiera_core.inputs import input_sets
+from hiera_core.spaces import ImplementContext, strategies
+from hiera_core.static_checks import check_candidate
+from hiera_core.task import load_task
+from hiera_core.timing import InputRotation, time_module
+from hiera_core.verify import _Poison, roofline_check, sanitize, streams_check, verify
+
+ADVERSARIAL_TASKS = Path(__file__).resolve().parents[1] / "adversarial" / "tasks"
+
+
+def problems(source: str, space: str = "pytorch") -> list[str]:
+    return [p.check for p in check_candidate(textwrap.dedent(source), space, "Model")]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import time as t\nt.perf_counter = lambda: 0.0\n", "timer-patching"),
+    ("from torch import cuda\ncuda.Event.elapsed_time = lambda self, end: 0.0\n", "timer-patching"),
+    ("import torch\nsetattr(torch.cuda, 'synchronize', lambda: None)\n", "timer-patching"),
+    ("from unittest import mock\nimport time\nmock.patch.object(time, 'perf_counter').start()\n", "timer-patching"),
+    ("from unittest.mock import patch\npatch('torch.cuda.Event.record').start()\n", "timer-patching"),
+    ("import torch\ntorch.allclose = lambda *a, **k: True\n", "monkey-patching"),
+    ("import torch\ntorch.Tensor.__dict__['double'] = None\n", "monkey-patching"),
+    ("__builtins__['float'] = int\n", "monkey-patching"),
+    ("import sys\nref = sys.modules['hiera_core.verify']\n", "introspection"),
+    ("import sys\nframe = sys._getframe(1).f_back\n", "introspection"),
+    ("def f():\n    raise ValueError\ntry:\n    f()\nexcept ValueError as e:\n    tb = e.__traceback__.tb_frame\n",
+     "try-except"),
+    ("import hiera_core.verify\n", "introspection"),
+    ("exec('x = 1')\n", "dynamic-code"),
+    ("threading = __import__('threading')\n", "dynamic-code"),
+    ("import importlib\n", "dynamic-code"),
+    ("from concurrent.futures import ThreadPoolExecutor\n", "threads"),
+    ("import os\nos.system('true')\n", "threads"),
+    ("import torch.multiprocessing as mp\n", "threads"),
+    ("import contextlib\nwith contextlib.suppress(Exception):\n    pass\n", "try-except"),
+    ("from torch.utils._python_dispatch import TorchDispatchMode\nclass Spy(TorchDispatchMode):\n    pass\n",
+     "op-interception"),
+    ("import torch\nlib = torch.library.Library('aten', 'IMPL')\n", "op-interception"),
+    ("from torch import Tensor\nclass Lazy(Tensor):\n    pass\n", "tensor-subclass"),
+    ("import torch\ny = torch.randn(3).as_subclass(torch.Tensor)\n", "tensor-subclass"),
+    ("SOURCE = 'stream attribute accessPolicyWindow'\n", "l2-persistence"),
+])
+def test_static_checks_see_through_aliases_and_indirection(source, expected):
+    assert expected in problems(source), problems(source)
+
+
+def test_fallback_to_the_reference_is_forbidden_in_the_custom_space_only():
+    calls_super = "class ModelNew(Model):\n    def forward(self, x):\n        return super().forward(x)\n"
+    inherits = "class ModelNew(Model):\n    '''fused kernel'''\n"
+    builds = "class ModelNew(Model):\n    def forward(self, x):\n        return Model()(x)\n"
+    for source in (calls_super, inherits, builds):
+        assert problems(source, "custom_cuda") == ["reference-fallback"], source
+        assert problems(source, "pytorch") == [], source
+
+
+def test_legitimate_settings_and_own_state_are_not_flagged():
+    assert problems("""
+        import os
+        import torch
+
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = "/tmp/cache"
+        torch.backends.cudnn.benchmark = True
+        torch._inductor.config.coordinate_descent_tuning = True
+
+
+        class ModelNew(Model):
+            def forward(self, x):
+                self.calls = 1
+                try:
+                    return torch.relu(x)
+                finally:
+                    self.calls = 0
+        """) == []
+
+
+@pytest.mark.parametrize("task, spaces", [("pointwise", {"pytorch", "custom_cuda"}),
+                                          ("softmax", {"pytorch", "custom_cuda"}),
+                                          ("linear", {"pytorch", "cuda_libs"}), ("row_sum", {"custom_cuda"})])
+def test_hiera_own_candidates_pass_the_static_checks(task, spaces):
+    loaded = load_task(str(ADVERSARIAL_TASKS / f"{task}.py"))
+    prepared = prepare(loaded, "cpu", measure=False)
+    prepared.spec.device = "cuda"  # so that the GPU-only strategies generate too
+    context = ImplementContext(prepared.spec, loaded.class_name, prepared.model, prepared.inputs, prepared.graph, "cpu")
+    generated = [strategy.generate(context) for strategy in strategies().values()]
+    generated = [candidate for candidate in generated if candidate is not None]
+    assert {candidate.space for candidate in generated} >= spaces
+    for candidate in generated:
+        found = check_candidate(candidate.code, candidate.space, loaded.class_name)
+        assert not found, f"{candidate.name}: {found}"
+
+
+def test_every_timed_call_gets_the_inputs_at_a_new_address():
+    base = torch.randn(33, 64)
+    transposed = base.t()
+    rotation = InputRotation([transposed, 3])
+    seen = set()
+    for _ in range(50):
+        fresh, scalar = rotation.next()
+        assert torch.equal(fresh, transposed) and fresh.stride() == transposed.stride() and scalar == 3
+        assert fresh.data_ptr() not in seen and fresh.data_ptr() % 16 == 0
+        seen.add(fresh.data_ptr())
+        fresh.zero_()  # a mutating call: the next call still gets the original values
+
+
+def test_time_module_feeds_new_addresses_and_hands_back_the_last_output():
+    x = torch.randn(16, 32)
+    pointers, last = [], []
+    timing = time_module(lambda t: (pointers.append(t.data_ptr()), t * 2)[1], [x], "cpu", profile=False,
+                         on_last_output=last.append)
+    assert timing.iterations >= 5 and len(pointers) == len(set(pointers))
+    assert torch.equal(last[0], x * 2)
+
+
+def test_cpu_allocations_made_during_a_call_hold_the_poison():
+    poison = _Poison("cpu", [4096])
+    if poison.mallopt is None:
+        pytest.skip("not glibc: no M_PERTURB")
+    with poison:
+        unwritten = torch.empty(32, 32)
+        written = torch.zeros(32, 32)
+    assert poison.unwritten(unwritten) == 32 * 32 and poison.unwritten(written) == 0
+
+
+LOG_TASK = """
+    import torch
+    import torch.nn as nn
+
+
+    class Model(nn.Module):
+        def forward(self, x):
+            return torch.log(x)
+
+
+    def get_inputs():
+        return [torch.rand(16, 32) + 0.1]
+
+
+    def get_init_inputs():
+        return []
+"""
+
+
+def test_mixed_sign_inputs_unless_the_reference_cannot_take_them(tmp_path):
+    relu = load_task(str(ADVERSARIAL_TASKS / "relu_rand.py"))
+    assert any(not s.keeps_sign and bool((s.inputs[0] < 0).any()) for s in input_sets(relu, "cpu"))
+    task = load_task(str(write_task(tmp_path, "log.py", LOG_TASK)))
+    candidate = write_task(tmp_path, "candidate.py", """
+        import torch
+        import torch.nn as nn
+
+
+        class ModelNew(nn.Module):
+            def forward(self, x):
+                return torch.log(x)
+    """)
+    spec = prepare(task, "cpu", measure=False).spec
+    verification, verified = verify(task, spec, str(candidate), candidate.read_text(), 1, "pytorch", "cpu")
+    assert verification.passed, verification.summary()
+    assert all(bool((s.inputs[0] > 0).all()) for s in verified.input_sets)  # log's domain kept
+
+
+def _timing(median, host, overhead=0.01):
+    return SimpleNamespace(median_ms=median, host_median_ms=host, overhead_host_ms=overhead)
+
+
+def test_host_time_far_beyond_the_events_means_unwaited_streams():
+    assert streams_check(_timing(0.005, 0.40), "set").passed is False
+    assert streams_check(_timing(0.30, 0.33), "set").passed  # GPU-bound: host follows the events
+    assert streams_check(_timing(0.004, 0.02), "set").passed  # launch-bound: the loop's own cost
+
+
+def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
+    spec = SimpleNamespace(roofline=SimpleNamespace(bound_ms=0.03, device="h200", device_name="NVIDIA H200"))
+    baseline = _timing(0.2, 0.2)
+    assert roofline_check(spec, _timing(0.01, 0.01), baseline, "h200", "set").passed is False
+    assert roofline_check(spec, _timing(0.05, 0.05), baseline, "h200", "set").passed
+    assert roofline_check(spec, _timing(0.01, 0.01), baseline, "h100", "set") is None  # bound for another GPU
+    assert roofline_check(spec, _timing(0.01, 0.01), _timing(0.02, 0.02), "h200", "set") is None
+
+
+FAKE_SANITIZER = """#!{python}
+# Stands in for compute-sanitizer: runs the command after its options, reports one memcheck error
+# when the caching allocator is off (as HIERA asks for memcheck), none for other tools.
+import os, subprocess, sys
+args = sys.argv[1:]
+tool, log = args[args.index("--tool") + 1], args[args.index("--log-file") + 1]
+code = subprocess.call(args[args.index("--log-file") + 2:])
+with open(log, "w") as report:
+    if tool == "memcheck" and os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1":
+        report.write("========= Invalid __global__ read of size 4 bytes\\n=========     at k+0x10\\n"
+                     "========= ERROR SUMMARY: 1 error\\n")
+        sys.exit(86)
+    report.write("========= ERROR SUMMARY: 0 errors\\n")
+sys.exit(code)
+"""
+
+
+def test_sanitize_runs_the_verification_under_the_tool_and_reports_its_errors(tmp_path, monkeypatch):
+    fake = tmp_path / "bin" / "compute-sanitizer"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_SANITIZER.format(python=sys.executable))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    reference = ADVERSARIAL_TASKS / "pointwise.py"
+    candidate = tmp_path / "candidate.py"
+    candidate.write_text(reference.read_text() + "\n\nclass ModelNew(Model):\n    pass\n")
+    spec = prepare(load_task(str(reference)), "cpu", measure=False).spec
+    request = {"address": str(reference), "device": "cpu", "spec": spec.to_dict(), "candidate_path": str(candidate),
+               "candidate_source": "class ModelNew(Model):\n    pass\n", "first_line": 1, "space": "pytorch"}
+    memcheck = sanitize("memcheck", request, timeout_s=120, log_path=tmp_path / "memcheck.log")
+    assert not memcheck.passed and "Invalid __global__ read of size 4 bytes" in memcheck.message
+    assert "seed 1000" in memcheck.reproducer  # the sets it ran
+    racecheck = sanitize("racecheck", request, timeout_s=120, log_path=tmp_path / "racecheck.log")
+    assert racecheck.passed, racecheck.message

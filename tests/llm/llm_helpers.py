@@ -1,0 +1,76 @@
+"""Helpers of the LLM tests: a tiny task and candidate modules for it, the CLI as a subprocess,
+and configs pointing at a scripted server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from hiera_core.llm.config import LLMConfig
+
+REPO = Path(__file__).resolve().parents[2]
+
+TINY_TASK = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Model(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            return torch.relu(x) * self.scale + 1.0
+
+
+    def get_inputs():
+        return [torch.randn(64, 128)]
+
+
+    def get_init_inputs():
+        return [2.0]
+""").lstrip()
+
+# A candidate module for TINY_TASK (plain PyTorch, so it verifies in a second on CPU) and a wrong one.
+GOOD_MODULE = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class ModelNew(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            return torch.clamp(x, min=0) * self.scale + 1.0
+""").strip()
+WRONG_MODULE = GOOD_MODULE.replace("+ 1.0", "+ 1.5")
+
+
+def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    merged = dict(os.environ if env is None else env)
+    merged["PYTHONPATH"] = str(REPO) + (os.pathsep + merged["PYTHONPATH"] if merged.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=merged, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def tiny_workspace(folder: Path, tool_hiera: str = "") -> Path:
+    """A workspace holding TINY_TASK as tiny.py; `tool_hiera` is the body of its [tool.hiera]."""
+    (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n"
+                                           + (f"\n[tool.hiera]\n{tool_hiera}\n" if tool_hiera else ""))
+    (folder / "tiny.py").write_text(TINY_TASK)
+    return folder
+
+
+
+def config_for(url: str, **overrides) -> LLMConfig:
+    """A config for the scripted server: quick timeouts, one chain unless told otherwise."""
+    values = dict(model="scripted", base_url=url, api_key="sk-test-not-a-real-key-0042", samples=2,
+                  concurrency=1, request_timeout_s=5.0, max_retries=2, time_budget_s=120.0)
+    values.update(overrides)
+    return LLMConfig(**values)

@@ -1,0 +1,98 @@
+"""On a GPU: a scripted model answering with custom CUDA, through `hiera optimize --device cuda`.
+
+The model plans custom CUDA, then writes a kernel that does not compile (caught by NVRTC before
+any worker runs), then one that leaves half the output unwritten (caught by verification), then
+a correct fused kernel, which must verify and beat eager's three kernels.
+"""
+
+import json
+import os
+import textwrap
+
+import pytest
+from chat_server import Answer, ChatServer, plan_answer, python_answer
+from llm_helpers import hiera
+
+GPU_TASK = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Model(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            return torch.relu(x) * self.scale + 1.0
+
+
+    def get_inputs():
+        return [torch.randn(8192, 4096)]
+
+
+    def get_init_inputs():
+        return [2.0]
+""").lstrip()
+
+FUSED = '''
+import torch
+import torch.nn as nn
+
+SRC = r"""
+extern "C" __global__ void relu_scale_add(const float* x, float* y, float scale, long long n) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += stride) {
+        y[i] = fmaxf(x[i], 0.0f) * scale + 1.0f;
+    }
+}
+"""
+
+
+class ModelNew(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        x = x.contiguous()
+        y = torch.empty_like(x)
+        n = x.numel()
+        device = x.device.index
+        blocks = min((n + 255) // 256, torch.cuda.get_device_properties(device).multi_processor_count * 8)
+        _hiera_launch(_hiera_kernel(SRC, "relu_scale_add", device), device, blocks, 256, 0, x, y,
+                      float(self.scale), n)
+        return y
+'''
+NO_SEMICOLON = FUSED.replace("* scale + 1.0f;", "* scale + 1.0f")
+HALF_WRITTEN = FUSED.replace("i < n; i += stride", "i < n / 2; i += n").replace(
+    "blocks = min((n + 255) // 256, torch.cuda.get_device_properties(device).multi_processor_count * 8)",
+    "blocks = (n // 2 + 255) // 256")
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_custom_cuda_answers_on_the_gpu(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gpu'\n\n[tool.hiera]\nconcurrency = 1\n")
+    (tmp_path / "fused.py").write_text(GPU_TASK)
+    script = [Answer(plan_answer("custom_cuda", "one fused elementwise kernel")), Answer(python_answer(NO_SEMICOLON)),
+              Answer(python_answer(HALF_WRITTEN)), Answer(python_answer(FUSED))]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIERA_", "OPENAI_"))}
+    with ChatServer(script) as server:
+        run = hiera("optimize", "fused.py", "--device", "cuda", "--budget", "1", "--samples", "3",
+                    "--model", "scripted", "--base-url", server.url, "--json", cwd=tmp_path, env=env)
+    assert run.returncode in (0, 1), run.stderr
+    result = json.loads(run.stdout)
+    llm = result["llm"]
+    print(json.dumps({k: llm[k] for k in ("samples", "verified", "valid_rate", "samples_to_first_valid", "tokens",
+                                           "best_speedup_over_time", "exchanges")}, indent=1))
+    assert llm["plan_choice"]["space"] == "custom_cuda" and llm["plan_choice"]["source"] == "model"
+    samples = [e for e in llm["exchanges"] if e["sample"]]
+    assert [e["status"] for e in samples] == ["rejected", "rejected", "verified"], samples
+    assert samples[0]["reason"].startswith("compile: your module:")
+    assert "NVRTC rejected the kernels" in server.requests[2].last_user
+    # Unwritten outputs read the allocator's NaN poison, or whatever was there before.
+    feedback = server.requests[3].last_user
+    assert any(f"It was rejected: check '{check}' failed" in feedback for check in ("nan", "values"))
+    fused = next(c for c in result["candidates"] if c["name"] == "llm.s03")
+    assert fused["status"] == "verified" and fused["speedup"] > 1.3, fused
