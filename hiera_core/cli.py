@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -342,6 +343,14 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
     session.run.write_json("verification.json", verification)
     session.state.status = "done"
     session.save()
+    # The editor shows the last verification's failures on the module (hover and diagnostics).
+    session.store.update_index(
+        session.key, file=session.path, **{"class": session.class_name},
+        last_run={"id": session.run.id, "kind": "verify", "status": "passed" if passed else "failed",
+                  "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "error": None},
+        verification_failures=[{"candidate": candidate, "check": check["name"], "message": check["message"],
+                                "reproducer": check["reproducer"]}
+                               for check in verification["checks"] if not check["passed"]])
     if events:
         emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0, data=verification))
     elif as_json:

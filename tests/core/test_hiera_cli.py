@@ -115,12 +115,17 @@ def test_verify_command(tmp_path, body, check):
     # Plain torch code: the pytorch space (the default, custom_cuda, forbids re-running the reference's ops).
     run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", "--space", "pytorch", "--json", cwd=folder)
     report = json.loads(run.stdout)
+    index = json.loads(next((folder / ".hiera" / "index").glob("*.json")).read_text())
     if check is None:
         assert run.returncode == 0 and report["passed"], run.stdout
+        assert index["last_run"]["status"] == "passed" and index["verification_failures"] == []
         return
     assert run.returncode == 1 and not report["passed"]
     failed = [c for c in report["checks"] if not c["passed"]]
     assert failed[0]["name"] == check, failed
+    # The editor shows the failure on the module: the index records it.
+    assert index["last_run"]["status"] == "failed"
+    assert index["verification_failures"][0]["check"] == check
     if check in ("values", "nan", "shape"):
         assert "seed" in failed[0]["reproducer"] and "shapes" in failed[0]["reproducer"]
 
