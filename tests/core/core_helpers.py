@@ -31,10 +31,11 @@ def copy_example(folder: Path, name: str) -> Path:
     return target
 
 
-def hiera(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=env, capture_output=True,
+def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run the CLI from this checkout (env: the whole environment to use, default this process's)."""
+    merged = dict(os.environ if env is None else env)
+    merged["PYTHONPATH"] = str(REPO) + (os.pathsep + merged["PYTHONPATH"] if merged.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=merged, capture_output=True,
                           text=True, timeout=timeout)
 
 

@@ -3,37 +3,16 @@ and configs pointing at a scripted server."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 from hiera_core.llm.config import LLMConfig
 
-REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from core_helpers import SIMPLE_TASK, hiera  # noqa: E402,F401  (hiera: re-exported for the LLM tests)
 
-TINY_TASK = textwrap.dedent("""
-    import torch
-    import torch.nn as nn
-
-
-    class Model(nn.Module):
-        def __init__(self, scale):
-            super().__init__()
-            self.scale = scale
-
-        def forward(self, x):
-            return torch.relu(x) * self.scale + 1.0
-
-
-    def get_inputs():
-        return [torch.randn(64, 128)]
-
-
-    def get_init_inputs():
-        return [2.0]
-""").lstrip()
+TINY_TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
 
 # A candidate module for TINY_TASK (plain PyTorch, so it verifies in a second on CPU) and a wrong one.
 GOOD_MODULE = textwrap.dedent("""
@@ -50,13 +29,6 @@ GOOD_MODULE = textwrap.dedent("""
             return torch.clamp(x, min=0) * self.scale + 1.0
 """).strip()
 WRONG_MODULE = GOOD_MODULE.replace("+ 1.0", "+ 1.5")
-
-
-def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    merged = dict(os.environ if env is None else env)
-    merged["PYTHONPATH"] = str(REPO) + (os.pathsep + merged["PYTHONPATH"] if merged.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=merged, capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def tiny_workspace(folder: Path, tool_hiera: str = "") -> Path:

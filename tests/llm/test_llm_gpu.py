@@ -7,33 +7,12 @@ a correct fused kernel, which must verify and beat eager's three kernels.
 
 import json
 import os
-import textwrap
 
 import pytest
 from chat_server import Answer, ChatServer, plan_answer, python_answer
-from llm_helpers import hiera
+from llm_helpers import TINY_TASK, hiera
 
-GPU_TASK = textwrap.dedent("""
-    import torch
-    import torch.nn as nn
-
-
-    class Model(nn.Module):
-        def __init__(self, scale):
-            super().__init__()
-            self.scale = scale
-
-        def forward(self, x):
-            return torch.relu(x) * self.scale + 1.0
-
-
-    def get_inputs():
-        return [torch.randn(8192, 4096)]
-
-
-    def get_init_inputs():
-        return [2.0]
-""").lstrip()
+GPU_TASK = TINY_TASK.replace("torch.randn(64, 128)", "torch.randn(8192, 4096)")
 
 FUSED = '''
 import torch
