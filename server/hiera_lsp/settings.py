@@ -50,7 +50,10 @@ class Settings:
         changes: dict[str, Any] = {}
         problems: list[str] = []
         for item in fields(self):
-            if item.name not in raw or raw[item.name] is None:
+            if item.name not in raw:
+                continue
+            if raw[item.name] is None:  # a setting the user cleared goes back to its default
+                changes[item.name] = item.default
                 continue
             value, problem = _validate(item.name, raw[item.name])
             if problem:

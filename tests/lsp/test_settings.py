@@ -51,3 +51,14 @@ async def test_invalid_settings_are_reported_and_the_rest_still_applies(start_se
                         "HIERA settings: hiera.device: must be one of cuda, cpu (or empty), got 'tpu' (ignored)"]
     settings = (await session.info())["settings"]
     assert (settings["budget"], settings["device"], settings["jobTimeLimit"]) == (None, "", 60.0)
+
+
+def test_a_cleared_setting_returns_to_its_default():
+    from hiera_lsp.settings import Settings
+
+    configured, problems = Settings().merged({"budget": 6, "model": "m"})
+    assert (configured.budget, configured.model, problems) == (6, "m", [])
+    cleared, problems = configured.merged({"hiera": {"budget": None, "model": None}})
+    assert (cleared.budget, cleared.model, problems) == (None, "", [])
+    kept, _ = configured.merged({"device": "cpu"})  # keys not sent are left alone
+    assert (kept.budget, kept.model) == (6, "m")
