@@ -14,6 +14,7 @@ import json
 import sys
 import traceback
 
+from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
 
 
@@ -104,8 +105,7 @@ def op_profile(request: dict) -> dict:
     return {"spec": prepared.spec.to_dict(), "timing": timing.to_dict()}
 
 
-OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile}
-OPS["bench_time"] = __import__("hiera_core.bench.worker_ops", fromlist=["op_bench_time"]).op_bench_time
+OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "bench_time": op_bench_time}
 
 
 def main(argv: list[str]) -> int:
