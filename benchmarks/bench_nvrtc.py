@@ -23,20 +23,9 @@ sys.path.insert(0, str(ROOT))
 from hiera_core import gpus  # noqa: E402
 from hiera_core.cuda.nvrtc import compile_cuda  # noqa: E402
 from hiera_core.cuda.resources import kernel_resources  # noqa: E402
+from hiera_core.task import load_task  # noqa: E402
 
-EXAMPLES = {  # file -> (class, inputs function, init function)
-    "elementwise_chain": ("Model", "get_inputs", "get_init_inputs"),
-    "gemm_epilogue": ("Model", "get_inputs", "get_init_inputs"),
-    "conv2d_relu_bias": ("Model", "get_inputs", "get_init_inputs"),
-    "small_mlp": ("Model", "get_inputs", "get_init_inputs"),
-    "launch_bound": ("Model", "get_inputs", "get_init_inputs"),
-    "softmax": ("Model", "get_inputs", "get_init_inputs"),
-    "layernorm": ("Model", "get_inputs", "get_init_inputs"),
-    "rmsnorm_block": ("RMSNormBlock", "make_inputs", "make_init"),
-    "sum_reduction": ("Model", "get_inputs", "get_init_inputs"),
-    "maxpool2d": ("Model", "get_inputs", "get_init_inputs"),
-    "stencil3d": ("Model", "get_inputs", "get_init_inputs"),
-}
+EXAMPLES = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
 COMPILE_TARGET_S = 0.5
 STENCIL_TILES = [  # (bx, by, rows per thread, planes per block)
     (64, 4, 4, 32), (32, 4, 4, 32), (32, 8, 4, 32), (64, 4, 4, 16), (64, 4, 4, 64), (128, 2, 8, 32),
@@ -45,15 +34,10 @@ ENTRY_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\)
 
 
 def load(name: str):
-    import torch
-
-    class_name, inputs_fn, init_fn = EXAMPLES[name]
+    """(path, class, constructor arguments, forward inputs) of an example, resolved as the engine does."""
     path = ROOT / "examples" / f"{name}.py"
-    namespace = {"__name__": f"bench_{name}"}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    torch.manual_seed(0)
-    init = namespace[init_fn]()
-    return path, namespace[class_name], init, namespace[inputs_fn]()
+    task = load_task(str(path))
+    return path, task.cls, task.make_init(), task.make_inputs("cpu", seed=0)
 
 
 def candidate(name: str):

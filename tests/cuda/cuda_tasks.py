@@ -19,22 +19,10 @@ torch = pytest.importorskip("torch")
 from hiera_core.opkinds import kind_of_module, kind_of_name  # noqa: E402
 from hiera_core.spaces import ImplementContext  # noqa: E402
 from hiera_core.spec import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
+from hiera_core.task import load_task as engine_load_task  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-# example -> (class, inputs function, init function)
-TASKS = {
-    "elementwise_chain": ("Model", "get_inputs", "get_init_inputs"),
-    "gemm_epilogue": ("Model", "get_inputs", "get_init_inputs"),
-    "conv2d_relu_bias": ("Model", "get_inputs", "get_init_inputs"),
-    "small_mlp": ("Model", "get_inputs", "get_init_inputs"),
-    "launch_bound": ("Model", "get_inputs", "get_init_inputs"),
-    "softmax": ("Model", "get_inputs", "get_init_inputs"),
-    "layernorm": ("Model", "get_inputs", "get_init_inputs"),
-    "rmsnorm_block": ("RMSNormBlock", "make_inputs", "make_init"),
-    "sum_reduction": ("Model", "get_inputs", "get_init_inputs"),
-    "maxpool2d": ("Model", "get_inputs", "get_init_inputs"),
-    "stencil3d": ("Model", "get_inputs", "get_init_inputs"),
-}
+TASKS = tuple(sorted(path.stem for path in EXAMPLES.glob("*.py")))
 
 
 @dataclass
@@ -45,17 +33,14 @@ class Task:
     inputs: list
 
 
-def load_task(path: Path, class_name: str = "Model", inputs: str = "get_inputs",
-              init: str = "get_init_inputs") -> Task:
-    """Import a task file and take its class, constructor arguments and forward inputs."""
-    namespace = {"__name__": f"hiera_task_{path.stem}"}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    return Task(path, namespace[class_name], namespace[init](), namespace[inputs]())
+def load_task(path: Path) -> Task:
+    """The task's class, constructor arguments and forward inputs, resolved as the engine does."""
+    task = engine_load_task(str(path))
+    return Task(path, task.cls, task.make_init(), task.make_inputs("cpu", seed=0))
 
 
 def example_task(name: str) -> Task:
-    class_name, inputs, init = TASKS[name]
-    return load_task(EXAMPLES / f"{name}.py", class_name, inputs, init)
+    return load_task(EXAMPLES / f"{name}.py")
 
 
 # Small tasks covering what the examples do not:
