@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -21,9 +20,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from hiera_core import __version__
 from hiera_core.cuda.cli import kernels
 from hiera_core.errors import HieraError
-from hiera_core.events import Emit, Event, JsonLinesEmitter, discard
+from hiera_core.events import Emit, Event, JsonLinesEmitter
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record
+from hiera_core.store import iso_time
 
 stderr = Console(stderr=True)
 stdout = Console(soft_wrap=True)
@@ -347,7 +347,7 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
     session.store.update_index(
         session.key, file=session.path, **{"class": session.class_name},
         last_run={"id": session.run.id, "kind": "verify", "status": "passed" if passed else "failed",
-                  "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "error": None},
+                  "date": iso_time(), "error": None},
         verification_failures=[{"candidate": candidate, "check": check["name"], "message": check["message"],
                                 "reproducer": check["reproducer"]}
                                for check in verification["checks"] if not check["passed"]])

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import math
 import platform
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from hiera_core import gpus
 from hiera_core.errors import HieraError
-from hiera_core.inputs import clone_inputs, forward_parameter_names
+from hiera_core.inputs import clone_inputs, forward_parameter_names, tensors_equal
 from hiera_core.opkinds import kind_of_module, kind_of_name
 from hiera_core.spec import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
+from hiera_core.store import iso_time
 from hiera_core.task import Task, check_outputs, outputs_as_list
 
 # Share of free memory a real run may plan to use (inputs + params + outputs, x3 for intermediates).
@@ -328,9 +328,9 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     shares: dict[str, float] = {}
     if not meta_only:
         mutated = [info.name for info, before, after in zip(describe_inputs(task, inputs, False), originals, inputs)
-                   if isinstance(before, torch.Tensor) and not _same(before, after)]
+                   if isinstance(before, torch.Tensor) and not tensors_equal(before, after)]
         second = outputs_as_list(task.run_forward(model, clone_inputs(originals)))
-        deterministic = all(_same(a, b) for a, b in zip(task_outputs, second))
+        deterministic = all(tensors_equal(a, b) for a, b in zip(task_outputs, second))
         if measure:
             from hiera_core.timing import time_module
 
@@ -394,18 +394,6 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         workload_class=classify(sum(work_ms.values()), launches, device, roofline.limiter), graph=graph,
         mutated_inputs=mutated, deterministic=deterministic, reference_ms=reference_ms,
         reference_precision_notes=notes, measured=not meta_only, not_measured=not_measured,
-        environment={**environment(device), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        environment={**environment(device), "created": iso_time()})
     return Prepared(task=task, spec=spec, model=model, inputs=originals if originals is not None else inputs,
                     graph=graph_module, meta_only=meta_only)
-
-
-def _same(a, b) -> bool:
-    import torch
-
-    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
-        return a == b
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.is_floating_point():
-        return bool(((a == b) | (a.isnan() & b.isnan())).all())
-    return bool(torch.equal(a, b))

@@ -128,6 +128,17 @@ def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000) -
     return sets
 
 
+def tensors_equal(a, b) -> bool:
+    """Same shape, dtype and values, NaN equal to NaN (for mutation and determinism checks)."""
+    import torch
+
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if torch.equal(a, b):
+        return True
+    return a.is_floating_point() and bool(((a == b) | (a.isnan() & b.isnan())).all())
+
+
 def clone_inputs(inputs: list) -> list:
     """Fresh copies at new addresses (clone preserves strides, so layouts stay as the task made them)."""
     import torch

@@ -24,7 +24,7 @@ from hiera_core.llm.config import without_credentials
 from hiera_core.llm.record import LLMRecord
 from hiera_core.plan import Plan
 from hiera_core.spec import Spec
-from hiera_core.store import Run, Store, task_key
+from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task import choose_class, read_source, split_address
 
 # A candidate must beat the reference by more than timing noise to be proposed.
@@ -123,12 +123,8 @@ class Session:
         self.save()
         self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
                                 last_run={"id": self.run.id, "kind": self.state.kind, "status": "failed",
-                                          "date": _iso(), "error": error.to_dict()})
+                                          "date": iso_time(), "error": error.to_dict()})
         self.emit(Event("error", stage=self.state.stage, message=str(error), data=error.to_dict()))
-
-
-def _iso(when: float | None = None) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(when or time.time()))
 
 
 def profile_record(spec: Spec, timing: dict) -> dict:
@@ -140,7 +136,7 @@ def profile_record(spec: Spec, timing: dict) -> dict:
             "flops": spec.flops, "bytes": spec.bytes_min, "intensity": spec.intensity,
             "roofline_bound_ms": bound, "roofline_device": spec.roofline.device_name,
             "roofline_pct": 100 * bound / timing["median_ms"] if timing["median_ms"] else None,
-            "workload_class": spec.workload_class, "date": _iso()}
+            "workload_class": spec.workload_class, "date": iso_time()}
 
 
 def llm_config_for(settings: Settings, workspace: Path) -> LLMConfig:
@@ -335,7 +331,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             device=f"{settings.device}: {spec.environment.get('device_name')}",
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
-            date=_iso(), contract=spec.contract_lines(), run=run.id)
+            date=iso_time(), contract=spec.contract_lines(), run=run.id)
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
         result.update(status="proposal", proposal_path=str(proposal_file), speedup=best.speedup, space=best.space,
@@ -353,7 +349,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
         index_entries["proposal"] = {"run": run.id, "path": str(proposal_file), "target": os.path.abspath(target),
                                      "speedup": best.speedup, "space": best.space, "strategy": best.strategy,
                                      "verification": best.verification,
-                                     "device_name": spec.environment.get("device_name"), "date": _iso()}
+                                     "device_name": spec.environment.get("device_name"), "date": iso_time()}
     session.state.status = result["status"]
     session.state.best = vars(best) if best else None
     session.state.finished = time.time()
@@ -361,7 +357,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     run.write_json("result.json", result)
     session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
                                last_run={"id": run.id, "kind": "optimize", "status": result["status"],
-                                         "date": _iso(), "error": None}, **index_entries)
+                                         "date": iso_time(), "error": None}, **index_entries)
     session.emit(Event("result", stage="propose", message=result["message"], progress=1.0, data=result))
     return result
 

@@ -50,6 +50,11 @@ def task_key(workspace: Path, file: str | os.PathLike, class_name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{relative.as_posix()}__{class_name}").strip("_")
 
 
+def iso_time() -> str:
+    """The local time as records write it, e.g. 2026-11-29T11:54:41+0000."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -47,7 +47,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core.errors import HieraError
-from hiera_core.inputs import InputSet, clone_inputs, forward_parameter_names, input_sets, with_signs_kept
+from hiera_core.inputs import (InputSet, clone_inputs, forward_parameter_names, input_sets, tensors_equal,
+                               with_signs_kept)
 from hiera_core.spec import Spec, Tolerance
 from hiera_core.static_checks import check_candidate, patch_check
 from hiera_core.task import Task, outputs_as_list
@@ -226,17 +227,6 @@ def _trivial(out, ref, inputs) -> str | None:
                 and out.numel() > 1 and bool(torch.equal(out, value)) and not bool(torch.equal(ref, value)):
             return "the output equals an input but the reference's does not"
     return None
-
-
-def _equal(a, b) -> bool:
-    """Same shape, dtype and values, NaN equal to NaN."""
-    import torch
-
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if torch.equal(a, b):
-        return True
-    return a.is_floating_point() and bool(((a == b) | (a.isnan() & b.isnan())).all())
 
 
 def _tolerances(spec: Spec, reference_outputs: list) -> list[Tolerance]:
@@ -463,7 +453,7 @@ class _Session:
         names = forward_parameter_names(self.task)
         mutated = [names[i] if i < len(names) else f"arg{i}"
                    for i, (after, before) in enumerate(zip(inputs, input_set.inputs))
-                   if isinstance(after, torch.Tensor) and not _equal(after, before)]
+                   if isinstance(after, torch.Tensor) and not tensors_equal(after, before)]
         allowed = set(self.spec.mutated_inputs or [])
         if any(name not in allowed for name in mutated):
             raise _Rejected(Check("input-mutation", False, f"forward modified its input(s) {mutated}; the reference "
@@ -611,7 +601,7 @@ def _check_repeats(session: _Session, candidate) -> None:
     kept = [o.clone() for o in first]
     shared = session.fresh_inputs(first_set)
     second = session.run_and_judge(candidate, first_set, first_refs, shared)
-    if not all(_equal(a, b) for a, b in zip(first, kept)):
+    if not all(tensors_equal(a, b) for a, b in zip(first, kept)):
         raise _Rejected(Check("output-reuse", False, "the second call overwrote the first call's output (outputs "
                                                      "must be fresh tensors, not a buffer the module reuses)", where))
     for a, b, tolerance in zip(first, second, session.tolerance):

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from hiera_core.bench.measures import summarise
 from hiera_core.bench.record import TaskRecord
 from hiera_core.errors import HieraError
-from hiera_core.store import atomic_write_json, atomic_write_text, read_json
+from hiera_core.store import atomic_write_json, atomic_write_text, iso_time, read_json
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
@@ -31,18 +30,14 @@ CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
 CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
 
 
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
-
-
 @dataclass
 class BenchResults:
     settings: dict
     environment: dict
     command: list[str]
     tasks: list[TaskRecord] = field(default_factory=list)
-    created: str = field(default_factory=_now)
-    updated: str = field(default_factory=_now)
+    created: str = field(default_factory=iso_time)
+    updated: str = field(default_factory=iso_time)
 
     def finished_ids(self) -> set[str]:
         return {record.id for record in self.tasks}
@@ -109,7 +104,7 @@ def save(folder: Path, results: BenchResults) -> None:
     """Write results.json, results.csv and report.html (each atomically)."""
     from hiera_core.bench.report import render_report
 
-    results.updated = _now()
+    results.updated = iso_time()
     data = results.to_dict()
     atomic_write_json(folder / RESULTS_JSON, data)
     atomic_write_text(folder / RESULTS_CSV, render_csv(results))
