@@ -4,6 +4,9 @@
 #   bash benchmarks/gpu_session.sh tests      # pytest -m gpu: engine, custom CUDA, adversarial corpus
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table and NVRTC compile times; verifier cost
+#   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
+# examples and suite each take about 100 s per task on an H200 (2026-11-29): one call finishes
+# about 5 tasks. Carry their output folder (bench-examples, bench-suite) and call again to resume.
 # Results land in $OUT (or ./gpu-out). The device image lacks openai: carry its wheels in .whl/llm
 # (see docs/llm.md) for tests/llm/test_llm_gpu.py; without them that test is skipped.
 set -uo pipefail
@@ -23,18 +26,20 @@ case "${1:-tests}" in
     python3 -c "import openai" 2>/dev/null && dirs="$dirs tests/llm/test_llm_gpu.py"
     timeout 560 python3 -m pytest -m gpu $dirs -q -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | tail -40
     ;;
-  examples)
-    timeout -s INT 560 python3 -m hiera_core.cli bench examples/*.py --device cuda --budget 4 --timeout 240 \
-      --out bench-examples --resume --stop-after 420 2>&1 | tee "$out/bench_examples.txt" | tail -40
-    cp bench-examples/results.json bench-examples/results.csv bench-examples/report.html "$out/" 2>/dev/null
-    tar czf "$out/bench-examples.tgz" bench-examples
+  examples|suite)
+    folder="bench-$1"
+    targets=$([ "$1" = examples ] && echo examples/*.py || echo benchmarks/suite)
+    timeout -s INT 570 python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
+      --out "$folder" --resume --stop-after 470 2>&1 | tee "$out/$folder.txt" | tail -40
+    cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/" 2>/dev/null
+    tar czf "$out/$folder.tgz" "$folder"
     ;;
   kernels)
     timeout 300 python3 benchmarks/bench_nvrtc.py --gpu 2>&1 | tee "$out/bench_nvrtc.txt" | tail -30
     timeout 240 python3 benchmarks/bench_verify.py --device cuda 2>&1 | tee "$out/bench_verify.txt" | tail -20
     ;;
   *)
-    echo "usage: $0 tests|examples|kernels" >&2
+    echo "usage: $0 tests|examples|kernels|suite" >&2
     exit 2
     ;;
 esac

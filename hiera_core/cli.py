@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 import click
 from rich.console import Console
@@ -82,6 +82,35 @@ def common_output(function):
     return click.option("--events", is_flag=True, help="JSON-lines progress events on stdout")(function)
 
 
+def model_options(function):
+    """--model, --base-url, --plan-model (optimize and plan; hiera_core.llm.config merges the other layers)."""
+    for option in reversed((
+            click.option("--model", default=None, metavar="NAME",
+                         help="LLM at an OpenAI-compatible endpoint (else HIERA_MODEL, [tool.hiera] model, editor "
+                              "settings; none: offline expert mode)"),
+            click.option("--base-url", default=None, metavar="URL",
+                         help="the endpoint, e.g. http://127.0.0.1:8000/v1 (else OPENAI_BASE_URL, ...; default: "
+                              "OpenAI's); the API key is read from OPENAI_API_KEY only"),
+            click.option("--plan-model", default=None, metavar="NAME",
+                         help="a separate model for space selection (default: the model)"))):
+        function = option(function)
+    return function
+
+
+def with_mode_lines(progress: Emit, text: bool) -> Emit:
+    """`progress`, and on stderr when the output is text, one line each: the mode and config warnings
+    (a start or log event carrying "mode"), a model's failure (a log event carrying "llm_error")."""
+    def emit(event: Event) -> None:
+        if text:
+            lines = ([event.data["mode"], *event.data.get("warnings", [])]
+                     if event.event in ("start", "log") and "mode" in event.data else
+                     [event.message] if event.event == "log" and "llm_error" in event.data else [])
+            for line in lines:
+                stderr.print(line, highlight=False, markup=False, soft_wrap=True)
+        progress(event)
+    return emit
+
+
 @click.group()
 @click.version_option(__version__, prog_name="hiera")
 def main() -> None:
@@ -90,11 +119,14 @@ def main() -> None:
 
 
 def run_step(address: str, kind: str, settings: Settings, emit: Emit, as_json: bool, events: bool, stage: str,
-             op: str, doing: str, **request) -> tuple[Session, dict]:
-    """Open a run of `kind` for ADDRESS and run one worker op in it; an error ends the command (exit 2)."""
+             op: str, doing: str, before: Callable[[Session], None] | None = None, **request) -> tuple[Session, dict]:
+    """Open a run of `kind` for ADDRESS, call `before(session)` (e.g. to resolve the model settings),
+    and run one worker op in it; an error ends the command (exit 2)."""
     session = None
     try:
         session = Session(address, kind, settings, emit)
+        if before is not None:
+            before(session)
         session.stage(stage, f"{doing}: {session.address}", 0.1)
         return session, session.worker(op, doing, kind, **request)
     except HieraError as error:
@@ -143,22 +175,48 @@ def _record_spec(session: Session, spec: dict) -> None:
 
 @main.command()
 @spec_options
-def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
-    """Rank the implementation spaces and strategies for a module (offline expert planner)."""
+@model_options
+def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, plan_model) -> None:
+    """Rank the implementation spaces and strategies for a module (offline expert planner); with a
+    model configured, the model also chooses the space, shown beside the offline ranking."""
+    from hiera_core.llm.record import LLMRecord
+    from hiera_core.optimize import configure_llm
     from hiera_core.plan import ExpertPlanner, render_plan
+    from hiera_core.refine import plan_only
     from hiera_core.spec import Spec
 
-    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
-    with progress_emitter(not as_json, events) as emit:
+    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout,
+                        llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model))
+
+    def say_mode(session: Session) -> None:
+        mode = configure_llm(session).mode_line(budget=False)
+        session.emit(Event("log", stage="load", message=mode, data={"mode": mode,
+                                                                     "warnings": session.llm_config.warnings}))
+
+    with progress_emitter(not as_json, events) as progress:
+        emit = with_mode_lines(progress, text=not as_json and not events)
         session, result = run_step(address, "plan", settings, emit, as_json, events, "spec", "prepare",
-                                   "building the spec", gpu=gpu, meta=meta, measure=False)
+                                   "building the spec", before=say_mode, gpu=gpu, meta=meta, measure=False)
+        spec = Spec.from_dict(result["spec"])
+        config = session.llm_config
+        if config.enabled:
+            session.stage("plan", f"asking {config.planning_model} to choose the implementation space", 0.5)
+            record = session.llm_record = LLMRecord(session.run, config.public())
+            chosen, error = plan_only(config, record, spec)
+            if error is not None:
+                session.emit(Event("log", stage="plan", message=f"{error.message}; showing the offline ranking",
+                                   data={"llm_error": error.to_dict()}))
+        else:
+            chosen = ExpertPlanner().plan(spec)
     _record_spec(session, result["spec"])
-    chosen = ExpertPlanner().plan(Spec.from_dict(result["spec"]))
     session.run.write_json("plan.json", chosen.to_dict())
+    # Without a model the output is the offline plan exactly; with one, also the mode and the exchange's record.
+    output = chosen.to_dict() if not config.enabled else {**chosen.to_dict(), "mode": config.mode_line(budget=False),
+                                                          "llm": session.llm_record.summary()}
     if events:
-        emit(Event("result", stage="plan", message=chosen.summary, progress=1.0, data=chosen.to_dict()))
+        emit(Event("result", stage="plan", message=chosen.summary, progress=1.0, data=output))
     elif as_json:
-        click.echo(chosen.to_json())
+        click.echo(json.dumps(output, indent=2))
     else:
         stdout.print(render_plan(chosen), highlight=False, markup=False)
 
@@ -172,13 +230,7 @@ def plan(address, device, gpu, meta, timeout, as_json, events) -> None:
 @click.option("--timeout", type=float, default=600.0, show_default=True,
               help="seconds allowed per step (the reference's spec, each candidate)")
 @click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
-@click.option("--model", default=None, metavar="NAME",
-              help="LLM at an OpenAI-compatible endpoint (else HIERA_MODEL, [tool.hiera] model, editor settings; "
-                   "none: offline expert mode)")
-@click.option("--base-url", default=None, metavar="URL",
-              help="the endpoint, e.g. http://127.0.0.1:8000/v1 (else OPENAI_BASE_URL, ...; default: OpenAI's); "
-                   "the API key is read from OPENAI_API_KEY only")
-@click.option("--plan-model", default=None, metavar="NAME", help="a separate model for space selection")
+@model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
               help="LLM budget: candidates to ask the model for (default 8)")
 @click.option("--token-budget", type=click.IntRange(1000), default=None,
@@ -193,14 +245,7 @@ def optimize_command(address, budget, device, gpu, timeout, write, model, base_u
                         llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
                                          token_budget=token_budget, time_budget_s=time_budget))
     with progress_emitter(not as_json, events) as progress:
-        def emit(event: Event) -> None:
-            if not as_json and not events:  # one line each: the mode, config warnings, a model's failure
-                lines = ([event.data["mode"], *event.data["warnings"]] if event.event == "start" else
-                         [event.message] if event.event == "log" and "llm_error" in event.data else [])
-                for line in lines:
-                    stderr.print(line, highlight=False, markup=False, soft_wrap=True)
-            progress(event)
-
+        emit = with_mode_lines(progress, text=not as_json and not events)
         try:
             result = optimize(address, settings, emit)
         except HieraError as error:

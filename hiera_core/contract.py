@@ -358,9 +358,13 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     notes = precision_notes(device, set(kinds))
     precision = task.directives.precision
     main_dtype = next((o.dtype for o in output_infos), "float32")
-    compute_ms = 1000 * flops / peaks.flops_for(main_dtype, precision) if flops else 0.0
+    # On a GPU a reference whose float32 convolutions or matmuls run on TF32 tensor cores (torch's
+    # flags) is bounded by the TF32 peak, not the CUDA-core one, or cuDNN itself would beat the "bound".
+    tf32_reference = peaks.key != "cpu" and main_dtype == "float32" and bool(precision_notes("cuda", set(kinds)))
+    peak_flops = peaks.flops_for(main_dtype, "tf32" if tf32_reference else precision)
+    compute_ms = 1000 * flops / peak_flops if flops else 0.0
     memory_ms = 1000 * bytes_min / peaks.mem_bw
-    roofline = Roofline(device=peaks.key, device_name=peaks.name, peak_flops=peaks.flops_for(main_dtype, precision),
+    roofline = Roofline(device=peaks.key, device_name=peaks.name, peak_flops=peak_flops,
                         peak_bw=peaks.mem_bw, compute_ms=compute_ms, memory_ms=memory_ms,
                         bound_ms=max(compute_ms, memory_ms), limiter="compute" if compute_ms > memory_ms else "memory")
     launches = sum(entry["count"] for _, kind, entry in op_list if kind != "view")

@@ -155,10 +155,12 @@ def render_plan(plan: Plan) -> str:
         by = ("the model" if plan.choice["source"] == "model"
               else f"fallback to the offline ranking ({plan.choice['problem']})")
         lines.append(f"Chosen by {by}: {plan.choice['space']} / {plan.choice['strategy']}: {plan.choice['reason']}")
-    lines.append("Spaces:")
+    # With a choice the scores are still the offline ranking's; the chosen space and strategy come first.
+    ranked = " (offline expert scores, the chosen one first)" if plan.choice else ""
+    lines.append(f"Spaces{ranked}:")
     for rank in plan.spaces:
         lines.append(f"  {rank.score:.2f}  {rank.title}: {rank.reason}")
-    lines.append("Strategies, best first:")
+    lines.append(f"Strategies{ranked}:" if ranked else "Strategies, best first:")
     for index, entry in enumerate(plan.entries, start=1):
         lines.append(f"  {index}. [{entry.score:.2f}] {entry.strategy}: {entry.reason}")
     if plan.skipped:
@@ -255,6 +257,6 @@ def chosen_plan(offline: Plan, choice: SpaceChoice) -> Plan:
     """The offline plan with the chosen space (and strategy, when it is an offline one) first."""
     spaces = sorted(offline.spaces, key=lambda rank: rank.space != choice.space)
     entries = sorted(offline.entries, key=lambda entry: entry.strategy != choice.strategy)
-    how = "the model chose" if choice.source == "model" else "offline ranking used (the model's answer was unusable)"
+    how = "the model chose" if choice.source == "model" else "offline ranking used (no usable answer from the model)"
     summary = f"{offline.summary}; {how}: {choice.space} / {choice.strategy}"
     return Plan(LLMPlanner.name, offline.workload_class, summary, spaces, entries, offline.skipped, asdict(choice))

@@ -36,16 +36,20 @@ from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module
 from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, Reply, RequestFailed, estimate_tokens
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.record import Exchange, LLMRecord
-from hiera_core.plan import SPACE_MEANINGS, LLMPlanner, Plan
+from hiera_core.plan import (SPACE_MEANINGS, ExpertPlanner, LLMPlanner, Plan, chosen_plan, fallback_choice,
+                             open_spaces)
 from hiera_core.spaces import SPACES
 from hiera_core.spec import Spec, render_text
 
 MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
 PLAN_ANSWER_TOKENS = 1024
 MAX_QUOTED_LINES = 12
-# The NVRTC launch helpers custom-CUDA answers may call (hiera_core/cuda/proposal_runtime.py).
+# HIERA's runtime helpers answers may call without defining them: the NVRTC launch helpers
+# (hiera_core/cuda/proposal_runtime.py) and the extension builder (hiera_core/cuda/extension_runtime.py).
 RUNTIME_HELPERS = ("_hiera_kernel", "_hiera_launch")
+EXTENSION_HELPERS = ("_hiera_extension",)
 RUNTIME_FILE = Path(__file__).resolve().parent / "cuda" / "proposal_runtime.py"
+EXTENSION_RUNTIME_FILE = Path(__file__).resolve().parent / "cuda" / "extension_runtime.py"
 
 
 @dataclass
@@ -105,6 +109,35 @@ def plan_with_model(client: ChatClient, config: LLMConfig, record: LLMRecord, sp
         record.close(opened[0], "used" if used else "invalid", "" if used else plan.choice["problem"])
     record.save()
     return plan
+
+
+def describe_device(spec: Spec) -> str:
+    """The device as the prompts name it: kind, name, torch (and CUDA) version."""
+    env = spec.environment
+    return (f"{spec.device}: {env.get('device_name')}, torch {env.get('torch')}"
+            + (f", CUDA {env.get('cuda')}" if spec.device == "cuda" else ""))
+
+
+def plan_only(config: LLMConfig, record: LLMRecord, spec: Spec) -> tuple[Plan, ModelUnavailable | None]:
+    """Space selection by the model and nothing else (`hiera plan`), recorded in `record`.
+
+    Always a plan: the model's choice, or the offline ranking's best with why the model's was not
+    used (an unusable answer, a lost request, or an endpoint that cannot serve the run, which is
+    also returned so the caller can say it in one line).
+    """
+    client = ChatClient(config)
+    try:
+        return plan_with_model(client, config, record, spec, describe_device(spec),
+                               record.started + config.time_budget_s), None
+    except ModelUnavailable as error:
+        record.unavailable(error)
+        offline = ExpertPlanner().plan(spec)
+        plan = chosen_plan(offline, fallback_choice(offline, open_spaces(spec.device), error.message))
+        record.plan_choice = plan.choice
+        record.save()
+        return plan, error
+    finally:
+        client.close()
 
 
 # ---- refinement -------------------------------------------------------------------------------
@@ -253,13 +286,15 @@ class Refiner:
             self._dispatch(chain)
             return
         name = f"llm.s{exchange.sample:02d}"
-        space = self.choice["space"]
+        # A module that calls HIERA's kernel or extension helpers is a custom-kernel candidate whatever
+        # the planned space (a C++ extension on a CPU run, say): it faces that space's checks.
+        space = "custom_cuda" if runtime_helpers_called(code) else self.choice["space"]
         prefix = self._runtime_prefix(code) if space == "custom_cuda" else ""
         prefix_lines = prefix.count("\n")
         candidate = {"name": name, "space": space, "strategy": f"llm: {self.choice['strategy']}"[:100],
                      "code": prefix + code, "reason": f"written by {self.config.model} (sample {exchange.sample}"
                      + (f", refining {chain.last_candidate})" if exchange.refines else ")"),
-                     "requires_cuda": space != "pytorch", "cuda_sources": [k.source for k in cuda_strings(code)]}
+                     "requires_cuda": space != "pytorch", "cuda_sources": [k.source for k in nvrtc_kernels(code)]}
         exchange.candidate = name
         chain.last_candidate = name
         errors, resources = self._compile(code) if space == "custom_cuda" else ("", "")
@@ -395,14 +430,14 @@ class Refiner:
 
     # ---- custom CUDA --------------------------------------------------------------------------
     def _runtime_prefix(self, code: str) -> str:
-        """HIERA's NVRTC launch helpers, when the module calls them without defining them."""
-        called = any(re.search(rf"\b{name}\s*\(", code) for name in RUNTIME_HELPERS)
-        defined = any(re.search(rf"^def {name}\b", code, re.MULTILINE) for name in RUNTIME_HELPERS)
-        if not called or defined:
+        """HIERA's runtime helpers (NVRTC kernels, extensions) the module calls without defining them,
+        with the helpers and imports those need and nothing else (an extension needs no cuda.core)."""
+        called = runtime_helpers_called(code)
+        if not called:
             return ""
         from hiera_core.cuda.proposal import runtime_source
 
-        return runtime_source(list(RUNTIME_HELPERS)) + "\n\n"
+        return runtime_source(called) + "\n\n"
 
     def _compile(self, code: str) -> tuple[str, str]:
         """(errors, resource report) of the module's kernel strings, compiled here with NVRTC (no GPU
@@ -414,7 +449,7 @@ class Refiner:
         except ImportError:
             return "", ""
         errors, resources = [], []
-        for kernel in cuda_strings(code):
+        for kernel in nvrtc_kernels(code):
             try:
                 self._arch = self._arch or detect_arch()
                 report = kernel_resources(kernel.source, arch=self._arch,
@@ -444,22 +479,60 @@ class Refiner:
         self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
 
 
+def runtime_helpers_called(code: str) -> list[str]:
+    """HIERA's runtime helpers (NVRTC kernels, extensions) that a module calls and does not define."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return [name for name in RUNTIME_HELPERS + EXTENSION_HELPERS if name in called and name not in defined]
+
+
+def nvrtc_kernels(code: str) -> list:
+    """The module's CUDA kernel strings for NVRTC: not those it builds as torch extensions
+    (`_hiera_extension`, load_inline), which torch's compilers build with torch's headers."""
+    from hiera_core.cuda.extensions import extension_strings
+
+    built_by_torch = extension_strings(code)
+    return [kernel for kernel in cuda_strings(code) if kernel.source not in built_by_torch]
+
+
+def _helper_listing(path: Path, names: tuple[str, ...]) -> tuple[str, list[ast.FunctionDef]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    helpers = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names]
+    return "\n\n".join(f"def {node.name}({ast.unparse(node.args)}):\n    \"\"\""
+                        + ast.get_docstring(node).replace("\n", "\n    ") + "\"\"\"" for node in helpers), helpers
+
+
 @lru_cache(maxsize=1)
 def runtime_note() -> str:
     """How custom-CUDA answers compile and launch kernels: the helpers' signatures and docstrings,
     read from the runtime itself so the prompt always matches the code that will run."""
-    tree = ast.parse(RUNTIME_FILE.read_text(encoding="utf-8"))
-    helpers = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in RUNTIME_HELPERS]
-    listing = "\n\n".join(f"def {node.name}({ast.unparse(node.args)}):\n    \"\"\""
-                          + ast.get_docstring(node).replace("\n", "\n    ") + "\"\"\"" for node in helpers)
+    listing, helpers = _helper_listing(RUNTIME_FILE, RUNTIME_HELPERS)
+    extension, _ = _helper_listing(EXTENSION_RUNTIME_FILE, EXTENSION_HELPERS)
     device = any(arg.arg == "device" for node in helpers for arg in node.args.args)
-    return ("How kernels are compiled and launched: HIERA's NVRTC helpers. Call them without defining them; "
-            "HIERA puts their definitions above your module.\n```python\n" + listing + "\n```\n"
-            "Declare kernels `extern \"C\" __global__ void name(...)`; grid and block are ints or tuples"
+    return ("How kernels are compiled and launched: HIERA's helpers. Call them without defining them; HIERA puts "
+            "the definitions of those you call above your module.\n\n"
+            "NVRTC kernels, the first choice (a kernel compiles in well under a second):\n```python\n" + listing
+            + "\n```\nDeclare kernels `extern \"C\" __global__ void name(...)`; grid and block are ints or tuples"
             + ("; `device` is the CUDA device index of your tensors (`x.device.index`)" if device else "")
-            + ". Alternatively build an extension with torch.utils.cpp_extension.load_inline (slower to build). "
-            "Keep kernel sources as plain string literals (not f-strings): HIERA compiles them before running "
-            "your module and reports errors by line.")
+            + ". Keep kernel sources as plain string literals (not f-strings): HIERA compiles them before running "
+            "your module and reports errors by line.\n\n"
+            "A torch C++/CUDA extension, when the code needs torch's C++ API: ATen calls or at::Tensor on the host "
+            "side, a cuBLAS handle (`at::cuda::getCurrentCUDABlasHandle()`), CUDA headers, or several kernels "
+            "behind one C++ entry point:\n```python\n" + extension + "\n```\n"
+            "Its first build takes about 30 s or more (later ones load it from HIERA's build cache in "
+            "milliseconds), so prefer NVRTC kernels when they do the job. Build it once, at module level "
+            "(`_ext = _hiera_extension(\"fused\", CPP_SRC, CUDA_SRC, functions=[\"fused_forward\"])`), and call "
+            "`_ext.fused_forward(...)` in forward. Pass its sources and flags as string literals or module-level "
+            "string constants: HIERA then builds it before running your module and reports compile errors by line. "
+            "In CUDA sources launch on torch's current stream: `c10::cuda::getCurrentCUDAStream()`, from "
+            "<c10/cuda/CUDAStream.h> (<ATen/cuda/CUDAContext.h> has it too, but also needs the cuBLAS and cuSPARSE "
+            "headers). Do not call torch.utils.cpp_extension.load_inline yourself (its cache is keyed by the name "
+            "alone).")
+
 
 _FILE_LINE = re.compile(r"(?:[\w./<>-]+\.py\"?(?:, line |:)|\bline )(\d+)")
 

@@ -5,13 +5,16 @@ profiler or the functions the verifier relies on (by assignment, setattr or mock
 any import alias), define tensor subclasses or intercept torch ops, introspect the harness (gc,
 frames, sys.modules), run code built at run time (exec/eval/__import__), or pin data in L2 with a
 persistence window (it survives the timer's L2 flush). A custom-kernel candidate must not fall
-back to the reference's forward. What static checks cannot see (a fallback through torch ops,
-patching done by hidden code) the verifier checks at run time.
+back to the reference's forward. C++ held in strings (torch extension sources) may not register
+kernels for aten ops (they would replace the reference's and the verifier's), start threads, or
+run Python. What static checks cannot see (a fallback through torch ops, patching done by hidden
+code) the verifier checks at run time.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 
@@ -43,6 +46,20 @@ CONFIG_TARGETS = ("torch.backends.", "torch._inductor.config.", "torch._dynamo.c
 INTERCEPTING_BASES = {"torch.Tensor", "torch._C.TensorBase", "torch._C._TensorBase"}
 MODE_BASES = ("TorchDispatchMode", "TorchFunctionMode")
 L2_PERSISTENCE = ("persistingl2", "accesspolicywindow", "persisting_l2", "access_policy_window")
+# In C++ sources (extensions): kernels registered for aten ops or as a fallback for all of them
+# (TORCH_LIBRARY_IMPL(aten, ...), TORCH_LIBRARY_IMPL(_, ...), torch::Library(..., "aten", ...)),
+# threads that outlive the call, and Python run or imported from C++ (out of these checks' sight).
+NATIVE_PROBLEMS = (
+    ("op-interception", re.compile(r"\bTORCH_LIBRARY(?:_IMPL|_FRAGMENT)?\s*\(\s*(?:aten|_)\s*,"
+                                   r"|\bLibrary::\w+\s*,\s*\"(?:aten|_)\""),
+     "C++ that registers kernels for aten ops (or a fallback for every op) replaces the ops the reference and "
+     "the verifier run"),
+    ("threads", re.compile(r"\bstd::(?:thread|jthread|async)\b|\bpthread_create\b"),
+     "C++ that starts threads: candidates may not run work in other threads (at::parallel_for is fine)"),
+    ("dynamic-code", re.compile(r"\bPyRun_|\bPyImport_|\b(?:py|pybind11)::(?:exec|eval|eval_file)\b"
+                                r"|\b(?:py|pybind11)::module_?::import\b"),
+     "C++ that runs or imports Python code escapes these checks"),
+)
 
 
 class _Aliases:
@@ -140,6 +157,7 @@ def check_candidate(source: str, space: str, reference_class: str, first_line: i
             _check_l2_text(node, node.id, report)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             _check_l2_text(node, node.value, report)
+            _check_native_text(node, node.value, report)
     problems.sort(key=lambda problem: problem.line)
     return problems
 
@@ -221,6 +239,26 @@ def _check_class(node: ast.ClassDef, aliases: _Aliases, space: str, reference_cl
         if not defines_forward:
             report("reference-fallback", node, f"ModelNew inherits {reference_class}.forward: a custom-kernel "
                                                f"candidate must implement forward itself")
+
+
+def _check_native_text(node: ast.AST, text: str, report) -> None:
+    """Problems in C++ held in a string (an extension's sources)."""
+    for check, pattern, message in NATIVE_PROBLEMS:
+        found = pattern.search(text)
+        if found:
+            report(check, _Offset(node, text.count("\n", 0, found.start())), f"{message} (`{found.group(0).strip()}`)")
+
+
+@dataclass
+class _Offset:
+    """A node's position moved down `lines` lines: where in a multi-line string a problem is."""
+
+    node: ast.AST
+    lines: int
+
+    @property
+    def lineno(self) -> int:
+        return getattr(self.node, "lineno", 1) + self.lines
 
 
 def _check_l2_text(node: ast.AST, text: str, report) -> None:

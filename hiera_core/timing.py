@@ -50,6 +50,7 @@ class Timing:
     kernel_sum_ms: float | None = None  # profiler's per-call kernel (GPU) or op (CPU) time
     kernels: list[KernelShare] = field(default_factory=list)
     overhead_host_ms: float | None = None  # GPU: host time per call of the timing loop around an empty call
+    kernels_per_call: float | None = None  # GPU: kernels the profiler saw per call
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -166,7 +167,7 @@ def _time_cpu(fn: Callable, inputs: list, profile: bool, on_last_output) -> Timi
     timing = _summarise("cpu", times, times, "wall clock, fresh inputs at new addresses per call, warm-up 3, "
                                              "median of >=5 calls (up to 30 or 1 s)")
     if profile:
-        timing.kernel_sum_ms, timing.kernels = _profile_ops(fn, rotation, None)
+        timing.kernel_sum_ms, timing.kernels, _ = _profile_ops(fn, rotation, None)
     return timing
 
 
@@ -233,7 +234,7 @@ def _time_cuda(fn: Callable, inputs: list, profile: bool, on_last_output) -> Tim
                                              "(up to 0.25 s)")
     timing.overhead_host_ms = overhead
     if profile:
-        timing.kernel_sum_ms, timing.kernels = _profile_ops(fn, rotation, flush)
+        timing.kernel_sum_ms, timing.kernels, timing.kernels_per_call = _profile_ops(fn, rotation, flush)
     return timing
 
 
@@ -252,10 +253,10 @@ def _disable_l2_persistence() -> None:
 
 
 def _profile_ops(fn: Callable, rotation: InputRotation, flush: L2Flush | None,
-                 calls: int = 5) -> tuple[float, list[KernelShare]]:
+                 calls: int = 5) -> tuple[float, list[KernelShare], float | None]:
     """Per-call time summed over GPU kernels (CUPTI, every stream; the flush and input copies are
-    Memcpy entries, left out) or over CPU aten ops, and the top entries. Calls as timed: fresh
-    inputs, and on the GPU an L2 flush before each."""
+    Memcpy entries, left out) or over CPU aten ops, the top entries, and (GPU) kernels per call.
+    Calls as timed: fresh inputs, and on the GPU an L2 flush before each."""
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function
 
@@ -271,16 +272,20 @@ def _profile_ops(fn: Callable, rotation: InputRotation, flush: L2Flush | None,
         if device == "cuda":
             torch.cuda.synchronize()
     totals: dict[str, float] = {}
+    launches = 0
     for event in prof.events():
         if device == "cuda":
-            if event.device_type == torch.autograd.DeviceType.CUDA and not _is_memcpy(event.name):
+            # GPU-side copies of record_function ranges (the harness's own) are annotations, not kernels.
+            if (event.device_type == torch.autograd.DeviceType.CUDA and not event.is_user_annotation
+                    and not _is_memcpy(event.name)):
                 totals[event.name] = totals.get(event.name, 0.0) + event.time_range.elapsed_us() / 1000
+                launches += 1
         elif event.name.startswith("aten::") and not _inside(event, HARNESS_RANGE):
             totals[event.name] = totals.get(event.name, 0.0) + event.self_cpu_time_total / 1000
     total = sum(totals.values())
     ranked = sorted(totals.items(), key=lambda item: -item[1])[:8]
     shares = [KernelShare(_short(name), ms / calls, ms / total if total else 0.0) for name, ms in ranked]
-    return total / calls, shares
+    return total / calls, shares, (launches / calls if device == "cuda" else None)
 
 
 def _is_memcpy(name: str) -> bool:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import importlib
 import importlib.util
 import json
@@ -528,8 +529,9 @@ def static_verification(candidate_source: str, space: str, reference_class: str,
 
 
 def verify(task: Task, spec: Spec, candidate_path: str, candidate_source: str, first_line: int,
-           space: str, device: str, sets: int = 5) -> tuple[Verification, Verified | None]:
-    """Verify; returns (verification, what timing needs when it passed)."""
+           space: str, device: str, sets: int = 5, profiler: bool = True) -> tuple[Verification, Verified | None]:
+    """Verify; returns (verification, what timing needs when it passed). `profiler=False` leaves out the
+    profiler-based reference-ops check (under compute-sanitizer, which holds CUPTI itself)."""
     result = static_verification(candidate_source, space, task.class_name, first_line)
     if not result.passed:
         return result, None
@@ -547,7 +549,7 @@ def verify(task: Task, spec: Spec, candidate_path: str, candidate_source: str, f
                                                    f"shape, dtype, device, NaN, non-trivial"))
         result.checks.append(Check("input-mutation", True))
         result.checks.append(Check("uninitialized-output", True, "no output holds poisoned memory"))
-        if space == "custom_cuda":
+        if space == "custom_cuda" and profiler:
             _check_reference_ops(session, candidate)
             result.checks.append(Check("reference-ops", True, "no fallback to the reference's torch ops"))
         _check_repeats(session, candidate)
@@ -712,6 +714,7 @@ def _revalidation(last_output, verified: Verified, where: str) -> Check:
 
 SANITIZER_TOOLS = ("memcheck", "racecheck")
 SANITIZER_ERROR_EXIT = 86
+SANITIZER_PADDING_BYTES = 4096
 
 
 def find_compute_sanitizer() -> str | None:
@@ -739,14 +742,19 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
         report_path = Path(folder) / "sanitizer.txt"
-        request_path.write_text(json.dumps({**request, "op": "evaluate", "time": False, "sets": 2}), encoding="utf-8")
+        request_path.write_text(json.dumps({**request, "op": "evaluate", "time": False, "sets": 2, "profiler": False}),
+                                encoding="utf-8")
         env = {name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"}  # as run_worker
         env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         if tool == "memcheck":
             env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
         command = [sanitizer, "--tool", tool, "--report-api-errors", "no", "--print-limit", "20",
-                   "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--log-file", str(report_path),
-                   python or sys.executable, "-m", "hiera_core.worker", str(request_path), str(result_path)]
+                   "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--log-file", str(report_path)]
+        if tool == "memcheck" and _sanitizer_has_padding(sanitizer):
+            # cudaMalloc packs allocations back to back: a read one element past a tensor's end lands
+            # in its neighbour, which memcheck counts as valid unless a padding buffer sits between.
+            command += ["--padding", str(SANITIZER_PADDING_BYTES)]
+        command += [python or sys.executable, "-m", "hiera_core.worker", str(request_path), str(result_path)]
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -774,8 +782,19 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
     return Check(tool, True, f"compute-sanitizer --tool {tool}: no errors", sets)
 
 
+@functools.lru_cache(maxsize=None)
+def _sanitizer_has_padding(sanitizer: str) -> bool:
+    try:
+        usage = subprocess.run([sanitizer, "--help"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--padding" in usage
+
+
 def _sanitizer_errors(report: str) -> int | None:
-    """The error count compute-sanitizer's summary line gives; None when there is no summary."""
-    match = re.search(r"ERROR SUMMARY:\s*(\d+)\s+error", report)
+    """The error count of compute-sanitizer's summary line (memcheck: `ERROR SUMMARY: N errors`;
+    racecheck: `RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)`); None without one."""
+    match = (re.search(r"ERROR SUMMARY:\s*(\d+)\s+error", report)
+             or re.search(r"RACECHECK SUMMARY:.*?\((\d+)\s+errors?,", report))
     return int(match.group(1)) if match else None
 

@@ -66,13 +66,23 @@ def op_evaluate(request: dict) -> dict:
                                  choose_class(read_source(path), class_name).name, request["first_line"])
     if not static.passed:  # rejected before torch and the candidate are even imported
         return {"verification": static.to_dict()}
+    from hiera_core.cuda.extensions import prebuild
+    from hiera_core.verify import Check
+
+    # Extensions the candidate builds (`_hiera_extension`) compile in a child process before any of
+    # it runs: compile errors come back trimmed and mapped to its lines, and its own build is a cache hit.
+    failure = prebuild(request["candidate_source"], request["first_line"])
+    if failure:
+        static.add([Check("compile", False, failure)])
+        return {"verification": static.to_dict()}
     from hiera_core.timing import time_module
 
     task = load_task(request["address"])
     spec = Spec.from_dict(request["spec"])
     device = request["device"]
     verification, verified = verify(task, spec, request["candidate_path"], request["candidate_source"],
-                                    request["first_line"], request["space"], device, sets=request.get("sets", 5))
+                                    request["first_line"], request["space"], device, sets=request.get("sets", 5),
+                                    profiler=request.get("profiler", True))
     result = {"verification": verification.to_dict()}
     if not verification.passed or not request.get("time", True):
         return result

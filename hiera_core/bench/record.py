@@ -45,6 +45,9 @@ class TaskRecord:
     wall_s: float = 0.0
     run: str | None = None  # the optimize run's id in the task's .hiera/ store
     proposal: str | None = None  # the proposal file, relative to the output folder
+    # Each timing's statistics (median, spread, host time per call, method), results.json only: a
+    # median that disagrees with optimize_speedup can be told apart from CPU-bound or noisy timing.
+    timings: dict = field(default_factory=dict)
     environment: dict = field(default_factory=dict)
 
     @property

@@ -25,7 +25,7 @@ FORMAT = "hiera-bench/1"
 RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples")
 
 # results.csv: the record's scalar fields, the error flattened, the per-sample curve, then env_* columns.
-_NESTED = ("error", "best_speedup_by_sample", "environment")
+_NESTED = ("error", "best_speedup_by_sample", "timings", "environment")
 CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
 CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
 

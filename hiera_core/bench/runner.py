@@ -152,6 +152,7 @@ def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
     record.eager_ms = timed["eager"]["median_ms"]
     record.compile_ms = timed["compile"]["median_ms"] if timed["compile"] else None
     record.compile_error = timed["compile_error"]
+    record.timings = {name: timed[name] for name in ("eager", "compile", "hiera") if timed.get(name)}
     if record.outcome == "proposal":
         check = timed["check"]
         record.correct, record.check = check["correct"], check["message"]

@@ -16,7 +16,8 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 
 
 def op_bench_time(request: dict) -> dict:
-    """request: address, device, proposal_path (or None). Returns timings, the check, environment."""
+    """request: address, device, proposal_path (or None); `with_compile` (default true) also times
+    torch.compile(reference). Returns timings, the check, environment."""
     import torch
 
     from hiera_core.contract import environment
@@ -33,10 +34,11 @@ def op_bench_time(request: dict) -> dict:
     if request.get("proposal_path"):
         proposal, result["check"] = check_proposal(task, reference, request["proposal_path"], device)
     inputs = task.make_inputs(device, seed=0)
-    compiled = torch.compile(reference)
+    compiled = torch.compile(reference) if request.get("with_compile", True) else None
     try:
-        with torch.no_grad():
-            compiled(*clone_inputs(inputs))  # compiles here, outside the timed calls
+        if compiled is not None:
+            with torch.no_grad():
+                compiled(*clone_inputs(inputs))  # compiles here, outside the timed calls
     except Exception as error:  # noqa: BLE001 - torch.compile failing on the reference is a result
         compiled = None
         first_line = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""

@@ -5,30 +5,39 @@ CUDA architecture, Python ABI), so the build directory `$HIERA_CACHE_DIR/extensi
 `~/.cache/hiera/extensions/<name>`) holds exactly one build: a second build of the same candidate, in
 this process or another, finds the library there and ninja has nothing to do. Builds of one key are
 serialised across processes with an `fcntl` lock; `build_many` builds several candidates in parallel
-processes (one ninja per build directory) and then loads them in the caller.
+processes (one ninja per build directory) and then loads them in the caller. The key, the lock and
+the `load_inline` call are those of `extension_runtime`, the helper inlined into candidates
+(`_hiera_extension`), so HIERA's builds and a candidate's own share one cache entry.
 
 Compile failures raise `ExtensionBuildError`, whose message keeps only the compiler's error lines
 and their excerpts, with line numbers mapped to the candidate's `cpp_sources` / `cuda_sources`.
+
+For model-written candidates, `prebuild` builds the extensions a candidate's `_hiera_extension(...)`
+calls name with constant arguments, in a child process, before the candidate runs; compile errors
+come back with their lines mapped to lines of the candidate's file (`map_to_candidate`), and the
+candidate's own call is then a cache hit. Importing this module imports no torch.
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import json
+import ast
 import multiprocessing
 import os
 import re
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
+from hiera_core.cuda.extension_runtime import (_hiera_extension_arch, _hiera_extension_build, _hiera_extension_key,
+                                               _hiera_extension_name, _hiera_extension_root)
+
 MAX_ERRORS_SHOWN = 8
+HELPER = "_hiera_extension"  # the runtime helper candidates call (hiera_core/cuda/extension_runtime.py)
+# Its parameters in order; load_inline's first three are the same.
+PARAMETERS = ("name", "cpp_sources", "cuda_sources", "functions", "extra_cflags", "extra_cuda_cflags")
 
 # g++/clang: `path:line:col: error: msg`; nvcc: `path(line): error: msg`.
 _GCC_DIAGNOSTIC_RE = re.compile(
@@ -98,74 +107,49 @@ class BuildOutcome:
 
 def build_key(spec: ExtensionSpec, torch_version: str, cuda_arch: str) -> str:
     """sha256 over everything that changes the built library (not the spec's display name)."""
-    material = {
-        "cpp": spec.cpp_text, "cuda": spec.cuda_text, "functions": list(spec.functions),
-        "cflags": list(spec.extra_cflags), "cuda_cflags": list(spec.extra_cuda_cflags),
-        "torch": torch_version, "arch": cuda_arch,
-        # The .so links against one CPython ABI; a different interpreter must not load it.
-        "python": sys.implementation.cache_tag,
-    }
-    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+    return _hiera_extension_key(spec.cpp_text, spec.cuda_text, spec.functions, spec.extra_cflags,
+                                spec.extra_cuda_cflags, torch_version, cuda_arch)
 
 
 def module_name(key: str) -> str:
-    return f"hiera_ext_{key[:16]}"
+    return _hiera_extension_name(key)
 
 
 def extensions_dir(cache_dir: Path | str | None = None) -> Path:
     """`<cache_dir>/extensions`; by default the NVRTC cache's root: `$HIERA_CACHE_DIR`, else
     `$XDG_CACHE_HOME/hiera` (`~/.cache/hiera`)."""
-    root = cache_dir or os.environ.get("HIERA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "hiera")
-    return Path(root) / "extensions"
+    return Path(_hiera_extension_root(cache_dir))
 
 
 def cuda_arch_for(spec: ExtensionSpec) -> str:
     """The architecture a build targets: `cpu` for C++-only specs, else what torch will compile for."""
-    if not spec.cuda_text:
-        return "cpu"
-    import torch
-
-    if os.environ.get("TORCH_CUDA_ARCH_LIST"):  # torch's own override of the target list
-        return os.environ["TORCH_CUDA_ARCH_LIST"]
-    major, minor = torch.cuda.get_device_capability()
-    return f"sm_{major}{minor}"
+    return _hiera_extension_arch(bool(spec.cuda_text))
 
 
 def build(spec: ExtensionSpec, cache_dir: Path | str | None = None, verbose: bool = False) -> BuiltExtension:
     """Build (or load from the cache) one candidate; raises `ExtensionBuildError` if it does not compile."""
     import torch
-    from torch.utils.cpp_extension import load_inline
 
-    root = extensions_dir(cache_dir)
     key = build_key(spec, torch.__version__, cuda_arch_for(spec))
     name = module_name(key)
     if key in _LOADED:
         loaded = _LOADED[key]
         return BuiltExtension(spec, name, loaded.module, True, 0.0, loaded.library)
 
-    build_dir = root / name
-    build_dir.mkdir(parents=True, exist_ok=True)
-    library = build_dir / f"{name}.so"
     started = time.perf_counter()
-    with _key_lock(root / f"{name}.lock"):
-        # Our lock proves no live process builds this key, so torch's own lock file, if present,
-        # was left by a killed build; torch would wait on it forever.
-        (build_dir / "lock").unlink(missing_ok=True)
-        before = library.stat().st_mtime_ns if library.exists() else None
-        try:
-            module = load_inline(
-                name=name, cpp_sources=spec.cpp_text, cuda_sources=spec.cuda_text or None,
-                functions=list(spec.functions) or None, extra_cflags=list(spec.extra_cflags),
-                extra_cuda_cflags=list(spec.extra_cuda_cflags), build_directory=str(build_dir),
-                with_cuda=bool(spec.cuda_text), verbose=verbose)
-        except RuntimeError as error:
-            log = str(error)
-            if "Error building extension" not in log:
-                raise
-            raise ExtensionBuildError(spec.name, name, trim_compiler_log(log, spec, build_dir), log) from None
-        cached = before is not None and library.stat().st_mtime_ns == before
-    built = BuiltExtension(spec, name, module, cached, time.perf_counter() - started, library)
+    try:
+        # The runtime's own build: same key, lock (which also clears a lock file torch left behind
+        # in a killed build) and load_inline arguments as a candidate's `_hiera_extension` call.
+        module, library, cached = _hiera_extension_build(
+            spec.cpp_sources, spec.cuda_sources, spec.functions, spec.extra_cflags, spec.extra_cuda_cflags,
+            cache_dir=cache_dir, verbose=verbose)
+    except RuntimeError as error:
+        log = str(error)
+        if "Error building extension" not in log:
+            raise
+        raise ExtensionBuildError(spec.name, name, trim_compiler_log(log, spec, extensions_dir(cache_dir) / name),
+                                  log) from None
+    built = BuiltExtension(spec, name, module, cached, time.perf_counter() - started, Path(library))
     _LOADED[key] = built
     return built
 
@@ -224,16 +208,6 @@ def _build_in_worker(spec: ExtensionSpec, cache_dir: Path | str | None) -> bool:
     return build(spec, cache_dir).cached
 
 
-@contextmanager
-def _key_lock(path: Path):
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # released by the kernel if this process dies
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _source_offsets(spec: ExtensionSpec, build_dir: Path) -> dict[str, int]:
     """Per generated file, how many lines load_inline put before the spec's source (its includes)."""
     offsets = {}
@@ -257,3 +231,222 @@ def _map_location(path: str, line: int, offsets: dict[str, int]) -> tuple[str, i
 
 def _joined(sources: str | Sequence[str]) -> str:
     return sources if isinstance(sources, str) else "\n".join(sources)
+
+
+# ---- extension candidates written by a model ---------------------------------------------------
+class _Unresolved(Exception):
+    """An argument whose value is known only when the candidate runs."""
+
+
+@dataclass(frozen=True)
+class _Literal:
+    value: str
+    line: int  # line of the candidate's source where the literal starts
+    faithful: bool  # its lines are the source's lines (no escaped newlines, no implicit concatenation)
+
+
+def candidate_specs(source: str) -> list[ExtensionSpec]:
+    """The extensions a candidate builds through `_hiera_extension(...)` calls whose arguments are
+    constants: string literals, lists of them, `+` of them, and module-level names bound once to
+    such a value (the label `name` may be anything). Other calls are left out: they build when the
+    candidate runs."""
+    tree = ast.parse(source)
+    constants = _module_constants(tree)
+    specs: list[ExtensionSpec] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == HELPER):
+            continue
+        try:
+            values = _arguments(node, constants)
+        except _Unresolved:
+            continue
+        name = values.pop("name", None)
+        if not isinstance(values.get("cpp_sources"), (str, tuple)):
+            continue
+        spec = ExtensionSpec(name if isinstance(name, str) and name else "extension",
+                             **{key: value for key, value in values.items() if value is not None})
+        if spec not in specs:
+            specs.append(spec)
+    return specs
+
+
+def extension_strings(source: str) -> set[str]:
+    """The string values a module passes as C++/CUDA sources to `_hiera_extension` or `load_inline`
+    (resolved as in `candidate_specs`, argument by argument): sources for torch's compilers, which
+    NVRTC must not be asked to compile."""
+    tree = ast.parse(source)
+    constants = _module_constants(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if called not in (HELPER, "load_inline"):
+            continue
+        given: dict[str, ast.AST] = {}
+        for parameter, argument in zip(PARAMETERS[:3], node.args):
+            if isinstance(argument, ast.Starred):
+                break
+            given[parameter] = argument
+        given.update({keyword.arg: keyword.value for keyword in node.keywords if keyword.arg})
+        for parameter in ("cpp_sources", "cuda_sources"):
+            try:
+                value = _resolve(given[parameter], constants) if parameter in given else None
+            except _Unresolved:
+                continue
+            found.update([value] if isinstance(value, str) else value or ())
+    return found
+
+
+def map_to_candidate(message: str, spec: ExtensionSpec, source: str, first_line: int = 1) -> str:
+    """A `trim_compiler_log` message with `cpp_sources:N` / `cuda_sources:N` rewritten to `line M`,
+    M the line of the candidate's file (whose `source` starts at its line `first_line`) holding that
+    source line in one of its string literals; the excerpt under a rewritten error loses its gutter
+    number (it counted lines of the source string). Lines that cannot be placed keep their label."""
+    literals = _literals(source)
+    mapped: list[str] = []
+    placed = False
+    for text in message.splitlines():
+        match = _LABELLED_RE.match(text)
+        if match:
+            joined = spec.cpp_text if match["label"] == "cpp_sources" else spec.cuda_text
+            line = _place(joined, int(match["line"]), literals)
+            placed = line is not None
+            if placed:
+                text = f"line {line + first_line - 1}: {text[match.end():]}"
+        elif not text[:1].isspace():  # another error (in a header, say) or a summary line
+            placed = False
+        elif placed:
+            text = _GUTTER_RE.sub(lambda m: f"{m['indent']}{' ' * len(m['line'])}{m['bar']}", text)
+        mapped.append(text)
+    return "\n".join(mapped)
+
+
+def prebuild(source: str, first_line: int = 1, cache_dir: Path | str | None = None) -> str:
+    """Build the extensions of a candidate (`candidate_specs`) that are not built yet, in a child
+    process, before any of the candidate runs (no library of it is loaded here); '' when all built
+    or had been built, else the first failure: the compiler's errors with lines mapped to lines of
+    the candidate's file (`source` starts at its line `first_line`). A failure that is no compile
+    error (no compiler or CUDA toolkit here) gives '': the candidate's own call meets it and reports
+    it when the candidate is loaded."""
+    if HELPER not in source:
+        return ""
+    specs = [spec for spec in candidate_specs(source) if not _is_built(spec, cache_dir)]
+    if not specs:
+        return ""
+    # spawn, not fork: this process may hold torch threads or a CUDA context.
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for spec in specs:
+            try:
+                pool.submit(_build_in_worker, spec, cache_dir).result()
+            except ExtensionBuildError as error:
+                where = map_to_candidate(error.message, spec, source, first_line)
+                return f"the extension '{spec.name}' did not build (load_inline): {where}"
+            except Exception:  # noqa: BLE001 - not a compile error: the candidate's own build reports it
+                continue
+    return ""
+
+
+_LABELLED_RE = re.compile(r"^(?P<label>cpp_sources|cuda_sources):(?P<line>\d+): ")
+
+
+def _is_built(spec: ExtensionSpec, cache_dir: Path | str | None) -> bool:
+    try:
+        import torch
+
+        name = module_name(build_key(spec, torch.__version__, cuda_arch_for(spec)))
+    except Exception:  # noqa: BLE001 - e.g. CUDA sources on a torch without CUDA: not built here
+        return False
+    return (extensions_dir(cache_dir) / name / f"{name}.so").exists()
+
+
+def _module_constants(tree: ast.Module) -> dict[str, ast.AST]:
+    """Module-level names bound exactly once, by a plain assignment, to the expression bound."""
+    counts: dict[str, int] = {}
+    values: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    counts[name.id] = counts.get(name.id, 0) + 1
+        if (not isinstance(node, ast.AugAssign) and node.value is not None and len(targets) == 1
+                and isinstance(targets[0], ast.Name)):
+            values[targets[0].id] = node.value
+    return {name: value for name, value in values.items() if counts[name] == 1}
+
+
+def _resolve(node: ast.AST, constants: dict[str, ast.AST], depth: int = 0):
+    """The constant value (str, tuple of str, or None) of an expression, or `_Unresolved`."""
+    if depth > 20:
+        raise _Unresolved
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
+        return node.value
+    if isinstance(node, ast.JoinedStr) and all(isinstance(part, ast.Constant) for part in node.values):
+        return "".join(part.value for part in node.values)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = tuple(_resolve(item, constants, depth + 1) for item in node.elts)
+        if all(isinstance(item, str) for item in items):
+            return items
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _resolve(node.left, constants, depth + 1), _resolve(node.right, constants, depth + 1)
+        if type(left) is type(right) and isinstance(left, (str, tuple)):
+            return left + right
+    if isinstance(node, ast.Name) and node.id in constants:
+        return _resolve(constants[node.id], constants, depth + 1)
+    raise _Unresolved
+
+
+def _arguments(call: ast.Call, constants: dict[str, ast.AST]) -> dict:
+    given: dict[str, ast.AST] = {}
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred) or index >= len(PARAMETERS):
+            raise _Unresolved
+        given[PARAMETERS[index]] = argument
+    for keyword in call.keywords:
+        if keyword.arg not in PARAMETERS or keyword.arg in given:
+            raise _Unresolved
+        given[keyword.arg] = keyword.value
+    values = {}
+    for parameter, node in given.items():
+        if parameter == "name":  # a label only: any expression will do
+            try:
+                values[parameter] = _resolve(node, constants)
+            except _Unresolved:
+                values[parameter] = None
+        else:
+            values[parameter] = _resolve(node, constants)
+    return values
+
+
+def _literals(source: str) -> list[_Literal]:
+    """The module's string literals, longest first."""
+    tree = ast.parse(source)
+    in_fstrings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    literals = [_Literal(node.value, node.lineno,
+                         node.value.count("\n") == (node.end_lineno or node.lineno) - node.lineno)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value
+                and id(node) not in in_fstrings]
+    return sorted(literals, key=lambda literal: -len(literal.value))
+
+
+def _place(joined: str, line: int, literals: list[_Literal]) -> int | None:
+    """The source line holding line `line` of `joined` (a spec's sources), through the literal it came from."""
+    for literal in literals:
+        if not literal.faithful:
+            continue
+        start = joined.find(literal.value)
+        while start >= 0:
+            if start == 0 or joined[start - 1] == "\n":  # literals that start a line of the sources
+                first = joined.count("\n", 0, start) + 1
+                if first <= line <= first + literal.value.count("\n"):
+                    return literal.line + line - first
+            start = joined.find(literal.value, start + 1)
+    return None

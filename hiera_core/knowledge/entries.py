@@ -375,13 +375,15 @@ w = torch.cat([self.q.weight, self.k.weight, self.v.weight]);  q, k, v = F.linea
         pays="sub-second compiles (cached on disk), no C++ build: kernels live in a Python string, compile on "
              "first use for the current GPU, and run on torch.cuda.current_stream() so ordering with torch ops "
              "is preserved",
-        not_when="the kernel needs torch's C++ API (use load_inline), or a library call already does the job",
+        not_when="the kernel needs torch's C++ API (build an extension with _hiera_extension), or a library call "
+                 "already does the job",
         hopper="compile for the device's own arch (sm_90 on H100/H200); declare kernels extern \"C\" so they are "
                "found by name",
         example="""
 SRC = r'''extern "C" __global__ void relu(const float* x, float* y, long long n) {
   long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n) y[i] = fmaxf(x[i], 0.f); }'''
-y = torch.empty_like(x); _hiera_launch(_hiera_kernel(SRC, "relu"), (n + 255) // 256, 256, 0, x, y, n)
+y = torch.empty_like(x); d = x.device.index
+_hiera_launch(_hiera_kernel(SRC, "relu", d), d, (n + 255) // 256, 256, 0, x, y, n)
 """),
     Entry(
         key="inductor-max-autotune",

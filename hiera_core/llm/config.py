@@ -92,13 +92,14 @@ class LLMConfig:
         data["api_key"] = f"set (from {ENV_API_KEY})" if self.api_key else "not set"
         return data
 
-    def mode_line(self) -> str:
-        """The one line saying which mode this run is in."""
+    def mode_line(self, budget: bool = True) -> str:
+        """The one line saying which mode this run is in (`budget`: with the refinement budgets)."""
         if not self.enabled:
             return "HIERA: no model configured, offline expert mode"
         planner = f", planning with {self.plan_model}" if self.plan_model and self.plan_model != self.model else ""
+        budgets = f"; budget {self.samples} samples, {self.token_budget} tokens, {self.time_budget_s:g} s" if budget else ""
         return (f"HIERA: model {self.model} at {self.endpoint()} (from {self.sources.get('model', 'defaults')})"
-                f"{planner}; budget {self.samples} samples, {self.token_budget} tokens, {self.time_budget_s:g} s")
+                f"{planner}{budgets}")
 
 
 def without_credentials(url: str) -> str:

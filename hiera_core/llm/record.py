@@ -103,6 +103,12 @@ class LLMRecord:
             exchange.done_s = self.elapsed()
         self.save(exchange)
 
+    def unavailable(self, error) -> None:
+        """The endpoint cannot serve this run (a ModelUnavailable): the model's part ends here."""
+        self.error = error.to_dict()
+        self.stop_reason = f"model unavailable: {error.message}"
+        self.save()
+
     # ---- candidates -----------------------------------------------------------------------
     def candidate_done(self, name: str, source: str, status: str, speedup: float | None) -> None:
         """One entry per evaluated candidate, offline or from the model: the best-so-far curve."""

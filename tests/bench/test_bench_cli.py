@@ -54,6 +54,7 @@ def test_bench_runs_records_failures_and_resumes(tmp_path):
     assert good["outcome"] in ("proposal", "no_improvement") and good["correct"] and good["error"] is None
     assert good["eager_ms"] > 0 and good["compile_ms"] > 0 and good["hiera_ms"] > 0
     assert good["speedup_eager"] == pytest.approx(good["eager_ms"] / good["hiera_ms"])
+    assert good["timings"]["eager"]["median_ms"] == good["eager_ms"] and good["timings"]["eager"]["host_median_ms"] > 0
     assert good["speedup_compile"] == pytest.approx(good["compile_ms"] / good["hiera_ms"])
     assert good["samples"] == 1 and good["tokens"] == 0 and good["wall_s"] > 0
     assert good["roofline_pct"] == pytest.approx(100 * good["roofline_bound_ms"] / good["hiera_ms"])

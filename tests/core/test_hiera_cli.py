@@ -19,6 +19,9 @@ def test_optimize_writes_a_verified_self_contained_proposal(tmp_path):
     result = json.loads(run.stdout)
     assert result["status"] == "proposal" and result["speedup"] > 1.03
     assert result["verification"].startswith("passed") and result["written"]
+    # The speedup held when the proposal was re-timed in a fresh process, and the user is told so.
+    assert result["confirmation"]["held"] and result["confirmation"]["speedup"] > 1.03
+    assert "re-timed in a fresh process" in result["message"]
     target = folder / "elementwise_chain_hiera.py"
     status = proposal.check(str(target))
     assert status.header.verified() and not (status.stale or status.hand_edited)

@@ -93,3 +93,13 @@ def test_cpu_plans_skip_cuda_only_strategies():
     plan = ExpertPlanner().plan(spec)
     assert [e.strategy for e in plan.entries] == ["pytorch.compile_default"]
     assert any(s["strategy"] == "pytorch.cuda_graph" and "CUDA" in s["reason"] for s in plan.skipped)
+
+
+def test_gpu_roofline_uses_the_tf32_peak_where_the_reference_itself_runs_on_tensor_cores():
+    conv = _gpu_spec("conv2d_relu_bias.py")  # torch.backends.cudnn.allow_tf32 is on by default
+    gemm = _gpu_spec("gemm_epilogue.py")  # torch.backends.cuda.matmul.allow_tf32 is off by default
+    assert conv.roofline.peak_flops == pytest.approx(494.7e12)
+    assert gemm.roofline.peak_flops == pytest.approx(67e12)
+    # torch.compile's cuDNN convolution took 0.0744 ms on an H200 (hiera bench, 2026-11-29): a lower
+    # bound must sit below it, which the CUDA-core peak (0.144 ms) did not.
+    assert conv.roofline.bound_ms < 0.0744

@@ -198,17 +198,26 @@ def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
 
 FAKE_SANITIZER = """#!{python}
 # Stands in for compute-sanitizer: runs the command after its options, reports one memcheck error
-# when the caching allocator is off (as HIERA asks for memcheck), none for other tools.
+# (a read just past a tensor's end) when the caching allocator is off and padding separates the
+# allocations (as HIERA asks for memcheck), none for other tools.
 import os, subprocess, sys
 args = sys.argv[1:]
+if args == ["--help"]:
+    print("  --padding arg   Size in bytes for padding buffer to add after each allocation.")
+    sys.exit(0)
 tool, log = args[args.index("--tool") + 1], args[args.index("--log-file") + 1]
-code = subprocess.call(args[args.index("--log-file") + 2:])
+start = 0
+while args[start].startswith("--"):
+    start += 2
+code = subprocess.call(args[start:])
 with open(log, "w") as report:
-    if tool == "memcheck" and os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1":
+    if (tool == "memcheck" and os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1"
+            and "--padding" in args[:start]):
         report.write("========= Invalid __global__ read of size 4 bytes\\n=========     at k+0x10\\n"
                      "========= ERROR SUMMARY: 1 error\\n")
         sys.exit(86)
-    report.write("========= ERROR SUMMARY: 0 errors\\n")
+    report.write("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\\n" if tool == "racecheck"
+                 else "========= ERROR SUMMARY: 0 errors\\n")
 sys.exit(code)
 """
 
@@ -230,3 +239,14 @@ def test_sanitize_runs_the_verification_under_the_tool_and_reports_its_errors(tm
     assert "seed 1000" in memcheck.reproducer  # the sets it ran
     racecheck = sanitize("racecheck", request, timeout_s=120, log_path=tmp_path / "racecheck.log")
     assert racecheck.passed, racecheck.message
+
+
+def test_sanitizer_summaries_of_both_tools_are_read():
+    from hiera_core.verify import _sanitizer_errors
+
+    assert _sanitizer_errors("========= ERROR SUMMARY: 3 errors\n") == 3
+    assert _sanitizer_errors("========= ERROR SUMMARY: 0 errors\n") == 0
+    # racecheck prints its own summary line, not memcheck's
+    assert _sanitizer_errors("========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n") == 1
+    assert _sanitizer_errors("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n") == 0
+    assert _sanitizer_errors("the process died before any summary\n") is None

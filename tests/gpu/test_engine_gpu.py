@@ -43,7 +43,8 @@ def test_library_candidates_restore_flags_and_verify_on_gpu(tmp_path):
     result = json.loads(run.stdout)
     spaces = {c["space"] for c in result["candidates"]}
     assert "cuda_libs" in spaces
-    assert all(c["status"] == "verified" for c in result["candidates"]), result["candidates"]
+    assert all(c["status"] == "verified" for c in result["candidates"]), [
+        (c["name"], c["status"], c["reason"]) for c in result["candidates"]]
 
 
 def test_gpu_out_of_memory_is_one_clear_error(tmp_path):

@@ -3,6 +3,7 @@ and configs pointing at a scripted server."""
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -38,6 +39,19 @@ def tiny_workspace(folder: Path, tool_hiera: str = "") -> Path:
     (folder / "tiny.py").write_text(TINY_TASK)
     return folder
 
+
+LLM_VARIABLES = ("HIERA_MODEL", "HIERA_PLAN_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "HIERA_EDITOR_SETTINGS")
+
+
+def clean_env(**extra) -> dict:
+    """This process's environment without any model settings, plus `extra`."""
+    env = {name: value for name, value in os.environ.items() if name not in LLM_VARIABLES}
+    env.update(extra)
+    return env
+
+
+def every_file_text(folder: Path) -> str:
+    return "\n".join(path.read_text(errors="replace") for path in folder.rglob("*") if path.is_file())
 
 
 def config_for(url: str, **overrides) -> LLMConfig:

@@ -2,24 +2,12 @@
 scripted chat-completions server: real workers verify and time the model's candidates."""
 
 import json
-import os
 
 import pytest
 from chat_server import Answer, ChatServer, Status, plan_answer, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, hiera, tiny_workspace
+from llm_helpers import GOOD_MODULE, WRONG_MODULE, clean_env, every_file_text, hiera, tiny_workspace
 
 KEY = "sk-test-e2e-secret-5f3c1d"
-LLM_VARIABLES = ("HIERA_MODEL", "HIERA_PLAN_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "HIERA_EDITOR_SETTINGS")
-
-
-def clean_env(**extra) -> dict:
-    env = {name: value for name, value in os.environ.items() if name not in LLM_VARIABLES}
-    env.update(extra)
-    return env
-
-
-def every_file_text(folder) -> str:
-    return "\n".join(path.read_text(errors="replace") for path in folder.rglob("*") if path.is_file())
 
 
 @pytest.mark.slow
