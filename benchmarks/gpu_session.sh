@@ -23,7 +23,7 @@ python3 -c "import torch, cuda.core; print('torch', torch.__version__, 'cuda', t
 case "${1:-tests}" in
   tests)
     dirs="tests/gpu tests/cuda tests/adversarial"
-    python3 -c "import openai" 2>/dev/null && dirs="$dirs tests/llm/test_llm_gpu.py"
+    python3 -c "import openai" 2>/dev/null && dirs="$dirs tests/llm/test_llm_gpu.py tests/llm/test_llm_extensions.py"
     timeout 560 python3 -m pytest -m gpu $dirs -q -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | tail -40
     ;;
   examples|suite)
