@@ -24,7 +24,7 @@ case "${1:-tests}" in
   tests)
     dirs="tests/gpu tests/cuda tests/adversarial"
     python3 -c "import openai" 2>/dev/null && dirs="$dirs tests/llm/test_llm_gpu.py tests/llm/test_llm_extensions.py"
-    timeout 560 python3 -m pytest -m gpu $dirs -q -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | tail -40
+    timeout 560 python3 -m pytest -m gpu $dirs -q --durations=20 -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | tail -40
     ;;
   examples|suite)
     folder="bench-$1"
