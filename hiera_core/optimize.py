@@ -324,6 +324,8 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     if best is not None:
         index_entries["profile"] = profile_record(spec, best.baseline_timing)
         result["baseline_ms"] = best.baseline_ms
+    retimed = (f"; {confirmation['speedup']:.2f}x re-timed in a fresh process"
+               if confirmation and confirmation["speedup"] is not None else "")
     if best is None or best.speedup < MIN_SPEEDUP or (confirmation and not confirmation["held"]):
         if best is None:
             reason = "no candidate passed verification"
@@ -339,9 +341,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             reference=os.path.basename(session.path), reference_class=session.class_name,
             reference_sha256=session.info.sha256, space=best.space, strategy=best.strategy,
             verification=best.verification,
-            speedup=f"{best.speedup:.2f}x over eager ({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms)" + (
-                f"; {confirmation['speedup']:.2f}x re-timed in a fresh process"
-                if confirmation and confirmation["speedup"] else ""),
+            speedup=f"{best.speedup:.2f}x over eager ({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms){retimed}",
             device=f"{settings.device}: {spec.environment.get('device_name')}",
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
@@ -359,9 +359,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             result["previous_saved_to"] = _write_target(run, target, text)
             result["written"] = True
         result["message"] = (f"proposal: {best.name} is {best.speedup:.2f}x faster than eager "
-                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}")
-        if confirmation and confirmation["speedup"] is not None:
-            result["message"] += f"; {confirmation['speedup']:.2f}x re-timed in a fresh process"
+                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}{retimed}")
         index_entries["proposal"] = {"run": run.id, "path": str(proposal_file), "target": os.path.abspath(target),
                                      "speedup": best.speedup, "space": best.space, "strategy": best.strategy,
                                      "verification": best.verification,
@@ -385,10 +383,13 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
     differences (autotuning choices, compile caches, launch overhead) otherwise let a candidate that
     was fast once be proposed although it is slower than the reference, or than the runner-up.
     None when no candidate is fast enough to need it."""
+    contenders = [o for o in verified if o.speedup >= MIN_SPEEDUP][:CONFIRM_TRIES]
+    if not contenders:
+        return None
     notes: list[str] = []
     retimed: dict[str, float | None] = {}
     standing: dict[str, float] = {}  # candidate -> min(loop speedup, fresh-process speedup)
-    for outcome in [o for o in verified if o.speedup >= MIN_SPEEDUP][:CONFIRM_TRIES]:
+    for outcome in contenders:
         session.stage("propose", f"re-timing {outcome.name} against the reference in a fresh process", 0.98,
                       candidate=outcome.name)
         path = session.run.path / "candidates" / f"{outcome.name}.py"
@@ -410,8 +411,6 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
             notes.append(f"{outcome.name} measured {outcome.speedup:.2f}x in the loop but {speedup:.2f}x when "
                          f"re-timed in a fresh process ({timed['eager']['median_ms']:.4g} ms eager -> "
                          f"{timed['hiera']['median_ms']:.4g} ms)")
-    if not notes and not retimed:
-        return None
     chosen = max(standing, key=standing.get, default=None)
     if chosen is None or standing[chosen] < MIN_SPEEDUP:
         return {"candidate": None, "held": False, "speedup": None, "retimed": retimed, "notes": notes}

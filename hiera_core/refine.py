@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from hiera_core import knowledge, prompts
+from hiera_core.cuda.proposal import EXTENSION_RUNTIME_FILE, NVRTC_RUNTIME_FILE
 from hiera_core.events import Emit, Event
 from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module
 from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, Reply, RequestFailed, estimate_tokens
@@ -48,8 +49,6 @@ MAX_QUOTED_LINES = 12
 # (hiera_core/cuda/proposal_runtime.py) and the extension builder (hiera_core/cuda/extension_runtime.py).
 RUNTIME_HELPERS = ("_hiera_kernel", "_hiera_launch")
 EXTENSION_HELPERS = ("_hiera_extension",)
-RUNTIME_FILE = Path(__file__).resolve().parent / "cuda" / "proposal_runtime.py"
-EXTENSION_RUNTIME_FILE = Path(__file__).resolve().parent / "cuda" / "extension_runtime.py"
 
 
 @dataclass
@@ -510,7 +509,7 @@ def _helper_listing(path: Path, names: tuple[str, ...]) -> tuple[str, list[ast.F
 def runtime_note() -> str:
     """How custom-CUDA answers compile and launch kernels: the helpers' signatures and docstrings,
     read from the runtime itself so the prompt always matches the code that will run."""
-    listing, helpers = _helper_listing(RUNTIME_FILE, RUNTIME_HELPERS)
+    listing, helpers = _helper_listing(NVRTC_RUNTIME_FILE, RUNTIME_HELPERS)
     extension, _ = _helper_listing(EXTENSION_RUNTIME_FILE, EXTENSION_HELPERS)
     device = any(arg.arg == "device" for node in helpers for arg in node.args.args)
     return ("How kernels are compiled and launched: HIERA's helpers. Call them without defining them; HIERA puts "

@@ -18,10 +18,7 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 def op_bench_time(request: dict) -> dict:
     """request: address, device, proposal_path (or None); `with_compile` (default true) also times
     torch.compile(reference). Returns timings, the check, environment."""
-    import torch
-
     from hiera_core.contract import environment
-    from hiera_core.inputs import clone_inputs
     from hiera_core.task import load_task
     from hiera_core.timing import time_module
 
@@ -34,21 +31,31 @@ def op_bench_time(request: dict) -> dict:
     if request.get("proposal_path"):
         proposal, result["check"] = check_proposal(task, reference, request["proposal_path"], device)
     inputs = task.make_inputs(device, seed=0)
-    compiled = torch.compile(reference) if request.get("with_compile", True) else None
-    try:
-        if compiled is not None:
-            with torch.no_grad():
-                compiled(*clone_inputs(inputs))  # compiles here, outside the timed calls
-    except Exception as error:  # noqa: BLE001 - torch.compile failing on the reference is a result
-        compiled = None
-        first_line = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
-        result["compile_error"] = f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
+    compiled = None
+    if request.get("with_compile", True):
+        compiled, result["compile_error"] = _compile_reference(reference, inputs)
     result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
     if compiled is not None:
         result["compile"] = time_module(compiled, inputs, device, profile=False).to_dict()
     if proposal is not None:
         result["hiera"] = time_module(proposal, inputs, device, profile=False).to_dict()
     return result
+
+
+def _compile_reference(reference, inputs: list) -> tuple[object | None, str | None]:
+    """(torch.compile(reference), compiled here, outside the timed calls; None) or (None, why it failed)."""
+    import torch
+
+    from hiera_core.inputs import clone_inputs
+
+    compiled = torch.compile(reference)
+    try:
+        with torch.no_grad():
+            compiled(*clone_inputs(inputs))
+    except Exception as error:  # noqa: BLE001 - torch.compile failing on the reference is a result
+        first_line = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
+        return None, f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
+    return compiled, None
 
 
 def check_proposal(task, reference, path: str, device: str) -> tuple[object | None, dict]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-_RUNTIME_FILES = (Path(__file__).with_name("proposal_runtime.py"), Path(__file__).with_name("extension_runtime.py"))
+NVRTC_RUNTIME_FILE = Path(__file__).with_name("proposal_runtime.py")
+EXTENSION_RUNTIME_FILE = Path(__file__).with_name("extension_runtime.py")
+_RUNTIME_FILES = (NVRTC_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
 
 
 def runtime_source(entry_points: list[str] | set[str]) -> str:
