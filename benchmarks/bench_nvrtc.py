@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -92,24 +91,12 @@ def compile_table(arch: str) -> bool:
 
 # ---- GPU -------------------------------------------------------------------------------------
 
-def timer(function, args, iterations: int = 50) -> float:
-    """Median milliseconds of function(*args): CUDA events, L2 flushed before every call."""
-    import torch
+def timer(function, args) -> float:
+    """Milliseconds per call of function(*args), by HIERA's own method (hiera_core.timing, as
+    `hiera optimize` and `hiera bench` time): GPU time behind a head start, or host time where larger."""
+    from hiera_core.timing import time_module
 
-    flush = torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda")
-    for _ in range(5):
-        function(*args)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iterations):
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        function(*args)
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    return time_module(function, list(args), "cuda", profile=False).median_ms
 
 
 def kernel_ms(function, args, calls: int = 20) -> float:
@@ -174,7 +161,8 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     print(f"\n{torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}; "
-          "ms = median of 50, L2 flushed; library = eager with cudnn.benchmark (cuDNN/cuBLAS algorithm search)")
+          "fp32, TF32 off; ms by hiera_core.timing (docs/timing.md); library = eager with cudnn.benchmark "
+          "(cuDNN/cuBLAS algorithm search)")
     header = (f"{'example':20} {'eager':>8} {'library':>8} {'compile':>8} {'HIERA':>8} {'kernels':>8} {'bound':>8} "
               f"{'x eager':>8} {'x lib':>7} {'x comp':>7} {'roofline':>8} {'kern %':>7}  max err")
     print(header)

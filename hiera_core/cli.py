@@ -317,6 +317,9 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
         stdout.print(f"{session.address} on {record['device_name']}: median {timing['median_ms']:.4g} ms "
                      f"(IQR {timing['iqr_ms']:.3g} ms, {timing['iterations']} calls; {timing['method']})",
                      highlight=False)
+        if timing["device"] == "cuda":
+            stdout.print(f"GPU time {timing['gpu_median_ms']:.4g} ms, host time {timing['host_median_ms']:.4g} ms per "
+                         f"call: {timing['bound']}-bound", highlight=False)
         stdout.print(f"roofline bound {record['roofline_bound_ms'] * 1000:.3g} us on {record['roofline_device']}"
                      f" -> {record['roofline_pct']:.3g}% of roofline; {spec_obj.workload_class}", highlight=False)
         for kernel in timing.get("kernels", []):

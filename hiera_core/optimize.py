@@ -102,6 +102,8 @@ class Session:
         self.emit = Fanout(emit, lambda event: self.run.append_event(event.to_json()))
         self.llm_config: LLMConfig | None = None  # optimize only: the resolved model settings
         self.llm_record: LLMRecord | None = None  # optimize with a model: prompts, answers, measures
+        # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
+        self.worker_seconds: dict[str, dict] = {}
         self.save()
 
     def save(self) -> None:
@@ -113,9 +115,15 @@ class Session:
         self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
     def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
-        return run_worker(op, {"address": self.address, "device": self.settings.device, **request},
-                          timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
-                          log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python)
+        started = time.monotonic()
+        try:
+            result = run_worker(op, {"address": self.address, "device": self.settings.device, **request},
+                                timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
+                                log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python)
+        finally:
+            self.worker_seconds[log_name] = {"total": round(time.monotonic() - started, 2)}
+        self.worker_seconds[log_name].update(result.get("seconds", {}))
+        return result
 
     def fail(self, error: HieraError) -> None:
         self.state.status = "failed"
@@ -133,6 +141,8 @@ def profile_record(spec: Spec, timing: dict) -> dict:
     bound = spec.roofline.bound_ms
     return {"device": spec.device, "device_name": spec.environment.get("device_name", spec.device),
             "latency_ms": timing["median_ms"], "spread_ms": timing["iqr_ms"], "method": timing["method"],
+            # GPU: which figure is the latency, "gpu" or "host" (launches and Python set the pace), and both
+            "bound": timing.get("bound"), "gpu_ms": timing.get("gpu_median_ms"), "host_ms": timing.get("host_median_ms"),
             "kernels": timing.get("kernels", []), "kernel_sum_ms": timing.get("kernel_sum_ms"),
             "flops": spec.flops, "bytes": spec.bytes_min, "intensity": spec.intensity,
             "roofline_bound_ms": bound, "roofline_device": spec.roofline.device_name,
@@ -317,6 +327,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
               "roofline_bound_ms": spec.roofline.bound_ms, "roofline_pct": None, "workload_class": spec.workload_class,
               "plan": plan.summary, "candidates": [vars(o) for o in outcomes], "diff": "",
               "mode": session.llm_config.mode_line(), "confirmation": confirmation,
+              "worker_seconds": session.worker_seconds,
               "llm": session.llm_record.summary() if session.llm_record else None}
     failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
                  "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]
@@ -377,44 +388,62 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
 
 
 def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | None:
-    """Re-time the fastest verified candidates (CONFIRM_TRIES at most) against the reference, each in
-    a fresh process, as a user's program would run the proposal, and pick the one whose lower
-    figure (loop or fresh process) is best, if that is at least MIN_SPEEDUP. Process-to-process
+    """Re-time the fastest verified candidates (CONFIRM_TRIES at most) against the reference in a
+    fresh process, as a user's program would run the proposal, and pick the one whose lower figure
+    (loop or fresh process) is best, if that is at least MIN_SPEEDUP. Process-to-process
     differences (autotuning choices, compile caches, launch overhead) otherwise let a candidate that
     was fast once be proposed although it is slower than the reference, or than the runner-up.
     None when no candidate is fast enough to need it."""
     contenders = [o for o in verified if o.speedup >= MIN_SPEEDUP][:CONFIRM_TRIES]
     if not contenders:
         return None
+    names = [o.name for o in contenders]
+    session.stage("propose", f"re-timing {', '.join(names)} against the reference in a fresh process", 0.98,
+                  candidates=names)
+    try:
+        timings = _retime(session, contenders)
+    except HieraError:
+        # One contender can take the process down (a crash, a hang): then each in its own, so the rest count.
+        timings = {}
+        for outcome in contenders:
+            try:
+                timings.update(_retime(session, [outcome]))
+            except HieraError as error:
+                timings[outcome.name] = error
     notes: list[str] = []
     retimed: dict[str, float | None] = {}
     standing: dict[str, float] = {}  # candidate -> min(loop speedup, fresh-process speedup)
     for outcome in contenders:
-        session.stage("propose", f"re-timing {outcome.name} against the reference in a fresh process", 0.98,
-                      candidate=outcome.name)
-        path = session.run.path / "candidates" / f"{outcome.name}.py"
-        try:
-            timed = session.worker("bench_time", f"re-timing {outcome.name}", f"confirm-{outcome.name}",
-                                   proposal_path=str(path), with_compile=False)
-        except HieraError as error:
-            notes.append(f"{outcome.name}: re-timing failed ({error.kind}: {error.message})")
+        timed = timings[outcome.name]
+        if isinstance(timed, HieraError):
+            notes.append(f"{outcome.name}: re-timing failed ({timed.kind}: {timed.message})")
             continue
-        if not timed["hiera"]:  # it failed KernelBench's own allclose check: HIERA's verifier decides
-            notes.append(f"{outcome.name}: not re-timed ({timed['check']['message']})")
+        eager_ms, entry = timed
+        if not entry["hiera"]:  # it failed KernelBench's own allclose check: HIERA's verifier decides
+            notes.append(f"{outcome.name}: not re-timed ({entry['check']['message']})")
             retimed[outcome.name] = None
             standing[outcome.name] = outcome.speedup
             continue
-        speedup = timed["eager"]["median_ms"] / timed["hiera"]["median_ms"]
+        speedup = eager_ms / entry["hiera"]["median_ms"]
         retimed[outcome.name] = speedup
         standing[outcome.name] = min(outcome.speedup, speedup)
         if speedup < MIN_SPEEDUP:
             notes.append(f"{outcome.name} measured {outcome.speedup:.2f}x in the loop but {speedup:.2f}x when "
-                         f"re-timed in a fresh process ({timed['eager']['median_ms']:.4g} ms eager -> "
-                         f"{timed['hiera']['median_ms']:.4g} ms)")
+                         f"re-timed in a fresh process ({eager_ms:.4g} ms eager -> "
+                         f"{entry['hiera']['median_ms']:.4g} ms)")
     chosen = max(standing, key=standing.get, default=None)
     if chosen is None or standing[chosen] < MIN_SPEEDUP:
         return {"candidate": None, "held": False, "speedup": None, "retimed": retimed, "notes": notes}
     return {"candidate": chosen, "held": True, "speedup": retimed[chosen], "retimed": retimed, "notes": notes}
+
+
+def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float, dict]]:
+    """One fresh worker times the reference, then each contender: name -> (eager ms, its entry)."""
+    names = [o.name for o in contenders]
+    paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
+    timed = session.worker("bench_time", f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
+                           proposal_paths=paths, with_compile=False)
+    return {name: (timed["eager"]["median_ms"], entry) for name, entry in zip(names, timed["proposals"])}
 
 
 def _write_target(run: Run, target: str, text: str) -> str | None:

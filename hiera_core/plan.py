@@ -35,6 +35,11 @@ PRIORS: dict[str, dict[str, float]] = {
         "pytorch.cuda_graph": 0.2, "pytorch.compile_reduce_overhead": 0.4,
     },
 }
+# Strategies whose prior for the workload class is below this are not planned: each candidate costs a
+# worker process (tens of seconds with a compile), and these rarely pay (on the H200, 2026-11-29, CUDA
+# graphs of single-kernel memory-bound examples timed 0.44x-0.85x of eager: the input copies into
+# the graph's buffers cost more than the launch they save).
+MIN_PRIOR = 0.45
 SPACE_PRIORS = {
     "launch-bound": {"pytorch": 0.6, "cuda_libs": 0.1, "custom_cuda": 0.5},
     "memory-bound": {"pytorch": 0.6, "cuda_libs": 0.2, "custom_cuda": 0.8},
@@ -135,6 +140,10 @@ class ExpertPlanner:
                 skipped.append({"strategy": key, "reason": "needs a CUDA device (planning for CPU)"})
                 continue
             score = priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
+            if score < MIN_PRIOR:
+                skipped.append({"strategy": key, "reason": f"rarely pays for {spec.workload_class} work "
+                                                           f"(expert prior {score:.2f} < {MIN_PRIOR})"})
+                continue
             entries.append(PlanEntry(key, strategy.space, strategy.title, round(score, 3), reason))
         entries.sort(key=lambda entry: -entry.score)
         spaces = []

@@ -41,7 +41,13 @@ def describe(record: TaskRecord) -> str:
                 f"{escape(record.error['message'].splitlines()[0])}")
     verdict = "[green]valid[/]" if record.valid else "[red]invalid[/]"
     return (f"{escape(record.id)}: {record.outcome}, {verdict}, {_x(record.speedup_eager)} over eager, "
-            f"{_x(record.speedup_compile)} over torch.compile ({record.wall_s:.0f} s)")
+            f"{_x(record.speedup_compile)} over torch.compile ({record.wall_s:.0f} s{_steps(record.worker_s)})")
+
+
+def _steps(worker_s: dict) -> str:
+    """': prepare 9, pytorch.compile_default 21, ...': seconds per worker step, where the time went."""
+    steps = ", ".join(f"{escape(name)} {step['total']:.0f}" for name, step in worker_s.items())
+    return f": {steps}" if steps else ""
 
 
 @contextmanager

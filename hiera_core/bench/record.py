@@ -43,6 +43,9 @@ class TaskRecord:
     best_speedup_by_sample: list[float | None] = field(default_factory=list)  # best verified so far, per sample
     tokens: int | None = None  # LLM tokens; 0 in offline mode
     wall_s: float = 0.0
+    # Wall seconds of each worker step (prepare, each candidate, confirm-<name>, bench_time): where
+    # a task's time went. results.json only.
+    worker_s: dict = field(default_factory=dict)
     run: str | None = None  # the optimize run's id in the task's .hiera/ store
     proposal: str | None = None  # the proposal file, relative to the output folder
     # Each timing's statistics (median, spread, host time per call, method), results.json only: a

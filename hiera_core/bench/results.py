@@ -22,10 +22,10 @@ RESULTS_CSV = "results.csv"
 REPORT_HTML = "report.html"
 FORMAT = "hiera-bench/1"
 # Settings that change what is measured: resuming under other values would mix two experiments.
-RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples")
+RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples", "timing_method")
 
 # results.csv: the record's scalar fields, the error flattened, the per-sample curve, then env_* columns.
-_NESTED = ("error", "best_speedup_by_sample", "timings", "environment")
+_NESTED = ("error", "best_speedup_by_sample", "timings", "worker_s", "environment")
 CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
 CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
 

@@ -23,6 +23,7 @@ from hiera_core.isolate import run_worker
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.optimize import Settings, llm_config_for, optimize
 from hiera_core.store import Store, find_workspace_root
+from hiera_core.timing import METHOD_VERSION as TIMING_METHOD
 
 
 @dataclass
@@ -55,6 +56,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     config = llm_config_for(settings.engine_settings(), find_workspace_root(tasks[0].path if tasks else "."))
     host = host_environment(settings.device, llm_environment(config))
     run_settings = {"device": settings.device, "budget": settings.budget, "timeout_s": settings.timeout_s,
+                    "timing_method": TIMING_METHOD,
                     "model": host["model"], "endpoint": host["endpoint"],
                     "samples": config.samples if config.enabled else None}
     results = load(out)
@@ -101,13 +103,15 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
     emit(Event("stage", stage="profile", message="timing eager, torch.compile and the proposal", progress=0.99))
     proposal = str((out / record.proposal).resolve()) if record.proposal else None
+    timing_started = time.monotonic()
     try:
         timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
-                                          "proposal_path": proposal},
+                                          "proposal_paths": [proposal] if proposal else []},
                            timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
                            log_path=out / "logs" / f"{slug(task.id)}.log")
     except HieraError as error:
         return _failed(record, "timing", error, host, started)
+    record.worker_s["bench_time"] = {"total": round(time.monotonic() - timing_started, 2)}
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed["environment"])
     if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
@@ -128,6 +132,7 @@ def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, start
 def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
     record.outcome = result["status"]
     record.run = result["run"]
+    record.worker_s = dict(result.get("worker_seconds", {}))
     record.space, record.strategy = result.get("space"), result.get("strategy")
     record.verification = result.get("verification")
     record.optimize_speedup = result.get("speedup")
@@ -152,11 +157,13 @@ def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
     record.eager_ms = timed["eager"]["median_ms"]
     record.compile_ms = timed["compile"]["median_ms"] if timed["compile"] else None
     record.compile_error = timed["compile_error"]
-    record.timings = {name: timed[name] for name in ("eager", "compile", "hiera") if timed.get(name)}
+    proposal = timed["proposals"][0] if timed["proposals"] else {"check": None, "hiera": None}
+    record.timings = {name: timing for name, timing in (("eager", timed["eager"]), ("compile", timed["compile"]),
+                                                        ("hiera", proposal["hiera"])) if timing}
     if record.outcome == "proposal":
-        check = timed["check"]
+        check = proposal["check"]
         record.correct, record.check = check["correct"], check["message"]
-        record.hiera_ms = timed["hiera"]["median_ms"] if record.correct else None
+        record.hiera_ms = proposal["hiera"]["median_ms"] if record.correct else None
     else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
         record.correct, record.check = True, "reference kept: no verified candidate beat it"
         record.hiera_ms = record.eager_ms

@@ -1,9 +1,10 @@
 """The timing op of `hiera bench`, run in a worker process (hiera_core.worker registers it).
 
 In one process, by one method (`hiera_core.timing.time_module`), it times the eager reference,
-`torch.compile(reference)` in the default mode and, when there is one, the proposal's ModelNew;
-before timing, it checks the proposal against the reference the way KernelBench does (fresh
-random inputs, `allclose` with atol = rtol = 1e-2), independently of HIERA's own verifier.
+`torch.compile(reference)` in the default mode and the proposals' ModelNew (the bench's one
+proposal, or the contenders `hiera optimize` re-times); before timing, it checks each proposal
+against the reference the way KernelBench does (fresh random inputs, `allclose` with atol = rtol
+= 1e-2), independently of HIERA's own verifier.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 
 
 def op_bench_time(request: dict) -> dict:
-    """request: address, device, proposal_path (or None); `with_compile` (default true) also times
-    torch.compile(reference). Returns timings, the check, environment."""
+    """request: address, device, proposal_paths (proposal files, possibly none); `with_compile`
+    (default true) also times torch.compile(reference). Returns the environment, the timings of
+    eager and compile, and per proposal, in order, {"path", "check", "hiera": its timing, or None
+    when the check failed}."""
     from hiera_core.contract import environment
     from hiera_core.task import load_task
     from hiera_core.timing import time_module
@@ -25,11 +28,8 @@ def op_bench_time(request: dict) -> dict:
     device = request["device"]
     task = load_task(request["address"])
     reference = task.build_model(device, seed=0)
-    result: dict = {"environment": environment(device), "check": None, "compile": None, "compile_error": None,
-                    "hiera": None}
-    proposal = None
-    if request.get("proposal_path"):
-        proposal, result["check"] = check_proposal(task, reference, request["proposal_path"], device)
+    result: dict = {"environment": environment(device), "compile": None, "compile_error": None, "proposals": []}
+    checked = [(path, *check_proposal(task, reference, path, device)) for path in request.get("proposal_paths", [])]
     inputs = task.make_inputs(device, seed=0)
     compiled = None
     if request.get("with_compile", True):
@@ -37,8 +37,9 @@ def op_bench_time(request: dict) -> dict:
     result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
     if compiled is not None:
         result["compile"] = time_module(compiled, inputs, device, profile=False).to_dict()
-    if proposal is not None:
-        result["hiera"] = time_module(proposal, inputs, device, profile=False).to_dict()
+    for path, proposal, check in checked:
+        timed = time_module(proposal, inputs, device, profile=False).to_dict() if proposal is not None else None
+        result["proposals"].append({"path": path, "check": check, "hiera": timed})
     return result
 
 

@@ -71,6 +71,9 @@ def module_markdown(name: str, record: dict) -> str:
         spread = f" ± {profile['spread_ms']:.2g}" if profile.get("spread_ms") else ""
         out.append(f"Last profile: **{_ms(profile.get('latency_ms'))}**{spread} on "
                    f"{profile.get('device_name') or profile.get('device') or '?'} · {profile.get('date', '')}")
+        if profile.get("bound") == "host":
+            out.append(f"Host-bound: the GPU works {_ms(profile.get('gpu_ms'))} per call; launches and Python set "
+                       "the pace (fewer launches, CUDA graphs and fusion help)")
         kernels = profile.get("kernels") or []
         if kernels:
             out.append("Top kernels: " + " · ".join(

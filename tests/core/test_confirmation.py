@@ -13,12 +13,13 @@ from hiera_core.optimize import CandidateOutcome, _confirm_best
 
 
 class FreshProcessTimings:
-    """Stands in for the session: the fresh-process timing (eager ms, proposal ms) of each candidate."""
+    """Stands in for the session: the fresh-process timing (eager ms, proposal ms) of each candidate;
+    an exception takes down the whole process that times it."""
 
-    def __init__(self, timings: dict[str, tuple[float, float] | Exception], folder: Path):
+    def __init__(self, timings: dict[str, tuple[float, float] | Exception | None], folder: Path):
         self.timings = timings
         self.run = SimpleNamespace(path=folder)
-        self.retimed: list[str] = []
+        self.processes: list[list[str]] = []  # the candidates each fresh process re-timed
         self.stages: list[str] = []
 
     def stage(self, stage: str, message: str, progress: float, **data) -> None:
@@ -26,17 +27,20 @@ class FreshProcessTimings:
 
     def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
         assert op == "bench_time" and request["with_compile"] is False
-        name = Path(request["proposal_path"]).stem
-        self.retimed.append(name)
-        timing = self.timings[name]
-        if isinstance(timing, Exception):
-            raise timing
-        if timing is None:  # KernelBench's allclose check failed: no timing of the proposal
-            return {"eager": {"median_ms": 1.0}, "hiera": None,
-                    "check": {"correct": False, "message": "trial 0: values differ beyond atol = rtol = 0.01"}}
-        eager, proposal = timing
-        return {"eager": {"median_ms": eager}, "hiera": {"median_ms": proposal},
-                "check": {"correct": True, "message": "5 random trials"}}
+        names = [Path(path).stem for path in request["proposal_paths"]]
+        self.processes.append(names)
+        eager, proposals = 1.0, []
+        for name in names:
+            timing = self.timings[name]
+            if isinstance(timing, Exception):
+                raise timing
+            if timing is None:  # KernelBench's allclose check failed: no timing of the proposal
+                proposals.append({"hiera": None, "check": {"correct": False,
+                                                           "message": "trial 0: values differ beyond atol = rtol = 0.01"}})
+                continue
+            eager, proposal = timing
+            proposals.append({"hiera": {"median_ms": proposal}, "check": {"correct": True, "message": "5 random trials"}})
+        return {"eager": {"median_ms": eager}, "proposals": proposals}
 
 
 def verified(name: str, speedup: float) -> CandidateOutcome:
@@ -48,8 +52,8 @@ def test_a_speedup_that_holds_in_a_fresh_process_is_confirmed(tmp_path):
     session = FreshProcessTimings({"fast": (1.0, 0.5), "slower": (1.0, 0.7)}, tmp_path)
     confirmation = _confirm_best(session, [verified("fast", 2.0), verified("slower", 1.5)])
     assert confirmation["candidate"] == "fast" and confirmation["held"] and confirmation["speedup"] == 2.0
-    assert confirmation["notes"] == [] and session.retimed == ["fast", "slower"]
-    assert "re-timing fast" in session.stages[0]
+    assert confirmation["notes"] == [] and session.processes == [["fast", "slower"]]  # one fresh process
+    assert "re-timing fast, slower" in session.stages[0]
 
 
 def test_the_runner_up_wins_when_the_leader_is_only_fast_in_the_loop(tmp_path):
@@ -74,7 +78,8 @@ def test_no_candidate_holding_its_speedup_means_no_proposal_and_says_why(tmp_pat
     session = FreshProcessTimings({"a": (1.0, 1.2), "b": crash, "c": (1.0, 0.1)}, tmp_path)
     confirmation = _confirm_best(session, [verified("a", 1.5), verified("b", 1.4), verified("c", 1.3)])
     assert not confirmation["held"] and confirmation["candidate"] is None
-    assert session.retimed == ["a", "b"]  # at most CONFIRM_TRIES re-timings
+    # at most CONFIRM_TRIES candidates; b took their process down, so each was re-timed on its own
+    assert session.processes == [["a", "b"], ["a"], ["b"]]
     assert "a measured 1.50x in the loop but 0.83x" in confirmation["notes"][0]
     assert confirmation["notes"][1] == "b: re-timing failed (crash: the worker crashed)"
 
@@ -89,4 +94,4 @@ def test_a_candidate_outside_kernelbench_tolerance_keeps_its_loop_figure(tmp_pat
 
 def test_candidates_within_noise_are_not_re_timed(tmp_path):
     session = FreshProcessTimings({}, tmp_path)
-    assert _confirm_best(session, [verified("noise", 1.01)]) is None and session.retimed == []
+    assert _confirm_best(session, [verified("noise", 1.01)]) is None and session.processes == []

@@ -177,14 +177,16 @@ def test_mixed_sign_inputs_unless_the_reference_cannot_take_them(tmp_path):
     assert all(bool((s.inputs[0] > 0).all()) for s in verified.input_sets)  # log's domain kept
 
 
-def _timing(median, host, overhead=0.01):
-    return SimpleNamespace(median_ms=median, host_median_ms=host, overhead_host_ms=overhead)
+def _timing(gpu, host, queue=0.01):
+    """A GPU timing: event median, back-to-back host time per call, host queueing time per call."""
+    return SimpleNamespace(median_ms=max(gpu, host), gpu_median_ms=gpu, host_median_ms=host, host_queue_ms=queue)
 
 
-def test_host_time_far_beyond_the_events_means_unwaited_streams():
-    assert streams_check(_timing(0.005, 0.40), "set").passed is False
-    assert streams_check(_timing(0.30, 0.33), "set").passed  # GPU-bound: host follows the events
-    assert streams_check(_timing(0.004, 0.02), "set").passed  # launch-bound: the loop's own cost
+def test_device_time_far_beyond_events_and_queueing_means_unwaited_streams():
+    assert streams_check(_timing(0.005, 0.40), "set").passed is False  # the work ran on a side stream
+    assert streams_check(_timing(0.30, 0.28), "set").passed  # GPU-bound: back to back, as fast as the events
+    assert streams_check(_timing(0.004, 0.20, queue=0.19), "set").passed  # host-bound: as slow as its queueing
+    assert streams_check(_timing(0.05, 0.30, queue=0.29), "set").passed  # synchronises inside the call
 
 
 def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
@@ -192,6 +194,8 @@ def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
     baseline = _timing(0.2, 0.2)
     assert roofline_check(spec, _timing(0.01, 0.01), baseline, "h200", "set").passed is False
     assert roofline_check(spec, _timing(0.05, 0.05), baseline, "h200", "set").passed
+    # Host-bound, so its time is not below the bound, but its GPU work is: the GPU time is judged.
+    assert roofline_check(spec, _timing(0.01, 0.08, queue=0.08), baseline, "h200", "set").passed is False
     assert roofline_check(spec, _timing(0.01, 0.01), baseline, "h100", "set") is None  # bound for another GPU
     assert roofline_check(spec, _timing(0.01, 0.01), _timing(0.02, 0.02), "h200", "set") is None
 

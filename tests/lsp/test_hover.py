@@ -93,3 +93,15 @@ async def test_kernel_hover_shows_launch_bounds_and_shared_memory(start_server, 
         "**HIERA · kernel `block_sum`** (2 parameters)",
         "launch bounds 256 threads, min 2 blocks/SM · static shared memory 1.28 KB",
     ]
+
+
+def test_a_host_bound_profile_says_the_host_sets_the_pace():
+    from hiera_lsp.hover import module_markdown
+
+    profile = {"latency_ms": 0.21, "device_name": "NVIDIA H200", "date": "2026-11-29", "bound": "host",
+               "gpu_ms": 0.015, "host_ms": 0.21}
+    lines = module_markdown("Model", {"profile": profile}).split("\n\n")
+    assert lines[2] == ("Host-bound: the GPU works 0.015 ms per call; launches and Python set the pace "
+                        "(fewer launches, CUDA graphs and fusion help)")
+    profile.update(bound="gpu", host_ms=0.01, latency_ms=0.015)
+    assert "Host-bound" not in module_markdown("Model", {"profile": profile})
