@@ -289,10 +289,11 @@ def tolerance_for(output: TensorInfo, rms: float | None, precision: str, notes: 
                      note=f"{label}; atol = {atol_rel:g} x output RMS ({scale:.3g})")
 
 
-def classify(op_work_ms: float, launches: int, device: str, limiter: str) -> str:
-    """Launch-bound when launching the ops costs more than the work they do as launched (each op
-    reading and writing its own tensors); else by which roofline term limits."""
-    if launches * LAUNCH_OVERHEAD_MS[device] >= op_work_ms:
+def classify(op_work_ms: float, launches: int, device: str, limiter: str, host_bound: bool = False) -> str:
+    """Launch-bound when the reference was measured host-bound on the GPU (its host time per call
+    beyond its GPU time), or when launching the ops costs more than the work they do as launched
+    (each op reading and writing its own tensors); else by which roofline term limits."""
+    if host_bound or launches * LAUNCH_OVERHEAD_MS[device] >= op_work_ms:
         return "launch-bound"
     return f"{limiter}-bound"
 
@@ -324,7 +325,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
                         "taken from a meta-device trace"]
     mutated = None
     deterministic = None
-    reference_ms = None
+    reference_ms = reference_gpu_ms = reference_bound = None
     shares: dict[str, float] = {}
     if not meta_only:
         mutated = [info.name for info, before, after in zip(describe_inputs(task, inputs, False), originals, inputs)
@@ -334,7 +335,10 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         if measure:
             from hiera_core.timing import time_module
 
-            reference_ms = time_module(model, originals, device, profile=False).median_ms
+            timed = time_module(model, originals, device, profile=False)
+            reference_ms = timed.median_ms
+            if device == "cuda":
+                reference_gpu_ms, reference_bound = timed.gpu_median_ms, timed.bound
             shares = measured_shares(model, originals, device)
         else:
             not_measured.append("reference time and op time shares: skipped (--no-measure)")
@@ -395,8 +399,10 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         dynamic_dims=[[n, d] for n, d in task.directives.dynamic], tolerance=tolerance, flops=flops,
         bytes_min=bytes_min, intensity=flops / bytes_min if bytes_min else 0.0, roofline=roofline,
         ops=op_shares, op_kinds=kinds, kernel_launches=launches,
-        workload_class=classify(sum(work_ms.values()), launches, device, roofline.limiter), graph=graph,
+        workload_class=classify(sum(work_ms.values()), launches, device, roofline.limiter,
+                                host_bound=reference_bound == "host"), graph=graph,
         mutated_inputs=mutated, deterministic=deterministic, reference_ms=reference_ms,
+        reference_gpu_ms=reference_gpu_ms, reference_bound=reference_bound,
         reference_precision_notes=notes, measured=not meta_only, not_measured=not_measured,
         environment={**environment(device), "created": iso_time()})
     return Prepared(task=task, spec=spec, model=model, inputs=originals if originals is not None else inputs,

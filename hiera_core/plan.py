@@ -96,6 +96,10 @@ class Planner(Protocol):
 def workload_reason(spec: Spec) -> str:
     r = spec.roofline
     ridge = r.peak_flops / r.peak_bw if r.peak_bw else 0.0
+    if spec.workload_class == "launch-bound" and spec.reference_bound == "host":
+        return (f"measured on {r.device_name}: the reference's host time per call ({spec.reference_ms * 1000:.3g} us) "
+                f"exceeds its GPU time ({spec.reference_gpu_ms * 1000:.3g} us), so launches and Python set its pace: "
+                f"fewer launches (graphs, fusion) pay most")
     if spec.workload_class == "launch-bound":
         return (f"{spec.kernel_launches} ops whose ideal time is {r.bound_ms * 1000:.3g} us: launch overhead "
                 f"(~{spec.kernel_launches * 4} us) dominates, so fewer launches (graphs, fusion) pay most")

@@ -116,6 +116,10 @@ class Spec:
     mutated_inputs: list[str] | None = None  # None = not measured
     deterministic: bool | None = None
     reference_ms: float | None = None
+    # GPU: the reference's GPU time (CUDA events), and whether its host time per call was the larger
+    # ("host": launches and Python set its pace) or not ("gpu"); reference_ms is the larger of the two.
+    reference_gpu_ms: float | None = None
+    reference_bound: str | None = None
     reference_precision_notes: list[str] = field(default_factory=list)
     measured: bool = True
     not_measured: list[str] = field(default_factory=list)  # "field: why"
@@ -235,7 +239,9 @@ def render_text(spec: Spec) -> str:
                f"memory {r.memory_ms * 1000:.3g} us on {r.device_name})")
     if spec.reference_ms is not None:
         pct = 100 * r.bound_ms / spec.reference_ms if spec.reference_ms else 0
-        out.append(f"  reference {spec.reference_ms:.4g} ms = {pct:.3g}% of roofline")
+        out.append(f"  reference {spec.reference_ms:.4g} ms = {pct:.3g}% of roofline"
+                   + (f" (host-bound: its GPU time is {spec.reference_gpu_ms:.4g} ms)"
+                      if spec.reference_bound == "host" else ""))
     out.append(f"  class: {spec.workload_class}; op kinds: {', '.join(spec.op_kinds) or 'none'}")
     if spec.ops:
         out.append("  op breakdown:")

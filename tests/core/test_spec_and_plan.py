@@ -98,6 +98,18 @@ def test_strategies_that_rarely_pay_for_the_workload_are_not_planned():
     assert "pytorch.cuda_graph" in [e.strategy for e in ExpertPlanner().plan(_gpu_spec("launch_bound.py")).entries]
 
 
+def test_a_reference_measured_host_bound_on_the_gpu_is_planned_as_launch_bound():
+    spec = _gpu_spec("layernorm.py")  # memory-bound by its ops
+    assert spec.workload_class == "memory-bound"
+    spec.reference_ms, spec.reference_gpu_ms, spec.reference_bound = 0.021, 0.006, "host"
+    spec.workload_class = classify(1.0, spec.kernel_launches, "cuda", spec.roofline.limiter, host_bound=True)
+    plan = ExpertPlanner().plan(spec)
+    assert spec.workload_class == "launch-bound"
+    assert plan.entries[0].strategy in ("pytorch.compile_reduce_overhead", "pytorch.cuda_graph")
+    assert "the reference's host time per call (21 us) exceeds its GPU time (6 us)" in plan.summary
+    assert "(host-bound: its GPU time is 0.006 ms)" in render_text(spec)
+
+
 def test_cpu_plans_skip_cuda_only_strategies():
     spec = prepare(load_task(str(EXAMPLES / "launch_bound.py")), "cpu", measure=False).spec
     plan = ExpertPlanner().plan(spec)
