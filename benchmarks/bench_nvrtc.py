@@ -28,6 +28,9 @@ EXAMPLES = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
 COMPILE_TARGET_S = 0.5
 STENCIL_TILES = [  # (bx, by, rows per thread, planes per block)
     (64, 4, 4, 32), (32, 4, 4, 32), (32, 8, 4, 32), (64, 4, 4, 16), (64, 4, 4, 64), (128, 2, 8, 32),
+    # wider rows (fewer halo columns per point), fewer or more rows per thread, deeper chunks
+    (128, 4, 2, 32), (128, 2, 4, 32), (128, 2, 4, 64), (256, 1, 8, 32), (64, 8, 2, 32), (64, 4, 8, 32),
+    (64, 2, 8, 64), (32, 16, 2, 32),
 ]
 ENTRY_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(')
 

@@ -45,7 +45,7 @@ case "${1:-tests}" in
     tar czf "$out/$folder.tgz" "$folder"
     ;;
   kernels)
-    timeout 200 python3 benchmarks/bench_nvrtc.py --gpu 2>&1 | tee "$out/bench_nvrtc.txt" | tail -30
+    timeout 200 python3 benchmarks/bench_nvrtc.py --gpu --sweep-stencil 2>&1 | tee "$out/bench_nvrtc.txt" | tail -45
     timeout 120 python3 benchmarks/bench_verify.py --device cuda 2>&1 | tee "$out/bench_verify.txt" | tail -20
     if python3 -c "import openai" 2>/dev/null; then
       timeout 250 python3 -m pytest -m gpu tests/llm/test_llm_gpu.py tests/llm/test_llm_extensions.py -q --durations=5 \
