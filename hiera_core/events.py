@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Callable, TextIO
+from typing import Callable, Iterator, TextIO
 
 STAGES = ("load", "spec", "plan", "implement", "verify", "profile", "propose")
 
@@ -63,3 +64,14 @@ class Fanout:
     def __call__(self, event: Event) -> None:
         for emit in self.emitters:
             emit(event)
+
+
+@contextmanager
+def stopwatch(seconds: dict, name: str) -> Iterator[None]:
+    """Records the wall seconds the block took as seconds[name] (rounded to 0.01 s), also when it
+    raises: where a run's time went."""
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        seconds[name] = round(time.monotonic() - started, 2)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hiera_core import proposal as proposals
 from hiera_core.errors import HieraError
-from hiera_core.events import Emit, Event, Fanout
+from hiera_core.events import Emit, Event, Fanout, stopwatch
 from hiera_core.isolate import run_worker
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.config import Overrides as LLMOverrides
@@ -115,14 +115,12 @@ class Session:
         self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
     def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
-        started = time.monotonic()
-        try:
+        seconds = self.worker_seconds[log_name] = {}
+        with stopwatch(seconds, "total"):
             result = run_worker(op, {"address": self.address, "device": self.settings.device, **request},
                                 timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
                                 log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python)
-        finally:
-            self.worker_seconds[log_name] = {"total": round(time.monotonic() - started, 2)}
-        self.worker_seconds[log_name].update(result.get("seconds", {}))
+        seconds.update(result.get("seconds", {}))
         return result
 
     def fail(self, error: HieraError) -> None:

@@ -217,7 +217,7 @@ class HeadStart:
         if ms <= 0 or self.spin is None:
             return
         if HeadStart.cycles_per_ms is None:
-            HeadStart.cycles_per_ms = _spin_cycles_per_ms()
+            HeadStart.cycles_per_ms = _spin_cycles_per_ms(self.spin)
         self.cycles = int(ms * HeadStart.cycles_per_ms)
 
     def __call__(self) -> None:
@@ -225,17 +225,17 @@ class HeadStart:
             self.spin(self.cycles)
 
 
-def _spin_cycles_per_ms(cycles: int = 1_000_000, tries: int = 3) -> float:
+def _spin_cycles_per_ms(spin: Callable[[int], None], cycles: int = 1_000_000, tries: int = 3) -> float:
     """The spin kernel's rate. The fastest of a few tries: measured at a lower clock, the rate would
     make every later spin (at boost clock) shorter than asked; the other way round only longer."""
     import torch
 
-    torch.cuda._sleep(1000)  # loads the kernel
+    spin(1000)  # loads the kernel
     rates = []
     for _ in range(tries):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        torch.cuda._sleep(cycles)
+        spin(cycles)
         end.record()
         end.synchronize()
         rates.append(cycles / max(start.elapsed_time(end), 1e-3))
@@ -302,7 +302,8 @@ def _time_cuda(fn: Callable, inputs: list, profile: bool, on_last_output) -> Tim
     # The event loop's own host work per call (input copies, flush, events) plus queueing the call.
     loop_queue = statistics.median(_cuda_batch(lambda *args: None, rotation, flush, HeadStart(0))[1]
                                    for _ in range(3))
-    head_start = HeadStart(HEAD_START_MARGIN * (loop_queue + statistics.median(host_queue)))
+    host_queue_ms = statistics.median(host_queue)
+    head_start = HeadStart(HEAD_START_MARGIN * (loop_queue + host_queue_ms))
     times: list[float] = []
     out = None
     while len(times) < 30 or (sum(times) < 250.0 and len(times) < 1000):
@@ -313,16 +314,16 @@ def _time_cuda(fn: Callable, inputs: list, profile: bool, on_last_output) -> Tim
         on_last_output(out)
     del out
     gpu_median = statistics.median(times)
-    bound = "host" if statistics.median(host) > HOST_BOUND_RATIO * gpu_median + HOST_BOUND_SLACK_MS else "gpu"
-    timing = _summarise("cuda", host if bound == "host" else times, host,
+    host_bound = statistics.median(host) > HOST_BOUND_RATIO * gpu_median + HOST_BOUND_SLACK_MS
+    timing = _summarise("cuda", host if host_bound else times, host,
                         "GPU time: CUDA events per call, fresh inputs at new addresses, L2 flushed and a spin "
                         "kernel queued before each call so the events hold no host time, >=30 calls (up to "
                         "0.25 s); or host time where clearly larger: back-to-back calls, whole device "
                         f"synchronised per batch of {host_calls}, >=5 batches; warm-up 3")
     timing.iterations = len(times) + host_calls * len(host)
     timing.gpu_median_ms = gpu_median
-    timing.host_queue_ms = statistics.median(host_queue)
-    timing.bound = bound
+    timing.host_queue_ms = host_queue_ms
+    timing.bound = "host" if host_bound else "gpu"
     if profile:
         timing.kernel_sum_ms, timing.kernels, timing.kernels_per_call = _profile_ops(fn, rotation, flush)
     return timing

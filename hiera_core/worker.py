@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import traceback
 
 from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
+from hiera_core.events import stopwatch
 
 
 def op_prepare(request: dict) -> dict:
@@ -79,27 +79,24 @@ def op_evaluate(request: dict) -> dict:
     from hiera_core.timing import time_module
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
-    started = time.monotonic()
-    task = load_task(request["address"])
-    spec = Spec.from_dict(request["spec"])
-    device = request["device"]
-    verification, verified = verify(task, spec, request["candidate_path"], request["candidate_source"],
-                                    request["first_line"], request["space"], device, sets=request.get("sets", 5),
-                                    profiler=request.get("profiler", True))
-    seconds["verify"] = round(time.monotonic() - started, 2)
+    with stopwatch(seconds, "verify"):
+        task = load_task(request["address"])
+        spec = Spec.from_dict(request["spec"])
+        device = request["device"]
+        verification, verified = verify(task, spec, request["candidate_path"], request["candidate_source"],
+                                        request["first_line"], request["space"], device,
+                                        sets=request.get("sets", 5), profiler=request.get("profiler", True))
     result = {"verification": verification.to_dict(), "seconds": seconds}
     if not verification.passed or not request.get("time", True):
         return result
     profile = request.get("profile", True)
     reference = task.build_model(device, seed=0)
     inputs = verified.input_sets[0].inputs
-    started = time.monotonic()
-    baseline = time_module(reference, inputs, device, profile=profile)
-    seconds["time_reference"] = round(time.monotonic() - started, 2)
+    with stopwatch(seconds, "time_reference"):
+        baseline = time_module(reference, inputs, device, profile=profile)
     last_output = []
-    started = time.monotonic()
-    timed = time_module(verified.candidate, inputs, device, profile=profile, on_last_output=last_output.append)
-    seconds["time_candidate"] = round(time.monotonic() - started, 2)
+    with stopwatch(seconds, "time_candidate"):
+        timed = time_module(verified.candidate, inputs, device, profile=profile, on_last_output=last_output.append)
     verification.add(timing_checks(spec, device, timed, baseline, last_output[0], verified))
     result["verification"] = verification.to_dict()
     result["baseline"] = baseline.to_dict()

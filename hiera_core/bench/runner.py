@@ -18,7 +18,7 @@ from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
-from hiera_core.events import Emit, Event
+from hiera_core.events import Emit, Event, stopwatch
 from hiera_core.isolate import run_worker
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.optimize import Settings, llm_config_for, optimize
@@ -103,15 +103,14 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
     emit(Event("stage", stage="profile", message="timing eager, torch.compile and the proposal", progress=0.99))
     proposal = str((out / record.proposal).resolve()) if record.proposal else None
-    timing_started = time.monotonic()
     try:
-        timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
-                                          "proposal_paths": [proposal] if proposal else []},
-                           timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
-                           log_path=out / "logs" / f"{slug(task.id)}.log")
+        with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
+            timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
+                                              "proposal_paths": [proposal] if proposal else []},
+                               timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
+                               log_path=out / "logs" / f"{slug(task.id)}.log")
     except HieraError as error:
         return _failed(record, "timing", error, host, started)
-    record.worker_s["bench_time"] = {"total": round(time.monotonic() - timing_started, 2)}
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed["environment"])
     if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)

@@ -24,6 +24,17 @@ from chat_server import Answer, ChatServer, plan_answer, python_answer
 from llm_helpers import TINY_TASK, clean_env, hiera, tiny_workspace
 from test_llm_refine import FakeEvaluator, refiner_for
 
+# Both extension candidates wrap the extension the same way.
+MODEL_NEW = '''
+
+    class ModelNew(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            return _ext.relu_scale_add(x, float(self.scale))
+'''
 GOOD = textwrap.dedent('''
     import torch
     import torch.nn as nn
@@ -45,16 +56,7 @@ GOOD = textwrap.dedent('''
     """
 
     _ext = _hiera_extension("relu_scale_add", CPP_SRC, functions=["relu_scale_add"], extra_cflags=["-O2"])
-
-
-    class ModelNew(nn.Module):
-        def __init__(self, scale):
-            super().__init__()
-            self.scale = scale
-
-        def forward(self, x):
-            return _ext.relu_scale_add(x, float(self.scale))
-''').strip()
+''' + MODEL_NEW).strip()
 BROKEN_LINE = "    dst[i] = v * s + offset;"
 BROKEN = GOOD.replace("    dst[i] = v * s + 1.0f;", BROKEN_LINE)
 KEY = "sk-test-extensions-0042"
@@ -230,16 +232,7 @@ CUDA_EXTENSION = textwrap.dedent('''
 
     _ext = _hiera_extension("relu_scale_add", CPP_SRC, cuda_sources=CUDA_SRC, functions=["relu_scale_add"],
                             extra_cuda_cflags=["-O3"])
-
-
-    class ModelNew(nn.Module):
-        def __init__(self, scale):
-            super().__init__()
-            self.scale = scale
-
-        def forward(self, x):
-            return _ext.relu_scale_add(x, float(self.scale))
-''').strip()
+''' + MODEL_NEW).strip()
 
 
 @pytest.mark.gpu
