@@ -94,12 +94,19 @@ def compile_table(arch: str) -> bool:
 
 # ---- GPU -------------------------------------------------------------------------------------
 
-def timer(function, args) -> float:
+HOST_BOUND: list[str] = []  # the figures of the current row that were host-bound
+
+
+def timer(function, args, label: str) -> float:
     """Milliseconds per call of function(*args), by HIERA's own method (hiera_core.timing, as
-    `hiera optimize` and `hiera bench` time): GPU time behind a head start, or host time where larger."""
+    `hiera optimize` and `hiera bench` time): GPU time behind a head start, or host time where
+    larger; a host-bound figure is noted in HOST_BOUND with its GPU time."""
     from hiera_core.timing import time_module
 
-    return time_module(function, list(args), "cuda", profile=False).median_ms
+    timing = time_module(function, list(args), "cuda", profile=False)
+    if timing.bound == "host":
+        HOST_BOUND.append(f"{label} (GPU {timing.gpu_median_ms:.4f})")
+    return timing.median_ms
 
 
 def kernel_ms(function, args, calls: int = 20) -> float:
@@ -167,7 +174,7 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
           "fp32, TF32 off; ms by hiera_core.timing (docs/timing.md); library = eager with cudnn.benchmark "
           "(cuDNN/cuBLAS algorithm search)")
     header = (f"{'example':20} {'eager':>8} {'library':>8} {'compile':>8} {'HIERA':>8} {'kernels':>8} {'bound':>8} "
-              f"{'x eager':>8} {'x lib':>7} {'x comp':>7} {'roofline':>8} {'kern %':>7}  max err")
+              f"{'x eager':>8} {'x lib':>7} {'x comp':>7} {'roofline':>8} {'kern %':>7}  max err   host-bound figures")
     print(header)
     for name in names:
         found = candidate(name)
@@ -181,28 +188,31 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
         proposal = namespace["ModelNew"](*init).cuda().eval()
         proposal.load_state_dict(reference.state_dict())
         inputs = [t.cuda() for t in inputs]
+        HOST_BOUND.clear()
         with torch.no_grad():
             expected, got = reference(*inputs), proposal(*inputs)
             error = max((g - e).abs().max().item() for g, e in zip(_flat(got), _flat(expected)))
-            eager = timer(reference, inputs)
+            eager = timer(reference, inputs, "eager")
             has_library = any(k in found.reason for k in ("linear", "conv", "matmul")) or name == "stencil3d"
             torch.backends.cudnn.benchmark = True
-            library = timer(reference, inputs) if has_library else float("nan")
+            library = timer(reference, inputs, "library") if has_library else float("nan")
             torch.backends.cudnn.benchmark = False
-            compiled = timer(torch.compile(reference), inputs) if with_compile else float("nan")
-            hiera = timer(proposal, inputs)
+            compiled = timer(torch.compile(reference), inputs, "compile") if with_compile else float("nan")
+            hiera = timer(proposal, inputs, "HIERA")
             kernels = kernel_ms(proposal, inputs)
             bound = roofline_ms(reference, inputs, expected)
         print(f"{name:20} {eager:8.4f} {library:8.4f} {compiled:8.4f} {hiera:8.4f} {kernels:8.4f} {bound:8.4f} "
               f"{eager / hiera:8.2f} {library / hiera:7.2f} {compiled / hiera:7.2f} {100 * bound / hiera:7.1f}% "
-              f"{100 * bound / kernels:6.1f}%  {error:.2e}")
+              f"{100 * bound / kernels:6.1f}%  {error:.2e}  {', '.join(HOST_BOUND) or '-'}")
         if name == "stencil3d" and with_compile:
             sliced = torch.compile(slice_stencil(init[0]))
+            HOST_BOUND.clear()
             with torch.no_grad():
-                slices_ms = timer(sliced, inputs)
+                slices_ms = timer(sliced, inputs, "slices+compile")
                 check = (sliced(*inputs) - expected).abs().max().item()
             print(f"{'  slices+compile':20} {'':8} {'':8} {slices_ms:8.4f} {hiera:8.4f} {'':8} {bound:8.4f} {'':8} "
-                  f"{'':7} {slices_ms / hiera:7.2f}  {check:.2e} (torch.compile of the slice formulation)")
+                  f"{'':7} {slices_ms / hiera:7.2f}  {check:.2e}  {', '.join(HOST_BOUND) or '-'} "
+                  "(torch.compile of the slice formulation)")
 
 
 def overhead_table() -> None:
@@ -271,9 +281,10 @@ def stencil_sweep() -> None:
             return proposal_runtime._hiera_stencil(source, "hiera_sweep", t, model.weight, None, 3, tile)
 
         error = (run(x) - expected).abs().max().item()
-        ms = timer(run, [x])
+        HOST_BOUND.clear()
+        ms = timer(run, [x], "host-bound")
         print(f"  bx {bx:3} by {by:2} ry {ry} zc {zc:3}: {ms * 1e3:7.1f} us  {100 * bound / ms:5.1f}% of roofline  "
-              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}")
+              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}  {' '.join(HOST_BOUND)}")
 
 
 def _flat(value):
