@@ -6,8 +6,10 @@
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
-# examples and suite each take about 100 s per task on an H200 (2026-11-29): one call finishes
-# about 5 tasks. Carry their output folder (bench-examples, bench-suite) and call again to resume.
+# examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
+# 4 tasks per GPU (on nvidia-h200-x2 the bench runs one task per GPU at a time). Carry their output
+# folder (bench-examples, bench-suite): after each call, here, `tar xzf <files_at>/bench-examples.tgz`
+# (the latest call's archive, not an older one) and call again to resume.
 # Results land in $OUT (or ./gpu-out). The device image lacks openai: carry its wheels in .whl/llm
 # (see docs/llm.md) for the LLM GPU tests (in `kernels`: 150 s, mostly an extension build); without
 # them those tests are skipped.
@@ -39,8 +41,10 @@ case "${1:-tests}" in
   examples|suite)
     folder="bench-$1"
     targets=$([ "$1" = examples ] && echo examples/*.py || echo benchmarks/suite)
-    timeout -s INT 570 python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
-      --out "$folder" --resume --stop-after 470 2>&1 | tee "$out/$folder.txt" | tail -40
+    # Several GPUs (nvidia-h200-x2): one task per GPU at a time.
+    gpus=$([ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -gt 1 ] && echo "--gpus all")
+    timeout -s INT 570 python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 $gpus \
+      --out "$folder" --resume --stop-after 420 2>&1 | tee "$out/$folder.txt" | tail -40
     cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/" 2>/dev/null
     tar czf "$out/$folder.tgz" "$folder"
     ;;

@@ -417,6 +417,19 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
     sys.exit(0 if passed else 1)
 
 
+def _bench_gpus(text: str) -> tuple[str, ...]:
+    """`hiera bench --gpus`: 'all' (every GPU there is) or indices such as 0,1."""
+    if text.strip() == "all":
+        from hiera_core.bench.environment import gpu_indices
+
+        return tuple(gpu_indices())
+    named = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not named or len(set(named)) != len(named):
+        raise click.BadParameter(f"expected GPU indices such as 0,1 (each once) or 'all', got {text!r}",
+                                 param_hint="--gpus")
+    return named
+
+
 @main.command()
 @click.argument("suite", nargs=-1, required=True, metavar="SUITE...")
 @click.option("--levels", default="1,2,3", show_default=True,
@@ -435,7 +448,11 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
 @click.option("--resume", is_flag=True, help="skip the tasks already recorded in --out")
 @click.option("--stop-after", type=click.FloatRange(0), default=None, metavar="SECONDS",
               help="start no new task after this many seconds (then go on with --resume)")
-def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, stop_after) -> None:
+@click.option("--gpus", default=None, metavar="LIST|all",
+              help="run tasks side by side, one per GPU (e.g. 0,1 or all); each task's workers see only "
+                   "their GPU and an equal share of the CPU cores")
+def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, stop_after,
+          gpus) -> None:
     """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and
     report validity, fast_p and speedups over eager and torch.compile. Exit 0 when the run ends
     (failed tasks are recorded as results), 2 on usage errors."""
@@ -449,9 +466,13 @@ def bench(suite, levels, limit, model, base_url, samples, budget, device, timeou
         chosen = parse_levels(levels)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--levels") from None
-    settings = BenchSettings(device=device or default_device(), budget=budget, timeout_s=timeout, model=model,
-                             base_url=base_url, samples=samples)
+    device = device or ("cuda" if gpus else default_device())
+    if gpus and device != "cuda":
+        raise click.BadParameter("it runs tasks on GPUs, so it does not go with --device cpu", param_hint="--gpus")
     try:
+        chosen_gpus = _bench_gpus(gpus) if gpus else ()
+        settings = BenchSettings(device=device, budget=budget, timeout_s=timeout, model=model, base_url=base_url,
+                                 samples=samples, gpus=chosen_gpus)
         bench_console.run(list(suite), chosen, limit, settings, Path(out), resume, stop_after,
                           ["hiera", *sys.argv[1:]], stderr, stdout)
     except HieraError as error:

@@ -13,12 +13,39 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from hiera_core.errors import HieraError
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a worker runs: one GPU (its index or UUID, as CUDA_VISIBLE_DEVICES takes it) and, when
+    given, a set of CPU cores (so that jobs running side by side do not share cores)."""
+
+    gpu: str
+    cpus: tuple[int, ...] = ()
+
+
+# The workers running now, so that an interrupted run can stop them from any thread.
+_running: set[subprocess.Popen] = set()
+_running_lock = threading.Lock()
+_stopped = threading.Event()
+
+
+def stop_running_workers() -> None:
+    """Kill every worker this process has running and start no more: for a process that is ending
+    (Ctrl-C in `hiera bench`, whose tasks run in threads that would otherwise go on to their next step)."""
+    with _running_lock:
+        _stopped.set()
+        processes = list(_running)
+    for process in processes:
+        kill_group(process)
 
 
 def _total_memory() -> int:
@@ -47,8 +74,9 @@ def log_tail(path: Path, lines: int = 15) -> str:
 
 
 def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: str,
-               log_path: Path | None = None, python: str | None = None) -> dict:
-    """Run `op` in a child; returns its result or raises HieraError (timeout, crash, user error)."""
+               log_path: Path | None = None, python: str | None = None, placement: Placement | None = None) -> dict:
+    """Run `op` in a child (on `placement`'s GPU and cores when given); returns its result or raises
+    HieraError (timeout, crash, user error)."""
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
@@ -59,6 +87,9 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
         env = {name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"}
         env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env.setdefault("PYTHONUNBUFFERED", "1")
+        if placement is not None:
+            env["CUDA_VISIBLE_DEVICES"] = placement.gpu
+            env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"  # so an index means the GPU nvidia-smi shows under it
         # On CPU an address-space cap turns runaway allocations into a clean error instead of the
         # OOM killer; CUDA reserves huge virtual ranges, so no cap there.
         total = _total_memory()
@@ -69,7 +100,16 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
                                         str(result_path)], stdout=log_stream, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                                        preexec_fn=preexec)
+            with _running_lock:
+                _running.add(process)
+                stopped = _stopped.is_set()
             try:
+                if stopped:
+                    raise HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
+                if placement is not None and placement.cpus:
+                    # Set from here, not in the child: preexec_fn is unsafe with threads. Popen returns once
+                    # the interpreter is exec'd, before it has started any thread, so all of them inherit it.
+                    os.sched_setaffinity(process.pid, placement.cpus)
                 code = process.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 kill_group(process)
@@ -81,6 +121,8 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
                 raise
             finally:
                 kill_group(process)  # anything the worker itself started
+                with _running_lock:
+                    _running.discard(process)
         elapsed = time.monotonic() - started
         if result_path.exists():
             payload = json.loads(result_path.read_text(encoding="utf-8"))

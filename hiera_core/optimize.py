@@ -16,7 +16,7 @@ from pathlib import Path
 from hiera_core import proposal as proposals
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, Fanout, stopwatch
-from hiera_core.isolate import run_worker
+from hiera_core.isolate import Placement, run_worker
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import resolve as resolve_llm
@@ -41,6 +41,7 @@ class Settings:
     meta: bool = False
     write: bool = False
     python: str | None = None  # interpreter for workers
+    placement: Placement | None = None  # the workers' GPU and CPU cores (`hiera bench --gpus`); None: inherited
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
     llm: LLMOverrides = field(default_factory=LLMOverrides)
 
@@ -119,7 +120,8 @@ class Session:
         with stopwatch(seconds, "total"):
             result = run_worker(op, {"address": self.address, "device": self.settings.device, **request},
                                 timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
-                                log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python)
+                                log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
+                                placement=self.settings.placement)
         seconds.update(result.get("seconds", {}))
         return result
 

@@ -16,6 +16,7 @@ from importlib import metadata
 from urllib.parse import urlsplit, urlunsplit
 
 from hiera_core import __version__
+from hiera_core.errors import HieraError
 
 # nvidia-smi query field -> (our key, numeric?)
 GPU_FIELDS = {
@@ -50,14 +51,15 @@ def _visible_gpu() -> str:
     return first or "0"
 
 
-def gpu_snapshot() -> dict:
-    """Name, driver, current and maximum clocks, power and temperature; {} without nvidia-smi."""
+def gpu_snapshot(gpu: str | None = None) -> dict:
+    """Name, driver, current and maximum clocks, power and temperature of `gpu` (an index or UUID;
+    default: the workers' GPU); {} without nvidia-smi."""
     executable = shutil.which("nvidia-smi")
     if executable is None:
         return {}
     try:
         answer = subprocess.run([executable, f"--query-gpu={','.join(GPU_FIELDS)}", "--format=csv,noheader,nounits",
-                                 "-i", _visible_gpu()], capture_output=True, text=True, timeout=20)
+                                 "-i", gpu or _visible_gpu()], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as error:
         return {"gpu_query_error": str(error)[:200]}
     lines = answer.stdout.strip().splitlines()
@@ -110,9 +112,34 @@ def host_environment(device: str, llm: dict) -> dict:
             "torch": _installed("torch"), **llm, **gpu_snapshot()}
 
 
-def task_environment(host: dict, worker: dict | None) -> dict:
-    """The run's environment with fresh GPU clocks and the worker's own torch/CUDA/device view."""
-    snapshot = {**host, **gpu_snapshot()}
+def gpu_indices() -> list[str]:
+    """The GPUs to spread work over: CUDA_VISIBLE_DEVICES's entries when set, else every GPU
+    nvidia-smi lists (by its index, which workers see in the same order: see isolate.run_worker)."""
+    visible = [name.strip() for name in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if name.strip()]
+    if visible:
+        return visible
+    executable = shutil.which("nvidia-smi")
+    if executable is None:
+        raise HieraError("nvidia-smi was not found, so the GPUs cannot be listed", kind="usage",
+                         hint="name the GPUs, e.g. --gpus 0,1, or install the NVIDIA driver's tools")
+    try:
+        answer = subprocess.run([executable, "--query-gpu=index", "--format=csv,noheader"], capture_output=True,
+                                text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise HieraError(f"nvidia-smi failed: {error}", kind="usage", hint="name the GPUs, e.g. --gpus 0,1") from None
+    listed = [line.strip() for line in answer.stdout.splitlines() if line.strip()]
+    if answer.returncode != 0 or not listed:
+        raise HieraError(f"nvidia-smi lists no GPU: {(answer.stderr or answer.stdout).strip()[:200]}", kind="usage",
+                         hint="check the driver with nvidia-smi, or run on CPU with --device cpu")
+    return listed
+
+
+def task_environment(host: dict, worker: dict | None, gpu: str | None = None) -> dict:
+    """The run's environment with fresh GPU clocks (of `gpu`, where the task ran on one GPU of
+    several) and the worker's own torch/CUDA/device view."""
+    snapshot = {**host, **gpu_snapshot(gpu)}
+    if gpu is not None:
+        snapshot["gpu_index"] = gpu
     if worker:
         snapshot.update({key: worker.get(key) for key in ("torch", "cuda", "cudnn", "device_name", "threads")
                          if key in worker})

@@ -1,4 +1,5 @@
-"""Running a suite: per task `optimize`, then the timing op, one record each, saved as it goes.
+"""Running a suite: per task `optimize`, then the timing op, one record each, saved as it goes;
+with several GPUs (`--gpus`), one task per GPU at a time.
 
 A task that fails (import error, timeout, out of memory, a crash in a worker) is recorded with
 the stage and the error, and the run goes on. With `resume`, tasks already in the output
@@ -7,8 +8,12 @@ folder's results.json are skipped; new records are added to it.
 
 from __future__ import annotations
 
+import os
+import queue
 import shutil
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -19,7 +24,7 @@ from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, stopwatch
-from hiera_core.isolate import run_worker
+from hiera_core.isolate import Placement, run_worker, stop_running_workers
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.optimize import Settings, llm_config_for, optimize
 from hiera_core.store import Store, find_workspace_root
@@ -35,10 +40,25 @@ class BenchSettings:
     model: str | None = None
     base_url: str | None = None
     samples: int | None = None
+    # GPUs to spread the tasks over, one task per GPU at a time (`--gpus`); empty: the workers' default GPU.
+    gpus: tuple[str, ...] = ()
 
-    def engine_settings(self) -> Settings:
-        return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s,
+    def engine_settings(self, placement: Placement | None = None) -> Settings:
+        return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s, placement=placement,
                         llm=LLMOverrides(model=self.model, base_url=self.base_url, samples=self.samples))
+
+
+def placements(gpus: Sequence[str]) -> list[Placement | None]:
+    """One placement per GPU; with several, each gets an equal share of this process's CPU cores
+    (consecutive numbers, which tend to share a socket), so one task's compiling does not slow the
+    host side of another's timing. [None] when no GPU is named."""
+    if not gpus:
+        return [None]
+    cores = sorted(os.sched_getaffinity(0))
+    if len(gpus) == 1 or len(cores) < len(gpus):
+        return [Placement(gpu) for gpu in gpus]
+    share = len(cores) // len(gpus)
+    return [Placement(gpu, tuple(cores[number * share:(number + 1) * share])) for number, gpu in enumerate(gpus)]
 
 
 def slug(task_id: str) -> str:
@@ -70,35 +90,73 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         results.environment, results.command = host, command
     finished = results.finished_ids()
     todo = [task for task in tasks if task.id not in finished]
+    places = placements(settings.gpus)
+    spread = f", {len(places)} at a time on GPUs {', '.join(p.gpu for p in places)}" if len(places) > 1 else ""
     emit(Event("start", stage="load", message=f"{len(todo)} task(s) to run, {len(tasks) - len(todo)} already "
-               f"finished in {out}", progress=0.0, data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
-    for index, task in enumerate(todo):
+               f"finished in {out}{spread}", progress=0.0, data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
+    # Tasks run in threads, one per placement; each thread's workers use its GPU. Records are saved
+    # here, in this thread, as they finish, and kept in the suite's order.
+    lock = threading.Lock()
+    free: queue.SimpleQueue[Placement | None] = queue.SimpleQueue()
+    for place in places:
+        free.put(place)
+    partial: dict[str, float] = {}  # progress of the running tasks
+    not_started: list[str] = []
+
+    def attempt(task: BenchTask) -> TaskRecord | None:
         if stop_after_s is not None and time.monotonic() - started > stop_after_s:
-            emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(todo) - index} "
-                       f"task(s) left: run again with --resume to go on", progress=index / len(todo)))
-            break
+            with lock:
+                not_started.append(task.id)
+            return None
+        place = free.get()
 
-        def forward(event: Event, index=index, task=task) -> None:
+        def forward(event: Event) -> None:
             if event.event in ("stage", "candidate"):
-                emit(Event(event.event, stage=event.stage, message=f"{task.id}: {event.message}",
-                           progress=(index + (event.progress or 0.0)) / len(todo), data={"task": task.id}))
+                with lock:
+                    partial[task.id] = event.progress or 0.0
+                    progress = (len(results.tasks) - len(finished) + sum(partial.values())) / len(todo)
+                    emit(Event(event.event, stage=event.stage, message=f"{task.id}: {event.message}",
+                               progress=progress, data={"task": task.id}))
+        try:
+            return run_task(task, settings, host, out, forward, place)
+        finally:
+            free.put(place)
 
-        record = run_task(task, settings, host, out, forward)
-        results.tasks.append(record)
-        save(out, results)
-        on_record(record)
+    order = {task.id: position for position, task in enumerate(tasks)}
+    with ThreadPoolExecutor(max_workers=len(places), thread_name_prefix="hiera-bench") as pool:
+        futures = [pool.submit(attempt, task) for task in todo]
+        try:
+            for future in as_completed(futures):
+                record = future.result()
+                if record is None:
+                    continue
+                with lock:
+                    partial.pop(record.id, None)
+                    results.tasks.append(record)
+                    results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
+                    on_record(record)
+                save(out, results)  # outside the lock: the report's plots take a while, the tasks go on
+        except BaseException:  # Ctrl-C: what finished is saved; the running tasks end at their next worker
+            pool.shutdown(wait=False, cancel_futures=True)
+            stop_running_workers()
+            raise
+    if not_started:
+        emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
+                   f"task(s) left: run again with --resume to go on", progress=1 - len(not_started) / len(todo)))
     if len(results.tasks) == len(finished):
         save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
     return results
 
 
-def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, emit: Emit) -> TaskRecord:
+def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, emit: Emit,
+             placement: Placement | None = None) -> TaskRecord:
     started = time.monotonic()
+    gpu = placement.gpu if placement else None
     record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error")
     try:
-        result = optimize(task.path, settings.engine_settings(), emit)
+        result = optimize(task.path, settings.engine_settings(placement), emit)
     except HieraError as error:
-        return _failed(record, "optimize", error, host, started)
+        return _failed(record, "optimize", error, host, started, gpu)
     _record_optimize(record, result, out)
     spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
     emit(Event("stage", stage="profile", message="timing eager, torch.compile and the proposal", progress=0.99))
@@ -108,22 +166,23 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
             timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
                                               "proposal_paths": [proposal] if proposal else []},
                                timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
-                               log_path=out / "logs" / f"{slug(task.id)}.log")
+                               log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
     except HieraError as error:
-        return _failed(record, "timing", error, host, started)
+        return _failed(record, "timing", error, host, started, gpu)
     _record_timing(record, timed, spec)
-    record.environment = task_environment(host, timed["environment"])
+    record.environment = task_environment(host, timed["environment"], gpu)
     if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
         record.environment.update(model=result["llm"]["model"], endpoint=redact_endpoint(result["llm"]["endpoint"]))
     record.wall_s = time.monotonic() - started
     return record
 
 
-def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, started: float) -> TaskRecord:
+def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, started: float,
+            gpu: str | None) -> TaskRecord:
     record.outcome = "error"
     record.correct = False
     record.error = {"stage": stage, "kind": error.kind, "message": str(error)}
-    record.environment = task_environment(host, None)
+    record.environment = task_environment(host, None, gpu)
     record.wall_s = time.monotonic() - started
     return record
 

@@ -1,0 +1,160 @@
+"""`hiera bench --gpus`: tasks side by side, one per GPU, each task's workers on its GPU and its own
+CPU cores; records saved as they finish, in the suite's order; Ctrl-C starts no more workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from hiera_core.bench import runner
+from hiera_core.bench.environment import gpu_indices, task_environment
+from hiera_core.bench.record import TaskRecord
+from hiera_core.bench.runner import BenchSettings, placements, run_bench
+from hiera_core.bench.suite import BenchTask
+from hiera_core.errors import HieraError
+from hiera_core.events import Event
+from hiera_core.isolate import Placement, run_worker
+from tests.bench.bench_helpers import REPO
+
+OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch, tmp_path):
+    for name, value in OFFLINE.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools") + os.pathsep + os.environ.get("PATH", ""))
+
+
+def tasks(count: int, tmp_path) -> list[BenchTask]:
+    made = []
+    for number in range(count):
+        path = tmp_path / "suite" / "level1" / f"{number}_Task.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# not run: run_task is replaced in these tests\n")
+        made.append(BenchTask(id=f"level1/{number}_Task.py", path=str(path), level=1))
+    return made
+
+
+class FakeTasks:
+    """Stands in for run_task: records where each task ran and when; task i takes durations[i] s."""
+
+    def __init__(self, durations: list[float]):
+        self.durations = durations
+        self.ran: dict[str, tuple[Placement | None, float, float]] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, task, settings, host, out, emit, placement=None) -> TaskRecord:
+        started = time.monotonic()
+        emit(Event("stage", stage="plan", message="planning", progress=0.5))
+        time.sleep(self.durations[int(task.id.split("/")[1].split("_")[0])])
+        with self.lock:
+            self.ran[task.id] = (placement, started, time.monotonic())
+        return TaskRecord(id=task.id, level=task.level, path=task.path, outcome="no_improvement", correct=True,
+                          eager_ms=1.0, hiera_ms=1.0, speedup_eager=1.0,
+                          environment=task_environment({}, None, placement.gpu if placement else None))
+
+
+def bench(todo, settings, out, **options):
+    events, records = [], []
+    results = run_bench(todo, settings, out, resume=options.pop("resume", False), command=["hiera", "bench"],
+                        emit=events.append, on_record=records.append, **options)
+    return results, events, records
+
+
+def test_placements_share_the_cores_out_between_gpus(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(32)))
+    two = placements(("0", "1"))
+    assert [p.gpu for p in two] == ["0", "1"]
+    assert two[0].cpus == tuple(range(16)) and two[1].cpus == tuple(range(16, 32))
+    assert placements(("3",)) == [Placement("3")]  # one GPU: every core, as without --gpus
+    assert placements(()) == [None]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert placements(("0", "1")) == [Placement("0"), Placement("1")]  # fewer cores than GPUs: no split
+
+
+def test_tasks_run_side_by_side_one_per_gpu_and_are_saved_in_suite_order(tmp_path, monkeypatch):
+    fake = FakeTasks([1.5, 0.1, 0.1, 0.1])
+    monkeypatch.setattr(runner, "run_task", fake)
+    results, events, records = bench(tasks(4, tmp_path), BenchSettings("cuda", 1, 60, gpus=("0", "1")),
+                                     tmp_path / "out")
+    place = {task_id: placed for task_id, (placed, _, _) in fake.ran.items()}
+    # Task 0 holds one GPU for 1.5 s; meanwhile tasks 1-3 run one after another on the other.
+    assert place["level1/0_Task.py"] != place["level1/1_Task.py"]
+    assert place["level1/1_Task.py"] == place["level1/2_Task.py"] == place["level1/3_Task.py"]
+    assert fake.ran["level1/1_Task.py"][1] < fake.ran["level1/0_Task.py"][2]  # side by side
+    assert not set(place["level1/0_Task.py"].cpus) & set(place["level1/1_Task.py"].cpus)  # cores of their own
+    # Finished out of order, saved in the suite's order, each record with the GPU it ran on.
+    assert [record.id for record in records][-1] == "level1/0_Task.py"
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert [task["id"] for task in saved["tasks"]] == [f"level1/{n}_Task.py" for n in range(4)]
+    assert {task["environment"]["gpu_index"] for task in saved["tasks"]} == {"0", "1"}
+    assert "4 task(s) to run, 0 already finished" in events[0].message and "2 at a time on GPUs 0, 1" in events[0].message
+    progress = [event.progress for event in events if event.event == "stage"]
+    assert progress and all(0 <= value <= 1 for value in progress)
+
+
+def test_stop_after_with_several_gpus_leaves_the_rest_for_resume(tmp_path, monkeypatch):
+    fake = FakeTasks([0.3] * 6)
+    monkeypatch.setattr(runner, "run_task", fake)
+    todo = tasks(6, tmp_path)
+    settings = BenchSettings("cuda", 1, 60, gpus=("0", "1"))
+    results, events, _ = bench(todo, settings, tmp_path / "out", stop_after_s=0.1)
+    assert len(results.tasks) == 2  # the first task on each GPU started; none after 0.1 s
+    assert "stopped after 0.1 s with 4 task(s) left: run again with --resume" in events[-1].message
+    results, _, _ = bench(todo, settings, tmp_path / "out", resume=True)
+    assert [task.id for task in results.tasks] == [task.id for task in todo]
+
+
+def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
+    # A stand-in interpreter: reports the environment and CPU affinity the worker got, as a result.
+    reporter = tmp_path / "python"
+    reporter.write_text(f"#!{sys.executable}\n"
+                        "import json, os, sys, time\n"
+                        "time.sleep(0.2)\n"
+                        "result = {'visible': os.environ.get('CUDA_VISIBLE_DEVICES'), 'order': "
+                        "os.environ.get('CUDA_DEVICE_ORDER'), 'cpus': sorted(os.sched_getaffinity(0))}\n"
+                        "json.dump({'ok': True, 'result': result}, open(sys.argv[-1], 'w'))\n")
+    reporter.chmod(reporter.stat().st_mode | stat.S_IEXEC)
+    core = sorted(os.sched_getaffinity(0))[-1]
+    got = run_worker("prepare", {}, timeout_s=30, device="cuda", doing="test", python=str(reporter),
+                     placement=Placement("1", (core,)))
+    assert got == {"visible": "1", "order": "PCI_BUS_ID", "cpus": [core]}
+    unplaced = run_worker("prepare", {}, timeout_s=30, device="cuda", doing="test", python=str(reporter))
+    assert unplaced["visible"] == os.environ.get("CUDA_VISIBLE_DEVICES")
+    assert unplaced["cpus"] == sorted(os.sched_getaffinity(0))
+
+
+def test_after_an_interrupt_no_worker_starts():
+    # In a child process: stopping the workers is for a process that is ending.
+    code = ("from hiera_core.isolate import run_worker, stop_running_workers\n"
+            "from hiera_core.errors import HieraError\n"
+            "stop_running_workers()\n"
+            "try:\n"
+            "    run_worker('prepare', {}, timeout_s=30, device='cpu', doing='planning X')\n"
+            "except HieraError as error:\n"
+            "    print(error.kind, str(error))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert run.stdout.strip() == "cancelled planning X: stopped, the run was interrupted", run.stderr
+
+
+def test_gpu_list_from_cuda_visible_devices_or_nvidia_smi(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
+    assert gpu_indices() == ["2", "3"]
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\nprintf '0\\n1\\n'\n")
+    smi.chmod(smi.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert gpu_indices() == ["0", "1"]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(HieraError, match="nvidia-smi was not found") as raised:
+        gpu_indices()
+    assert "--gpus 0,1" in raised.value.hint
