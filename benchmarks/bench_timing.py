@@ -101,7 +101,8 @@ def main() -> int:
             else:
                 worst = max(worst, spread(figures))
             if label == "compile":
-                line += f", speedup over eager {spread([run['eager']['median_ms'] / run[label]['median_ms'] for run in runs]):.3f}x"
+                speedups = [run["eager"]["median_ms"] / run[label]["median_ms"] for run in runs]
+                line += f", speedup over eager {spread(speedups):.3f}x"
             print(line)
     measured = "GPU time" if args.device == "cuda" else "figure"
     print(f"worst {measured} spread {worst:.3f}x: {'OK' if worst <= SPREAD_TARGET else 'OVER TARGET'}")

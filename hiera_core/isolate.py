@@ -124,6 +124,8 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
                 with _running_lock:
                     _running.discard(process)
         elapsed = time.monotonic() - started
+        if _stopped.is_set():  # killed by stop_running_workers: not a crash to diagnose
+            raise HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
         if result_path.exists():
             payload = json.loads(result_path.read_text(encoding="utf-8"))
             if payload["ok"]:

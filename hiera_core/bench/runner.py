@@ -93,7 +93,8 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     places = placements(settings.gpus)
     spread = f", {len(places)} at a time on GPUs {', '.join(p.gpu for p in places)}" if len(places) > 1 else ""
     emit(Event("start", stage="load", message=f"{len(todo)} task(s) to run, {len(tasks) - len(todo)} already "
-               f"finished in {out}{spread}", progress=0.0, data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
+               f"finished in {out}{spread}", progress=0.0,
+               data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
     # Tasks run in threads, one per placement; each thread's workers use its GPU. Records are saved
     # here, in this thread, as they finish, and kept in the suite's order.
     lock = threading.Lock()
@@ -102,6 +103,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         free.put(place)
     partial: dict[str, float] = {}  # progress of the running tasks
     not_started: list[str] = []
+    interrupted = threading.Event()  # then the tasks still winding down in threads report nothing
 
     def attempt(task: BenchTask) -> TaskRecord | None:
         if stop_after_s is not None and time.monotonic() - started > stop_after_s:
@@ -111,7 +113,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         place = free.get()
 
         def forward(event: Event) -> None:
-            if event.event in ("stage", "candidate"):
+            if event.event in ("stage", "candidate") and not interrupted.is_set():
                 with lock:
                     partial[task.id] = event.progress or 0.0
                     progress = (len(results.tasks) - len(finished) + sum(partial.values())) / len(todo)
@@ -134,9 +136,11 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                     partial.pop(record.id, None)
                     results.tasks.append(record)
                     results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
-                    on_record(record)
                 save(out, results)  # outside the lock: the report's plots take a while, the tasks go on
+                with lock:
+                    on_record(record)
         except BaseException:  # Ctrl-C: what finished is saved; the running tasks end at their next worker
+            interrupted.set()
             pool.shutdown(wait=False, cancel_futures=True)
             stop_running_workers()
             raise

@@ -21,7 +21,7 @@ from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.isolate import Placement, run_worker
-from tests.bench.bench_helpers import REPO
+from tests.bench.bench_helpers import REPO, hiera
 
 OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
 
@@ -96,7 +96,8 @@ def test_tasks_run_side_by_side_one_per_gpu_and_are_saved_in_suite_order(tmp_pat
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     assert [task["id"] for task in saved["tasks"]] == [f"level1/{n}_Task.py" for n in range(4)]
     assert {task["environment"]["gpu_index"] for task in saved["tasks"]} == {"0", "1"}
-    assert "4 task(s) to run, 0 already finished" in events[0].message and "2 at a time on GPUs 0, 1" in events[0].message
+    assert "4 task(s) to run, 0 already finished" in events[0].message
+    assert "2 at a time on GPUs 0, 1" in events[0].message
     progress = [event.progress for event in events if event.event == "stage"]
     assert progress and all(0 <= value <= 1 for value in progress)
 
@@ -111,6 +112,22 @@ def test_stop_after_with_several_gpus_leaves_the_rest_for_resume(tmp_path, monke
     assert "stopped after 0.1 s with 4 task(s) left: run again with --resume" in events[-1].message
     results, _, _ = bench(todo, settings, tmp_path / "out", resume=True)
     assert [task.id for task in results.tasks] == [task.id for task in todo]
+
+
+def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "run_task", FakeTasks([0.1, 1.0]))
+    stopped = []
+    monkeypatch.setattr(runner, "stop_running_workers", lambda: stopped.append(True))
+
+    def interrupt(record):
+        raise KeyboardInterrupt  # Ctrl-C while the first finished task is reported
+
+    with pytest.raises(KeyboardInterrupt):
+        run_bench(tasks(2, tmp_path), BenchSettings("cuda", 1, 60, gpus=("0", "1")), tmp_path / "out", resume=False,
+                  command=["hiera", "bench"], emit=lambda event: None, on_record=interrupt)
+    assert stopped == [True]
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert [task["id"] for task in saved["tasks"]] == ["level1/0_Task.py"]
 
 
 def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
@@ -158,3 +175,14 @@ def test_gpu_list_from_cuda_visible_devices_or_nvidia_smi(tmp_path, monkeypatch)
     with pytest.raises(HieraError, match="nvidia-smi was not found") as raised:
         gpu_indices()
     assert "--gpus 0,1" in raised.value.hint
+
+
+def test_bad_gpus_options_are_usage_errors(tmp_path):
+    (tmp_path / "suite" / "level1").mkdir(parents=True)
+    (tmp_path / "suite" / "level1" / "1_Task.py").write_text("# not run\n")
+    for args, message in ((["--gpus", "0", "--device", "cpu"], "so it does not go with --device cpu"),
+                          (["--gpus", "0,0"], "expected GPU indices such as 0,1 (each once) or 'all'"),
+                          (["--gpus", ","], "expected GPU indices")):
+        run = hiera("bench", "suite", *args, "--out", "out", cwd=tmp_path, env=OFFLINE)
+        assert run.returncode == 2 and message in " ".join(run.stderr.split()), (args, run.stderr)
+    assert not (tmp_path / "out").exists()
