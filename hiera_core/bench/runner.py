@@ -173,6 +173,7 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
                                log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
     except HieraError as error:
         return _failed(record, "timing", error, host, started, gpu)
+    record.worker_s["bench_time"].update(timed.get("seconds", {}))
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed["environment"], gpu)
     if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)

@@ -19,27 +19,34 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 def op_bench_time(request: dict) -> dict:
     """request: address, device, proposal_paths (proposal files, possibly none); `with_compile`
     (default true) also times torch.compile(reference). Returns the environment, the timings of
-    eager and compile, and per proposal, in order, {"path", "check", "hiera": its timing, or None
-    when the check failed}."""
+    eager and compile, per proposal, in order, {"path", "check", "hiera": its timing, or None
+    when the check failed}, and the seconds of its phases."""
     from hiera_core.contract import environment
+    from hiera_core.events import stopwatch
     from hiera_core.task import load_task
     from hiera_core.timing import time_module
 
     device = request["device"]
-    task = load_task(request["address"])
-    reference = task.build_model(device, seed=0)
-    result: dict = {"environment": environment(device), "compile": None, "compile_error": None, "proposals": []}
-    checked = [(path, *check_proposal(task, reference, path, device)) for path in request.get("proposal_paths", [])]
+    seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
+    with stopwatch(seconds, "load"):
+        task = load_task(request["address"])
+        reference = task.build_model(device, seed=0)
+    result: dict = {"environment": environment(device), "compile": None, "compile_error": None, "proposals": [],
+                    "seconds": seconds}
+    with stopwatch(seconds, "check_proposals"):
+        checked = [(path, *check_proposal(task, reference, path, device)) for path in request.get("proposal_paths", [])]
     inputs = task.make_inputs(device, seed=0)
     compiled = None
     if request.get("with_compile", True):
-        compiled, result["compile_error"] = _compile_reference(reference, inputs)
-    result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
-    if compiled is not None:
-        result["compile"] = time_module(compiled, inputs, device, profile=False).to_dict()
-    for path, proposal, check in checked:
-        timed = time_module(proposal, inputs, device, profile=False).to_dict() if proposal is not None else None
-        result["proposals"].append({"path": path, "check": check, "hiera": timed})
+        with stopwatch(seconds, "compile_reference"):
+            compiled, result["compile_error"] = _compile_reference(reference, inputs)
+    with stopwatch(seconds, "time_all"):
+        result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
+        if compiled is not None:
+            result["compile"] = time_module(compiled, inputs, device, profile=False).to_dict()
+        for path, proposal, check in checked:
+            timed = time_module(proposal, inputs, device, profile=False).to_dict() if proposal is not None else None
+            result["proposals"].append({"path": path, "check": check, "hiera": timed})
     return result
 
 

@@ -69,6 +69,9 @@ def test_the_op_in_a_worker_times_all_three_and_checks_the_proposal(task_path):
         assert timed["median_ms"] > 0 and timed["iterations"] >= 5, timed
         assert timed["method"] == result["eager"]["method"]  # one method for all three
     assert result["environment"]["torch"] == torch.__version__
+    # Where the step's time went: the bench prints it per task.
+    assert set(result["seconds"]) == {"load", "check_proposals", "compile_reference", "time_all"}
+    assert all(value >= 0 for value in result["seconds"].values())
 
 
 @pytest.mark.parametrize("kind, message", [
