@@ -450,7 +450,7 @@ def _bench_gpus(text: str) -> tuple[str, ...]:
               help="start no new task after this many seconds (then go on with --resume)")
 @click.option("--gpus", default=None, metavar="LIST|all",
               help="run tasks side by side, one per GPU (e.g. 0,1 or all); each task's workers see only "
-                   "their GPU and an equal share of the CPU cores")
+                   "their GPU and an equal share of the physical CPU cores")
 def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, stop_after,
           gpus) -> None:
     """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and

@@ -48,17 +48,36 @@ class BenchSettings:
                         llm=LLMOverrides(model=self.model, base_url=self.base_url, samples=self.samples))
 
 
-def placements(gpus: Sequence[str]) -> list[Placement | None]:
-    """One placement per GPU; with several, each gets an equal share of this process's CPU cores
-    (consecutive numbers, which tend to share a socket), so one task's compiling does not slow the
-    host side of another's timing. [None] when no GPU is named."""
+def placements(gpus: Sequence[str], sysfs: Path = Path("/sys/devices/system/cpu")) -> list[Placement | None]:
+    """One placement per GPU; with several, each gets an equal share of this process's physical
+    CPU cores (both hyperthreads of a core go to the same GPU, and consecutive cores of a socket
+    together), so one task's compiling does not slow the host side of another's timing. [None]
+    when no GPU is named."""
     if not gpus:
         return [None]
-    cores = sorted(os.sched_getaffinity(0))
+    cores = physical_cores(sorted(os.sched_getaffinity(0)), sysfs)
     if len(gpus) == 1 or len(cores) < len(gpus):
         return [Placement(gpu) for gpu in gpus]
     share = len(cores) // len(gpus)
-    return [Placement(gpu, tuple(cores[number * share:(number + 1) * share])) for number, gpu in enumerate(gpus)]
+    return [Placement(gpu, tuple(sorted(cpu for core in cores[number * share:(number + 1) * share] for cpu in core)))
+            for number, gpu in enumerate(gpus)]
+
+
+def physical_cores(cpus: list[int], sysfs: Path) -> list[tuple[int, ...]]:
+    """`cpus` grouped by physical core (hyperthread siblings together), ordered by socket, then
+    core; one CPU per group where the topology cannot be read."""
+    def read(cpu: int, name: str) -> str | None:
+        try:
+            return (sysfs / f"cpu{cpu}" / "topology" / name).read_text().strip()
+        except OSError:
+            return None
+
+    groups: dict[tuple, list[int]] = {}
+    for cpu in cpus:
+        package, siblings = read(cpu, "physical_package_id"), read(cpu, "thread_siblings_list")
+        key = (int(package), siblings) if package is not None and siblings is not None else (-1, str(cpu))
+        groups.setdefault(key, []).append(cpu)
+    return [tuple(group) for _, group in sorted(groups.items(), key=lambda item: (item[0][0], item[1][0]))]
 
 
 def slug(task_id: str) -> str:

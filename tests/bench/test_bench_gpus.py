@@ -69,15 +69,32 @@ def bench(todo, settings, out, **options):
     return results, events, records
 
 
-def test_placements_share_the_cores_out_between_gpus(monkeypatch):
+def fake_topology(root, logical: int, sockets: int):
+    """sysfs topology of a machine with hyperthreads: CPU i and i + logical/2 share a core."""
+    half = logical // 2
+    for cpu in range(logical):
+        folder = root / f"cpu{cpu}" / "topology"
+        folder.mkdir(parents=True)
+        core = cpu % half
+        (folder / "physical_package_id").write_text(f"{core * sockets // half}\n")
+        (folder / "thread_siblings_list").write_text(f"{core},{core + half}\n")
+    return root
+
+
+def test_placements_give_each_gpu_whole_cores_of_one_socket(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(32)))
-    two = placements(("0", "1"))
-    assert [p.gpu for p in two] == ["0", "1"]
-    assert two[0].cpus == tuple(range(16)) and two[1].cpus == tuple(range(16, 32))
-    assert placements(("3",)) == [Placement("3")]  # one GPU: every core, as without --gpus
-    assert placements(()) == [None]
+    sysfs = fake_topology(tmp_path / "cpu", logical=32, sockets=2)
+    first, second = placements(("0", "1"), sysfs)
+    assert (first.gpu, second.gpu) == ("0", "1")
+    # Both hyperthreads of a core on one GPU's side, and each side on one socket.
+    assert first.cpus == (*range(8), *range(16, 24)) and second.cpus == (*range(8, 16), *range(24, 32))
+    # Without a readable topology: consecutive CPU numbers.
+    first, second = placements(("0", "1"), tmp_path / "missing")
+    assert first.cpus == tuple(range(16)) and second.cpus == tuple(range(16, 32))
+    assert placements(("3",), sysfs) == [Placement("3")]  # one GPU: every core, as without --gpus
+    assert placements((), sysfs) == [None]
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
-    assert placements(("0", "1")) == [Placement("0"), Placement("1")]  # fewer cores than GPUs: no split
+    assert placements(("0", "1"), sysfs) == [Placement("0"), Placement("1")]  # fewer cores than GPUs: no split
 
 
 def test_tasks_run_side_by_side_one_per_gpu_and_are_saved_in_suite_order(tmp_path, monkeypatch):
