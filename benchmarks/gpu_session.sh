@@ -6,6 +6,7 @@
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
+#   bash benchmarks/gpu_session.sh both       # examples, then the suite with the time left
 # examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
 # 4 tasks per GPU (on nvidia-h200-x2 the bench runs one task per GPU at a time). Carry their output
 # folder (bench-examples, bench-suite): after each call, here, `tar xzf <files_at>/bench-examples.tgz`
@@ -38,15 +39,23 @@ case "${1:-tests}" in
     timeout -s INT 570 python3 -m pytest -m gpu tests/gpu tests/cuda tests/adversarial -v --durations=20 \
       -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | grep -v PASSED | tail -60
     ;;
-  examples|suite)
-    folder="bench-$1"
-    targets=$([ "$1" = examples ] && echo examples/*.py || echo benchmarks/suite)
+  examples|suite|both)
+    # `both`: the examples, then the suite with the time left. Each folder resumes where the last
+    # call stopped; no task starts after 420 s, and any still running at 570 s is interrupted.
+    parts=$([ "$1" = both ] && echo "examples suite" || echo "$1")
     # Several GPUs (nvidia-h200-x2): one task per GPU at a time.
     gpus=$([ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -gt 1 ] && echo "--gpus all")
-    timeout -s INT 570 python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 $gpus \
-      --out "$folder" --resume --stop-after 420 2>&1 | tee "$out/$folder.txt" | tail -40
-    cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/" 2>/dev/null
-    tar czf "$out/$folder.tgz" "$folder"
+    for part in $parts; do
+      left=$((420 - SECONDS))
+      [ "$left" -gt 30 ] || break
+      folder="bench-$part"
+      targets=$([ "$part" = examples ] && echo examples/*.py || echo benchmarks/suite)
+      timeout -s INT $((570 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
+        $gpus --out "$folder" --resume --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
+      mkdir -p "$out/$folder"
+      cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/$folder/" 2>/dev/null
+      tar czf "$out/$folder.tgz" "$folder"
+    done
     ;;
   kernels)
     timeout 200 python3 benchmarks/bench_nvrtc.py --gpu --sweep-stencil 2>&1 | tee "$out/bench_nvrtc.txt" | tail -45
@@ -57,7 +66,7 @@ case "${1:-tests}" in
     fi
     ;;
   *)
-    echo "usage: $0 timing|tests|examples|kernels|suite" >&2
+    echo "usage: $0 timing|tests|examples|kernels|suite|both" >&2
     exit 2
     ;;
 esac
