@@ -1,6 +1,7 @@
 """The .hiera store under concurrent writers, and workers that hang, crash or run out of memory."""
 
 import multiprocessing
+import threading
 import time
 
 import pytest
@@ -26,6 +27,20 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     for process in writers:
         process.join(60)
         assert process.exitcode == 0
+    store = Store(tmp_path)
+    record = store.read_index("task")
+    assert {key for key in record if key.startswith("w")} == {f"w{w}_{i}" for w in range(2) for i in range(40)}
+    assert len(store.runs()) == 80
+    json_files_parse(store.root)
+
+
+def test_two_threads_writing_at_once_lose_nothing(tmp_path):
+    # `hiera bench --gpus` runs tasks in threads of one process, sharing the suite's store.
+    writers = [threading.Thread(target=_hammer, args=(str(tmp_path), writer, 40)) for writer in range(2)]
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join(60)
     store = Store(tmp_path)
     record = store.read_index("task")
     assert {key for key in record if key.startswith("w")} == {f"w{w}_{i}" for w in range(2) for i in range(40)}
