@@ -1,6 +1,6 @@
 """`hiera verify` on candidates that are broken rather than cheating: each gives one clear failed
 check and exit 1 (the candidate's fault) or exit 2 (a usage error), and the CLI itself survives
-a candidate that segfaults, hangs or exhausts memory."""
+a candidate that segfaults, hangs or exhausts memory, or whose CUDA kernel faults or never ends."""
 
 from __future__ import annotations
 
@@ -50,14 +50,15 @@ CASES = {
 }
 
 
-def hiera_verify(folder: Path, source: str, *extra: str, device: str = "cpu") -> subprocess.CompletedProcess:
+def hiera_verify(folder: Path, source: str, *extra: str, device: str = "cpu",
+                 space: str = "pytorch") -> subprocess.CompletedProcess:
     folder.mkdir()
     (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n")
     (folder / "reference.py").write_text(TASK.read_text())
     (folder / "candidate.py").write_text(source)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.run([sys.executable, "-m", "hiera_core.cli", "verify", "reference.py", "candidate.py",
-                           "--device", device, "--space", "pytorch", "--json", *extra], cwd=folder, env=env,
+                           "--device", device, "--space", space, "--json", *extra], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=1200)
 
 
@@ -93,3 +94,57 @@ def test_sanitize_runs_memcheck_and_racecheck_on_the_gpu(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     checks = {check["name"]: check for check in json.loads(run.stdout)["checks"]}
     assert checks["memcheck"]["passed"] and checks["racecheck"]["passed"]
+
+
+# A custom-CUDA candidate (NVRTC, launched on torch's stream) whose kernel body is BODY.
+KERNEL_CANDIDATE = (Path(__file__).resolve().parent / "nvrtc_helper.py").read_text() + '''
+import torch.nn as nn
+
+_SOURCE = r"""
+extern "C" __global__ void pointwise(const float* x, const float* bias, float* out, long long n,
+                                     long long features, float scale) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    BODY
+}
+"""
+
+
+class ModelNew(nn.Module):
+    def __init__(self, features, scale):
+        super().__init__()
+        self.scale = scale
+        self.bias = nn.Parameter(torch.zeros(features))
+
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        n = x.numel()
+        nvrtc_launch(nvrtc_kernel(_SOURCE, "pointwise"), ((n + 255) // 256,), (256,), x, self.bias, out, n,
+                     self.bias.numel(), float(self.scale))
+        return out
+'''
+# name -> (kernel body, extra CLI arguments, failed check, text of its message)
+KERNEL_CASES = {
+    # The fault surfaces at the synchronisation after forward, as torch's CUDA error.
+    "kernel_faults": ("((float*)0)[i] = x[i];  // a write through a null pointer", [], "runs",
+                      "illegal memory access"),
+    # volatile: a loop with no side effect could be compiled away.
+    "kernel_hangs": ("volatile int spin = 1; while (spin) {}", ["--timeout", "60"], "timeout",
+                     "did not finish within 60 s"),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", KERNEL_CASES)
+def test_a_kernel_that_faults_or_hangs_is_rejected_and_the_caller_lives(tmp_path, name):
+    body, extra, check, text = KERNEL_CASES[name]
+    run = hiera_verify(tmp_path / name, KERNEL_CANDIDATE.replace("BODY", body), *extra, device="cuda",
+                       space="custom_cuda")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    failed = [check for check in json.loads(run.stdout)["checks"] if not check["passed"]]
+    assert failed and failed[0]["name"] == check and text in failed[0]["message"], failed
+    # The GPU is usable again for the next process (the faulted or hung context died with its worker).
+    after = hiera_verify(tmp_path / f"{name}_then_good", GOOD, device="cuda")
+    assert after.returncode == 0, after.stdout + after.stderr
