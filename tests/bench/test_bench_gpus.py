@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -145,6 +146,28 @@ def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkey
     assert stopped == [True]
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     assert [task["id"] for task in saved["tasks"]] == ["level1/0_Task.py"]
+
+
+def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
+    import hiera_core.optimize
+
+    started = []
+
+    def first_worker_only(op, request, **options):
+        started.append((op, options.get("placement")))
+        raise HieraError("stopped after the first worker, for the test", kind="test")
+
+    monkeypatch.setattr(hiera_core.optimize, "run_worker", first_worker_only)
+    [task] = tasks(1, tmp_path)
+    Path(task.path).write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                               "    def forward(self, x):\n        return x * 2\n\n\n"
+                               "def get_inputs():\n    return [torch.randn(4, 4)]\n\n\n"
+                               "def get_init_inputs():\n    return []\n")
+    placed = Placement("1", (0,))
+    record = runner.run_task(task, BenchSettings("cpu", 1, 60), {}, tmp_path / "out", lambda event: None, placed)
+    assert started == [("prepare", placed)]  # the engine's own workers get the task's GPU and cores
+    assert record.outcome == "error" and record.error["stage"] == "optimize"
+    assert record.environment["gpu_index"] == "1"
 
 
 def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
