@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from hiera_core.proposal import assemble_body
+
 REPO = Path(__file__).resolve().parents[2]
-TASK = Path(__file__).resolve().parent / "tasks" / "pointwise.py"
+HERE = Path(__file__).resolve().parent
+TASK = HERE / "tasks" / "pointwise.py"
 
 GOOD = """
 import torch
@@ -96,51 +99,29 @@ def test_sanitize_runs_memcheck_and_racecheck_on_the_gpu(tmp_path):
     assert checks["memcheck"]["passed"] and checks["racecheck"]["passed"]
 
 
-# A custom-CUDA candidate (NVRTC, launched on torch's stream) whose kernel body is BODY.
-KERNEL_CANDIDATE = (Path(__file__).resolve().parent / "nvrtc_helper.py").read_text() + '''
-import torch.nn as nn
-
-_SOURCE = r"""
-extern "C" __global__ void pointwise(const float* x, const float* bias, float* out, long long n,
-                                     long long features, float scale) {
-    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    BODY
-}
-"""
+def kernel_candidate(broken: tuple[str, str]) -> str:
+    """The corpus's legitimate NVRTC kernel (controls/cuda_pointwise_kernel.py) after its reference,
+    as HIERA's own proposals are laid out, with `broken` = (old, new) replaced in its CUDA source."""
+    control = HERE / "controls" / "cuda_pointwise_kernel.py"
+    code = (HERE / "nvrtc_helper.py").read_text() + "\n\n" + control.read_text().replace(*broken)
+    return assemble_body(TASK.read_text(), "broken_kernel", "custom_cuda", code)
 
 
-class ModelNew(nn.Module):
-    def __init__(self, features, scale):
-        super().__init__()
-        self.scale = scale
-        self.bias = nn.Parameter(torch.zeros(features))
-
-    def forward(self, x):
-        x = x.contiguous()
-        out = torch.empty_like(x)
-        n = x.numel()
-        nvrtc_launch(nvrtc_kernel(_SOURCE, "pointwise"), ((n + 255) // 256,), (256,), x, self.bias, out, n,
-                     self.bias.numel(), float(self.scale))
-        return out
-'''
-# name -> (kernel body, extra CLI arguments, failed check, text of its message)
+# name -> ((old, new) in the kernel's source, extra CLI arguments, failed check, text of its message)
 KERNEL_CASES = {
     # The fault surfaces at the synchronisation after forward, as torch's CUDA error.
-    "kernel_faults": ("((float*)0)[i] = x[i];  // a write through a null pointer", [], "runs",
-                      "illegal memory access"),
+    "kernel_faults": (("out[i] =", "((float*)0)[i] ="), [], "runs", "illegal memory access"),
     # volatile: a loop with no side effect could be compiled away.
-    "kernel_hangs": ("volatile int spin = 1; while (spin) {}", ["--timeout", "60"], "timeout",
-                     "did not finish within 60 s"),
+    "kernel_hangs": (("float xi = x[i];", "volatile int spin = 1; while (spin) {} float xi = x[i];"),
+                     ["--timeout", "60"], "timeout", "did not finish within 60 s"),
 }
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", KERNEL_CASES)
 def test_a_kernel_that_faults_or_hangs_is_rejected_and_the_caller_lives(tmp_path, name):
-    body, extra, check, text = KERNEL_CASES[name]
-    run = hiera_verify(tmp_path / name, KERNEL_CANDIDATE.replace("BODY", body), *extra, device="cuda",
-                       space="custom_cuda")
+    broken, extra, check, text = KERNEL_CASES[name]
+    run = hiera_verify(tmp_path / name, kernel_candidate(broken), *extra, device="cuda", space="custom_cuda")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     failed = [check for check in json.loads(run.stdout)["checks"] if not check["passed"]]
