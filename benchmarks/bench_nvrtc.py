@@ -94,19 +94,20 @@ def compile_table(arch: str) -> bool:
 
 # ---- GPU -------------------------------------------------------------------------------------
 
-HOST_BOUND: list[str] = []  # the figures of the current row that were host-bound
-
-
-def timer(function, args, label: str) -> float:
-    """Milliseconds per call of function(*args), by HIERA's own method (hiera_core.timing, as
-    `hiera optimize` and `hiera bench` time): GPU time behind a head start, or host time where
-    larger; a host-bound figure is noted in HOST_BOUND with its GPU time."""
+def timer(function, args):
+    """The timing of function(*args) by HIERA's own method (hiera_core.timing, as `hiera optimize`
+    and `hiera bench` time): its median_ms is the GPU time behind a head start, or the host time
+    where larger."""
     from hiera_core.timing import time_module
 
-    timing = time_module(function, list(args), "cuda", profile=False)
-    if timing.bound == "host":
-        HOST_BOUND.append(f"{label} (GPU {timing.gpu_median_ms:.4f})")
-    return timing.median_ms
+    return time_module(function, list(args), "cuda", profile=False)
+
+
+def host_bound(timings: dict) -> str:
+    """'compile (GPU 0.0461)': which of these timings (label -> Timing or None) were host-bound,
+    with their GPU time; '-' when none."""
+    return ", ".join(f"{label} (GPU {timing.gpu_median_ms:.4f})" for label, timing in timings.items()
+                     if timing is not None and timing.bound == "host") or "-"
 
 
 def kernel_ms(function, args, calls: int = 20) -> float:
@@ -188,30 +189,30 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
         proposal = namespace["ModelNew"](*init).cuda().eval()
         proposal.load_state_dict(reference.state_dict())
         inputs = [t.cuda() for t in inputs]
-        HOST_BOUND.clear()
         with torch.no_grad():
             expected, got = reference(*inputs), proposal(*inputs)
             error = max((g - e).abs().max().item() for g, e in zip(_flat(got), _flat(expected)))
-            eager = timer(reference, inputs, "eager")
+            timings = {"eager": timer(reference, inputs)}
             has_library = any(k in found.reason for k in ("linear", "conv", "matmul")) or name == "stencil3d"
             torch.backends.cudnn.benchmark = True
-            library = timer(reference, inputs, "library") if has_library else float("nan")
+            timings["library"] = timer(reference, inputs) if has_library else None
             torch.backends.cudnn.benchmark = False
-            compiled = timer(torch.compile(reference), inputs, "compile") if with_compile else float("nan")
-            hiera = timer(proposal, inputs, "HIERA")
+            timings["compile"] = timer(torch.compile(reference), inputs) if with_compile else None
+            timings["HIERA"] = timer(proposal, inputs)
             kernels = kernel_ms(proposal, inputs)
             bound = roofline_ms(reference, inputs, expected)
+        eager, library, compiled, hiera = (timing.median_ms if timing else float("nan") for timing in timings.values())
         print(f"{name:20} {eager:8.4f} {library:8.4f} {compiled:8.4f} {hiera:8.4f} {kernels:8.4f} {bound:8.4f} "
               f"{eager / hiera:8.2f} {library / hiera:7.2f} {compiled / hiera:7.2f} {100 * bound / hiera:7.1f}% "
-              f"{100 * bound / kernels:6.1f}%  {error:.2e}  {', '.join(HOST_BOUND) or '-'}")
+              f"{100 * bound / kernels:6.1f}%  {error:.2e}  {host_bound(timings)}")
         if name == "stencil3d" and with_compile:
             sliced = torch.compile(slice_stencil(init[0]))
-            HOST_BOUND.clear()
             with torch.no_grad():
-                slices_ms = timer(sliced, inputs, "slices+compile")
+                slices = timer(sliced, inputs)
                 check = (sliced(*inputs) - expected).abs().max().item()
+            slices_ms = slices.median_ms
             print(f"{'  slices+compile':20} {'':8} {'':8} {slices_ms:8.4f} {hiera:8.4f} {'':8} {bound:8.4f} {'':8} "
-                  f"{'':7} {slices_ms / hiera:7.2f}  {check:.2e}  {', '.join(HOST_BOUND) or '-'} "
+                  f"{'':7} {slices_ms / hiera:7.2f}  {check:.2e}  {host_bound({'slices+compile': slices})} "
                   "(torch.compile of the slice formulation)")
 
 
@@ -281,10 +282,11 @@ def stencil_sweep() -> None:
             return proposal_runtime._hiera_stencil(source, "hiera_sweep", t, model.weight, None, 3, tile)
 
         error = (run(x) - expected).abs().max().item()
-        HOST_BOUND.clear()
-        ms = timer(run, [x], "host-bound")
+        timing = timer(run, [x])
+        ms = timing.median_ms
+        note = host_bound({"host-bound": timing}) if timing.bound == "host" else ""
         print(f"  bx {bx:3} by {by:2} ry {ry} zc {zc:3}: {ms * 1e3:7.1f} us  {100 * bound / ms:5.1f}% of roofline  "
-              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}  {' '.join(HOST_BOUND)}")
+              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}  {note}")
 
 
 def _flat(value):

@@ -48,6 +48,10 @@ def stop_running_workers() -> None:
         kill_group(process)
 
 
+def _interrupted(doing: str) -> HieraError:
+    return HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
+
+
 def _total_memory() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -105,7 +109,7 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
                 stopped = _stopped.is_set()
             try:
                 if stopped:
-                    raise HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
+                    raise _interrupted(doing)
                 if placement is not None and placement.cpus:
                     # Set from here, not in the child: preexec_fn is unsafe with threads. Popen returns once
                     # the interpreter is exec'd, before it has started any thread, so all of them inherit it.
@@ -125,7 +129,7 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
                     _running.discard(process)
         elapsed = time.monotonic() - started
         if _stopped.is_set():  # killed by stop_running_workers: not a crash to diagnose
-            raise HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
+            raise _interrupted(doing)
         if result_path.exists():
             payload = json.loads(result_path.read_text(encoding="utf-8"))
             if payload["ok"]:

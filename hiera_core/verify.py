@@ -696,7 +696,7 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
 
 def _gpu_ms(timed) -> float:
     """The call's GPU time: its CUDA-event median, the median where the timing has none."""
-    return timed.gpu_median_ms if getattr(timed, "gpu_median_ms", None) is not None else timed.median_ms
+    return timed.gpu_median_ms if timed.gpu_median_ms is not None else timed.median_ms
 
 
 def _revalidation(last_output, verified: Verified, where: str) -> Check:
