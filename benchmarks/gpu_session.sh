@@ -41,16 +41,19 @@ case "${1:-tests}" in
     ;;
   examples|suite|both)
     # `both`: the examples, then the suite with the time left. Each folder resumes where the last
-    # call stopped; no task starts after 420 s, and any still running at 570 s is interrupted.
+    # call stopped; no task starts after CALL_S - 180 s, and any still running at CALL_S - 30 s is
+    # interrupted. CALL_S (default 600, one device call) is this script's share of the call when other
+    # work runs before it.
+    call_s=${CALL_S:-600}
     parts=$([ "$1" = both ] && echo "examples suite" || echo "$1")
     # Several GPUs (nvidia-h200-x2): one task per GPU at a time.
     gpus=$([ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -gt 1 ] && echo "--gpus all")
     for part in $parts; do
-      left=$((420 - SECONDS))
+      left=$((call_s - 180 - SECONDS))
       [ "$left" -gt 30 ] || break
       folder="bench-$part"
       targets=$([ "$part" = examples ] && echo examples/*.py || echo benchmarks/suite)
-      timeout -s INT $((570 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
+      timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
         $gpus --out "$folder" --resume --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
       mkdir -p "$out/$folder"
       cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/$folder/" 2>/dev/null

@@ -109,10 +109,11 @@ def kernel_candidate(broken: tuple[str, str]) -> str:
 
 # name -> ((old, new) in the kernel's source, extra CLI arguments, failed check, text of its message)
 KERNEL_CASES = {
-    # The fault surfaces at the synchronisation after forward, as torch's CUDA error.
-    "kernel_faults": (("out[i] =", "((float*)0)[i] ="), [], "runs", "illegal memory access"),
-    # volatile: a loop with no side effect could be compiled away.
-    "kernel_hangs": (("float xi = x[i];", "volatile int spin = 1; while (spin) {} float xi = x[i];"),
+    # A wild write far past the output (a null pointer would not do: the compiler may delete a store
+    # it can prove undefined). The fault surfaces at the synchronisation after forward.
+    "kernel_faults": (("out[i] =", "out[i + (1LL << 40)] ="), [], "runs", "illegal memory access"),
+    # Spinning on the clock, which the compiler cannot see through (it deleted a volatile-flag loop).
+    "kernel_hangs": (("float xi = x[i];", "long long t0 = clock64(); while (clock64() - t0 >= 0) {} float xi = x[i];"),
                      ["--timeout", "60"], "timeout", "did not finish within 60 s"),
 }
 
