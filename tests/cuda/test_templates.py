@@ -199,23 +199,3 @@ def test_planning_imports_no_torch():
             "import hiera_core.cuda.cli; assert 'torch' not in sys.modules, 'torch imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-
-
-@pytest.mark.parametrize("rank,tile", [(3, {"bx": 64, "by": 4, "ry": 4, "zc": 32, "ring": 6}),
-                                       (2, {"bx": 128, "by": 1, "ry": 1, "zc": 32, "ring": 5})])
-def test_stencil_plane_ring_compiles_with_every_tap_and_no_spills(rank, tile):
-    import itertools
-
-    from hiera_core.spaces.custom_cuda.templates import stencil_source
-
-    taps = list(itertools.product((-1, 0, 1), repeat=rank))  # 27 or 9 points: every tap from shared memory
-    (kernel,) = kernel_resources(stencil_source("ring", taps, rank, tile).source).kernels
-    assert kernel.spill_stores == 0 and kernel.spill_loads == 0
-    assert kernel.static_smem == tile["ring"] * (tile["bx"] + 2) * (tile["by"] * tile["ry"] + 2) * 4
-
-
-def test_stencil_plane_ring_needs_four_planes():
-    from hiera_core.spaces.custom_cuda.templates import stencil_source
-
-    with pytest.raises(ValueError, match="at least 4 planes"):
-        stencil_source("ring", [(0, 0, 0)], 3, {"bx": 64, "by": 4, "ry": 4, "zc": 32, "ring": 3})

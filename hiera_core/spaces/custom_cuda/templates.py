@@ -183,10 +183,6 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
     axis and a one-row tile.
     """
     tile = dict(tile or (STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D))
-    if tile.get("ring"):
-        return _stencil_ring_source(name, taps, rank, tile)
-    # mb: blocks per SM to fit (__launch_bounds__'s second argument caps registers for occupancy).
-    bounds = f"BX * BY, {tile['mb']}" if tile.get("mb") else "BX * BY"
     per_channel = 3 ** rank
     taps3 = [tuple(t) if rank == 3 else (t[0], 0, t[1]) for t in taps]  # 2D (dy, dx) -> (dz, 0, dx)
     ring = any(dz != 0 and (dy, dx) != (0, 0) for dz, dy, dx in taps3)
@@ -220,7 +216,7 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
 constexpr int BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']}, ZC = {tile['zc']};
 constexpr int TY = BY * RY, SX = BX + 2, SY = TY + 2, SLOTS = {slots}, HALO = 2 * SX + 2 * TY;
 // Offsets inside one volume are 32-bit (the host checks D*H*W < 2^31); volumes are addressed in 64 bits.
-extern "C" __global__ void __launch_bounds__({bounds}) {name}(
+extern "C" __global__ void __launch_bounds__(BX * BY) {name}(
         const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias, float* __restrict__ out,
         long long volumes, long long channels, long long D_, long long H_, long long W_, long long chunks) {{
     const int D = (int)D_, H = (int)H_, W = (int)W_;
@@ -301,111 +297,6 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
             #pragma unroll
             for (int r = 0; r < RY; ++r) {{ below[r] = cur[r]; cur[r] = above[r]; above[r] = ahead[r]; ahead[r] = far[r]; }}
         }}
-    }}
-}}
-"""
-    return KernelSource(name, source)
-
-
-def _weight_index(tap: tuple[int, ...]) -> int:
-    index = 0
-    for offset in tap:
-        index = index * 3 + offset + 1
-    return index
-
-
-def _stencil_ring_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict) -> KernelSource:
-    """The stencil with every plane, halo included, copied into a shared-memory ring of RING planes
-    by cp.async (zero-filled outside the volume), RING - 3 planes ahead of the one computed: more
-    bytes in flight per SM than registers can hold, which a memory-bound stencil needs to approach
-    the bandwidth bound. Same tile, grid and arguments as the register version."""
-    ring = tile["ring"]
-    if ring < 4:
-        raise ValueError("the stencil's plane ring needs at least 4 planes (z-1, z, z+1 and one in flight)")
-    bounds = f"BX * BY, {tile['mb']}" if tile.get("mb") else "BX * BY"
-    per_channel = 3 ** rank
-    taps3 = [tuple(t) if rank == 3 else (t[0], 0, t[1]) for t in taps]  # 2D (dy, dx) -> (dz, 0, dx)
-    coefficients = "\n        ".join(f"const float k{n} = wc[{_weight_index(t)}];" for n, t in enumerate(taps))
-    planes = {-1: "pm", 0: "pc", 1: "pp"}
-    terms = "\n                ".join(f"acc = fmaf(k{n}, {planes[dz]}[(sy + {dy}) * SX + sx + {dx}], acc);"
-                                      for n, (dz, dy, dx) in enumerate(taps3))
-    source = f"""// HIERA {rank}D stencil {name} (cp.async plane ring): {len(taps)} taps {taps}
-constexpr int BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']}, ZC = {tile['zc']}, RING = {ring};
-constexpr int TY = BY * RY, SX = BX + 2, SY = TY + 2, POINTS = SX * SY;
-constexpr int PER_THREAD = (POINTS + BX * BY - 1) / (BX * BY);
-// Offsets inside one volume are 32-bit (the host checks D*H*W < 2^31); volumes are addressed in 64 bits.
-extern "C" __global__ void __launch_bounds__({bounds}) {name}(
-        const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias, float* __restrict__ out,
-        long long volumes, long long channels, long long D_, long long H_, long long W_, long long chunks) {{
-    const int D = (int)D_, H = (int)H_, W = (int)W_;
-    __shared__ float ring[RING][POINTS];
-    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
-    const int x0 = blockIdx.x * BX, y0 = blockIdx.y * TY, gx = x0 + tx, plane = H * W;
-    int column[RY];
-    bool column_in[RY];
-    #pragma unroll
-    for (int r = 0; r < RY; ++r) {{
-        const int y = y0 + ty + r * BY;
-        column[r] = y * W + gx;
-        column_in[r] = y < H && gx < W;
-    }}
-    // The points of the (SY x SX) plane tile this thread copies: tile index k is (k / SX, k % SX).
-    int copy_offset[PER_THREAD];
-    bool copy_in[PER_THREAD];
-    #pragma unroll
-    for (int i = 0; i < PER_THREAD; ++i) {{
-        const int k = tid + i * BX * BY, y = y0 + k / SX - 1, xx = x0 + k % SX - 1;
-        copy_in[i] = k < POINTS && y >= 0 && y < H && xx >= 0 && xx < W;
-        copy_offset[i] = copy_in[i] ? y * W + xx : 0;
-    }}
-    for (long long job = blockIdx.z; job < volumes * chunks; job += gridDim.z) {{
-        const long long volume = job / chunks;
-        const int z0 = (int)(job % chunks) * ZC, z1 = min(z0 + ZC, D);
-        const int last = min(z1, D - 1);  // the chunk reads planes z0-1 .. z1 and no further
-        const float* src = x + volume * D * plane;
-        float* dst = out + volume * D * plane;
-        const float* wc = w + volume % channels * {per_channel};
-        const float b = bias ? bias[volume % channels] : 0.0f;
-        {coefficients}
-        // Plane q into its ring slot, one commit group per plane (empty past the chunk) so that
-        // the group count stays in step with the planes.
-        auto issue = [&](int q) {{
-            if (q <= z1) {{
-                float* slot = ring[(q - z0 + 1) % RING];
-                const bool z_in = q >= 0 && q <= last;
-                #pragma unroll
-                for (int i = 0; i < PER_THREAD; ++i) {{
-                    const int k = tid + i * BX * BY;
-                    if (k < POINTS) {{
-                        const bool take = z_in && copy_in[i];
-                        const unsigned to = (unsigned)__cvta_generic_to_shared(slot + k);
-                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\\n"
-                                     :: "r"(to), "l"(src + (take ? q * plane + copy_offset[i] : 0)), "r"(take ? 4 : 0) : "memory");
-                    }}
-                }}
-            }}
-            asm volatile("cp.async.commit_group;\\n" ::: "memory");
-        }};
-        __syncthreads();  // the previous job's reads of the ring are done
-        for (int q = z0 - 1; q <= z0 + RING - 3; ++q) issue(q);
-        for (int z = z0; z < z1; ++z) {{
-            // Planes up to z+1 have landed (RING - 4 younger groups may still be in flight), for
-            // every thread; all threads are past plane z-1, so plane z-2's slot is free.
-            asm volatile("cp.async.wait_group {ring - 4};\\n" ::: "memory");
-            __syncthreads();
-            issue(z + RING - 2);
-            const float* pm = ring[(z - z0) % RING];
-            const float* pc = ring[(z - z0 + 1) % RING];
-            const float* pp = ring[(z - z0 + 2) % RING];
-            #pragma unroll
-            for (int r = 0; r < RY; ++r) {{
-                const int sy = ty + r * BY + 1, sx = tx + 1;
-                float acc = b;
-                {terms}
-                if (column_in[r]) dst[z * plane + column[r]] = acc;
-            }}
-        }}
-        asm volatile("cp.async.wait_group 0;\\n" ::: "memory");
     }}
 }}
 """
