@@ -5,6 +5,7 @@
 #   bash benchmarks/gpu_session.sh tests      # pytest -m gpu: engine, custom CUDA, adversarial corpus (~9 min)
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
+#   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
 #   bash benchmarks/gpu_session.sh both       # examples, then the suite with the time left
 # examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
@@ -60,6 +61,15 @@ case "${1:-tests}" in
       tar czf "$out/$folder.tgz" "$folder"
     done
     ;;
+  stencil)
+    # Why the stencil kernel is not faster than torch.compile's: kernel times against a copy of the same
+    # bytes, then Nsight Compute on one launch of each (H200.md: counters read on Firecracker machines).
+    timeout 200 python3 benchmarks/profile_stencil.py 2>&1 | tee "$out/stencil_times.txt" | tail -8
+    timeout 300 ncu --clock-control none --profile-from-start off --section SpeedOfLight \
+      --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
+      python3 benchmarks/profile_stencil.py --ncu > "$out/stencil_ncu.txt" 2>&1
+    grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Warp Cycles" "$out/stencil_ncu.txt" | head -60
+    ;;
   kernels)
     timeout 200 python3 benchmarks/bench_nvrtc.py --gpu --sweep-stencil 2>&1 | tee "$out/bench_nvrtc.txt" | tail -45
     timeout 120 python3 benchmarks/bench_verify.py --device cuda 2>&1 | tee "$out/bench_verify.txt" | tail -20
@@ -69,7 +79,7 @@ case "${1:-tests}" in
     fi
     ;;
   *)
-    echo "usage: $0 timing|tests|examples|kernels|suite|both" >&2
+    echo "usage: $0 timing|tests|examples|kernels|stencil|suite|both" >&2
     exit 2
     ;;
 esac

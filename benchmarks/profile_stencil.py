@@ -1,0 +1,83 @@
+"""Where the 3D stencil's time goes on the GPU: HIERA's stencil kernel (as `hiera optimize` ships it)
+beside torch.compile's kernel for the slice formulation and a device-to-device copy of the same
+bytes (the floor for any kernel that reads the grid once and writes it once).
+
+    python3 benchmarks/profile_stencil.py          # kernel time, effective bandwidth, the method's figures
+    ncu --clock-control none --profile-from-start off --section SpeedOfLight \\
+        --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \\
+        python3 benchmarks/profile_stencil.py --ncu   # one launch of each, for Nsight Compute
+
+Session 5 (2026-11-29) found HIERA's stencil about 5% slower than the slice formulation on GPU
+time (0.0504 vs 0.0477-0.0496 ms), 68% of the copy bound, and no tile or pipeline depth that
+moved it (benchmarks/results/h200-2026-11-29-s5): this is the measurement to take before the next
+kernel design. `bash benchmarks/gpu_session.sh stencil` runs both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_nvrtc import candidate, host_bound, kernel_ms, load, slice_stencil, timer  # noqa: E402
+
+
+def contenders():
+    """name -> function of the grid: HIERA's proposal, the compiled slice formulation, a copy."""
+    import torch
+
+    path, cls, init, inputs = load("stencil3d")
+    found = candidate("stencil3d")
+    namespace = {"__name__": "profile_stencil_hiera"}
+    exec(compile(path.read_text() + "\n\n" + found.code, "stencil3d_hiera.py", "exec"), namespace)
+    reference = namespace[cls.__name__](*init).cuda().eval()
+    proposal = namespace["ModelNew"](*init).cuda().eval()
+    proposal.load_state_dict(reference.state_dict())
+    x = inputs[0].cuda()
+    out = torch.empty_like(x)
+    functions = {"HIERA stencil": proposal, "slices+compile": torch.compile(slice_stencil(init[0])),
+                 "copy (same bytes)": lambda grid: out.copy_(grid)}
+    expected = reference(x)
+    for name in ("HIERA stencil", "slices+compile"):
+        error = (functions[name](x) - expected).abs().max().item()
+        if error > 1e-4:
+            raise SystemExit(f"{name} differs from F.conv3d by {error:.2e}: not timing a wrong kernel")
+    return functions, x
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ncu", action="store_true",
+                        help="after warm-up, one call of each between cudaProfilerStart and Stop (run under ncu)")
+    args = parser.parse_args()
+
+    import torch
+
+    torch.backends.cudnn.allow_tf32 = False
+    with torch.no_grad():
+        functions, x = contenders()
+        if args.ncu:
+            for function in functions.values():  # compiled, autotuned and cached before profiling starts
+                function(x)
+            torch.cuda.synchronize()
+            torch.cuda.profiler.start()
+            for function in functions.values():
+                function(x)
+                torch.cuda.synchronize()
+            torch.cuda.profiler.stop()
+            return
+        moved = 2 * x.numel() * x.element_size()
+        print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}; grid {tuple(x.shape)} fp32, "
+              f"{moved / 1e6:.0f} MB moved per call (read once, written once)")
+        print(f"{'':20} {'kernel ms':>10} {'TB/s':>6} {'figure ms':>10} {'GPU ms':>8}  host-bound")
+        for name, function in functions.items():
+            kernel = kernel_ms(function, [x])
+            timing = timer(function, [x])
+            print(f"{name:20} {kernel:10.4f} {moved / kernel / 1e9:6.2f} {timing.median_ms:10.4f} "
+                  f"{timing.gpu_median_ms:8.4f}  {host_bound({name: timing})}")
+
+
+if __name__ == "__main__":
+    main()
