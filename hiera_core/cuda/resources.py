@@ -173,10 +173,79 @@ def kernel_resources(source: str, arch: str = "sm_90", block: int | None = None,
     return report
 
 
+_LAUNCH_BOUNDS = re.compile(r"__global__\s+(?:void\s+)?__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)"
+                            r"\s*(?:void\s+)?(\w+)\s*\(")
+_CONSTEXPR = re.compile(r"\bconstexpr\s+(?:unsigned\s+)?(?:int|long long|long|unsigned|size_t)\s+([^;{]+);")
+
+
 def launch_bounds(source: str) -> dict[str, int]:
-    """Kernel name -> max threads per block declared by `__launch_bounds__` in the source."""
-    pattern = re.compile(r"__global__\s+(?:void\s+)?__launch_bounds__\s*\(\s*(\d+)[^)]*\)\s*(?:void\s+)?(\w+)\s*\(")
-    return {match.group(2): int(match.group(1)) for match in pattern.finditer(source)}
+    """Kernel name -> max threads per block declared by `__launch_bounds__` in the source: a literal
+    or an integer expression of the file's `constexpr` constants (`__launch_bounds__(BX * BY)`, as
+    HIERA's templates write it); kernels whose bound cannot be worked out are left out."""
+    constants = constexpr_values(source)
+    bounds = {}
+    for match in _LAUNCH_BOUNDS.finditer(source):
+        first = _top_level_split(match.group(1))[0]
+        value = integer_expression(first, constants)
+        if value is not None:
+            bounds[match.group(2)] = value
+    return bounds
+
+
+def constexpr_values(source: str) -> dict[str, int]:
+    """`constexpr int A = 64, B = A * 2;` -> {"A": 64, "B": 128}, in order, so later constants may
+    use earlier ones; any whose value is not an integer expression of known names is skipped."""
+    values: dict[str, int] = {}
+    for declaration in _CONSTEXPR.finditer(source):
+        for item in _top_level_split(declaration.group(1)):
+            name, equals, expression = item.partition("=")
+            value = integer_expression(expression, values) if equals else None
+            if value is not None and name.strip().isidentifier():
+                values[name.strip()] = value
+    return values
+
+
+def integer_expression(text: str, constants: dict[str, int]) -> int | None:
+    """The value of a C integer expression of literals, `constants` and + - * / % << >> ( ), else None."""
+    import ast
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    operators = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                 ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a - b * int(a / b),  # C truncates
+                 ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+
+    def value(node: ast.AST) -> int | None:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            return constants.get(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = value(node.operand)
+            return None if inner is None else -inner
+        if isinstance(node, ast.BinOp) and type(node.op) in operators:
+            left, right = value(node.left), value(node.right)
+            if left is None or right is None or (right == 0 and isinstance(node.op, (ast.Div, ast.Mod))) \
+                    or (right < 0 and isinstance(node.op, (ast.LShift, ast.RShift))):
+                return None
+            return operators[type(node.op)](left, right)
+        return None
+
+    return value(tree)
+
+
+def _top_level_split(text: str) -> list[str]:
+    """`a, f(b, c), d` -> ["a", " f(b, c)", " d"]: commas outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for position, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:position])
+            start = position + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _number(pattern: str, text: str) -> int:

@@ -140,6 +140,24 @@ def test_launch_bounds_parsing():
     assert launch_bounds(source) == {"a": 512, "b": 64}
 
 
+def test_launch_bounds_from_constexpr_expressions():
+    source = ("constexpr int BX = 128, BY = 2, TY = BY * 4;\nconstexpr int THREADS = (BX * BY) / 2;\n"
+              "extern \"C\" __global__ void __launch_bounds__(BX * BY, 4) tiled(float* x) {}\n"
+              "extern \"C\" __global__ void __launch_bounds__((THREADS << 1) - TY) shifted(float* x) {}\n"
+              "extern \"C\" __global__ void __launch_bounds__(UNKNOWN * 2) opaque(float* x) {}")
+    assert launch_bounds(source) == {"tiled": 256, "shifted": 248}
+
+
+def test_template_occupancy_uses_its_own_block_size():
+    """The 2D stencil template's block is 128 threads (BX * BY): occupancy for that, not an assumed 256."""
+    from hiera_core.spaces.custom_cuda.templates import STENCIL_TILE_2D, stencil_source
+
+    taps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil2d", taps, 2).source).kernels
+    assert kernel.launch_bounds == STENCIL_TILE_2D["bx"] * STENCIL_TILE_2D["by"]
+    assert kernel.occupancy.block == kernel.launch_bounds and not kernel.occupancy.block_assumed
+
+
 def test_cli_prints_every_kernel(tmp_path):
     path = tmp_path / "k.cu"
     path.write_text(GOOD)
