@@ -135,6 +135,25 @@ def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
     assert "keeps its zero pattern" not in dense.code
 
 
+@pytest.mark.parametrize("rank,width,bx", [(2, 56, 64), (2, 70, 128), (2, 20, 32), (2, 7, 32), (2, 4096, 128),
+                                           (3, 256, 64), (3, 32, 32), (3, 33, 64)])
+def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
+    """A 56-wide feature map gets a 64-thread row, not the 2D tile's 128 with 72 of them idle;
+    the tile compiles without spills at every width."""
+    from hiera_core.spaces.custom_cuda.templates import stencil_source, stencil_tile
+
+    tile = stencil_tile(rank, width)
+    assert tile["bx"] == bx
+    taps = [(0,) * rank] + [tuple(d if axis == i else 0 for axis in range(rank)) for i in range(rank) for d in (-1, 1)]
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", taps, rank, tile).source).kernels
+    assert kernel.spill_stores == 0 and kernel.launch_bounds == bx * tile["by"]
+
+
+def test_a_generated_stencil_launches_the_narrowed_tile_it_compiled(tmp_path):
+    _, candidate = candidate_for(task_context(extra_task("stencil2d_depthwise", tmp_path)))  # 50 wide
+    assert "constexpr int BX = 64," in candidate.cuda_sources[0] and ", (64, 1, 1, 32))" in candidate.code
+
+
 def test_layernorm_caches_the_row_for_its_later_sweeps():
     _, candidate = candidate_for(task_context(example_task("layernorm")))
     forward = forward_source(candidate.code)

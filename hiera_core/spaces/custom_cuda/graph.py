@@ -512,7 +512,8 @@ class Lowerer:
         if conv["groups"] not in (None, channels) and channels != 1:
             return None
         return {"rank": rank, "weight": attr_expr(weight_path), "weight_path": weight_path,
-                "bias": attr_expr(bias_path) if bias_present else None, "channels": channels}
+                "bias": attr_expr(bias_path) if bias_present else None, "channels": channels,
+                "width": x_shape[-1]}
 
     def _stencil(self, op: Op, args: dict, config: dict) -> Expr:
         weight = self.resolver.tensor(config["weight_path"])

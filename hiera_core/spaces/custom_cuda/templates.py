@@ -171,6 +171,16 @@ STENCIL_TILE_3D = {"bx": 64, "by": 4, "ry": 4, "zc": 32}
 STENCIL_TILE_2D = {"bx": 128, "by": 1, "ry": 1, "zc": 32}
 
 
+def stencil_tile(rank: int, width: int | None) -> dict:
+    """The measured tile, its rows halved while the grid fits in half of them: threads past the
+    edge would only idle, e.g. 72 of the 2D tile's 128 on a 56-wide feature map. Powers of two
+    only (a 96-thread block made ptxas spill), at least a warp."""
+    tile = dict(STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D)
+    while width and tile["bx"] > 32 and width <= tile["bx"] // 2:
+        tile["bx"] //= 2
+    return tile
+
+
 def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict | None = None) -> KernelSource:
     """A radius-1 stencil (zero padding, per-channel coefficients read from the weight at run time).
 
