@@ -40,7 +40,7 @@ ENTRY_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\)
 
 def load(name: str):
     """(path, class, constructor arguments, forward inputs) of an example, resolved as the engine does."""
-    path = ROOT / "examples" / f"{name}.py"
+    path = Path(name) if name.endswith(".py") else ROOT / "examples" / f"{name}.py"
     task = load_task(str(path))
     return path, task.cls, task.make_init(), task.make_inputs("cpu", seed=0)
 
@@ -205,7 +205,7 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
             kernels = kernel_ms(proposal, inputs)
             bound = roofline_ms(reference, inputs, expected)
         eager, library, compiled, hiera = (timing.median_ms if timing else float("nan") for timing in timings.values())
-        print(f"{name:20} {eager:8.4f} {library:8.4f} {compiled:8.4f} {hiera:8.4f} {kernels:8.4f} {bound:8.4f} "
+        print(f"{Path(name).stem[:20]:20} {eager:8.4f} {library:8.4f} {compiled:8.4f} {hiera:8.4f} {kernels:8.4f} {bound:8.4f} "
               f"{eager / hiera:8.2f} {library / hiera:7.2f} {compiled / hiera:7.2f} {100 * bound / hiera:7.1f}% "
               f"{100 * bound / kernels:6.1f}%  {error:.2e}  {host_bound(timings)}")
         if name == "stencil3d" and with_compile:
@@ -303,7 +303,8 @@ def main() -> None:
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile baselines")
     parser.add_argument("--sweep-stencil", action="store_true", help="time stencil tile shapes")
     parser.add_argument("--host-profile", action="store_true", help="cProfile the proposals' launch path")
-    parser.add_argument("--only", nargs="*", default=list(EXAMPLES), help="examples to time")
+    parser.add_argument("--only", nargs="*", default=list(EXAMPLES),
+                        help="examples to time, by name, or any task file (e.g. benchmarks/suite/level1/4_Depthwise_Conv2d.py)")
     args = parser.parse_args()
     compile_table(args.arch)
     if args.host_profile:

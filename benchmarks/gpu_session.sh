@@ -69,6 +69,9 @@ case "${1:-tests}" in
       --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
       python3 benchmarks/profile_stencil.py --ncu > "$out/stencil_ncu.txt" 2>&1
     grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Warp Cycles" "$out/stencil_ncu.txt" | head -60
+    # The 2D tile narrowed to a 56-wide map (session 5: 0.94x of cuDNN with 128-thread rows).
+    timeout 150 python3 benchmarks/bench_nvrtc.py --gpu --no-compile --only benchmarks/suite/level1/4_Depthwise_Conv2d.py \
+      2>&1 | tee "$out/bench_nvrtc_depthwise.txt" | tail -3
     ;;
   kernels)
     timeout 200 python3 benchmarks/bench_nvrtc.py --gpu --sweep-stencil 2>&1 | tee "$out/bench_nvrtc.txt" | tail -45
