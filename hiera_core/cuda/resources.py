@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from dataclasses import asdict, dataclass, field
 
+from hiera_core.analysis import cexpr
 from hiera_core.cuda.nvrtc import CompileResult, SourceOrigin, compile_cuda
 
 DEFAULT_BLOCK = 256
@@ -206,34 +207,12 @@ def constexpr_values(source: str) -> dict[str, int]:
 
 
 def integer_expression(text: str, constants: dict[str, int]) -> int | None:
-    """The value of a C integer expression of literals, `constants` and + - * / % << >> ( ), else None."""
-    import ast
-
+    """The value of a C integer expression of literals and `constants`, else None (the analyzers'
+    own C arithmetic: truncating division, undefined shifts and division by zero give None)."""
     try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
+        return cexpr.parse(text).evaluate(constants.get)
+    except cexpr.CExprError:
         return None
-    operators = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-                 ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a - b * int(a / b),  # C truncates
-                 ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
-
-    def value(node: ast.AST) -> int | None:
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            return node.value
-        if isinstance(node, ast.Name):
-            return constants.get(node.id)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = value(node.operand)
-            return None if inner is None else -inner
-        if isinstance(node, ast.BinOp) and type(node.op) in operators:
-            left, right = value(node.left), value(node.right)
-            if left is None or right is None or (right == 0 and isinstance(node.op, (ast.Div, ast.Mod))) \
-                    or (right < 0 and isinstance(node.op, (ast.LShift, ast.RShift))):
-                return None
-            return operators[type(node.op)](left, right)
-        return None
-
-    return value(tree)
 
 
 def _top_level_split(text: str) -> list[str]:
