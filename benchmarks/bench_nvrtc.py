@@ -67,6 +67,26 @@ def candidate(name: str):
     return STRATEGIES[family].generate(ImplementContext(None, cls.__name__, model, inputs, graph, "cpu"))
 
 
+def proposal_namespace(path: Path, code: str) -> dict:
+    """The task file with a proposal's code appended (ModelNew after the reference, as HIERA lays a
+    proposal out), executed: the namespace holds both classes."""
+    namespace = {"__name__": f"bench_{path.stem}_hiera"}
+    exec(compile(path.read_text() + "\n\n" + code, f"{path.stem}_hiera.py", "exec"), namespace)
+    return namespace
+
+
+def gpu_pair(path: Path, cls, init, code: str):
+    """(reference, proposal) on the GPU in eval mode, the proposal holding the reference's weights."""
+    import torch
+
+    namespace = proposal_namespace(path, code)
+    torch.manual_seed(0)
+    reference = namespace[cls.__name__](*init).cuda().eval()
+    proposal = namespace["ModelNew"](*init).cuda().eval()
+    proposal.load_state_dict(reference.state_dict())
+    return reference, proposal
+
+
 def compile_table(arch: str) -> bool:
     """Cold NVRTC time of each kernel's first entry point, compiled alone as the proposal runtime
     does (`HIERA_ENTRY_<name>`), and the resources of all its entry points."""
@@ -185,12 +205,7 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
         if found is None:
             continue
         path, cls, init, inputs = load(name)
-        namespace = {"__name__": f"bench_{name}_hiera"}
-        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
-        torch.manual_seed(0)
-        reference = namespace[cls.__name__](*init).cuda().eval()
-        proposal = namespace["ModelNew"](*init).cuda().eval()
-        proposal.load_state_dict(reference.state_dict())
+        reference, proposal = gpu_pair(path, cls, init, found.code)
         inputs = [t.cuda() for t in inputs]
         with torch.no_grad():
             expected, got = reference(*inputs), proposal(*inputs)
@@ -227,8 +242,7 @@ def overhead_table() -> None:
     for name, shape in (("softmax", (8, 64)), ("elementwise_chain", (8, 4096)), ("layernorm", (8, 4096))):
         found = candidate(name)
         path, cls, init, _ = load(name)
-        namespace = {"__name__": f"bench_{name}_overhead"}
-        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
+        namespace = proposal_namespace(path, found.code)
         reference = namespace[cls.__name__](*init).cuda()
         proposal = namespace["ModelNew"](*init).cuda()
         x = torch.randn(*shape, device="cuda")
@@ -246,8 +260,7 @@ def host_profile() -> None:
     for name, shape in (("layernorm", (8, 4096)), ("softmax", (8, 64))):
         found = candidate(name)
         path, cls, init, _ = load(name)
-        namespace = {"__name__": f"bench_{name}_profile"}
-        exec(compile(path.read_text() + "\n\n" + found.code, f"{name}_hiera.py", "exec"), namespace)
+        namespace = proposal_namespace(path, found.code)
         proposal = namespace["ModelNew"](*init).cuda()
         x = torch.randn(*shape, device="cuda")
         for _ in range(20):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_nvrtc import candidate, host_bound, kernel_ms, load, slice_stencil, timer  # noqa: E402
+from bench_nvrtc import candidate, gpu_pair, host_bound, kernel_ms, load, slice_stencil, timer  # noqa: E402
 
 
 def contenders():
@@ -29,12 +29,7 @@ def contenders():
     import torch
 
     path, cls, init, inputs = load("stencil3d")
-    found = candidate("stencil3d")
-    namespace = {"__name__": "profile_stencil_hiera"}
-    exec(compile(path.read_text() + "\n\n" + found.code, "stencil3d_hiera.py", "exec"), namespace)
-    reference = namespace[cls.__name__](*init).cuda().eval()
-    proposal = namespace["ModelNew"](*init).cuda().eval()
-    proposal.load_state_dict(reference.state_dict())
+    reference, proposal = gpu_pair(path, cls, init, candidate("stencil3d").code)
     x = inputs[0].cuda()
     out = torch.empty_like(x)
     functions = {"HIERA stencil": proposal, "slices+compile": torch.compile(slice_stencil(init[0])),
