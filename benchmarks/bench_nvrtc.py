@@ -29,12 +29,26 @@ COMPILE_TARGET_S = 0.5
 # Session 5 (2026-11-29) also tried more blocks per SM (__launch_bounds__ minimum 5-12, 32-48
 # registers) and a cp.async shared-memory ring of 4-8 planes (commit 1f40b6a): none beat the
 # shipped tile by more than 1 us (benchmarks/results/h200-2026-11-29-s5).
-STENCIL_TILES = [  # (bx, by, rows per thread, planes per block)
-    (64, 4, 4, 32), (32, 4, 4, 32), (32, 8, 4, 32), (64, 4, 4, 16), (64, 4, 4, 64), (128, 2, 8, 32),
-    # wider rows (fewer halo columns per point), fewer or more rows per thread, deeper chunks
-    (128, 4, 2, 32), (128, 2, 4, 32), (128, 2, 4, 64), (256, 1, 8, 32), (64, 8, 2, 32), (64, 4, 8, 32),
-    (64, 2, 8, 64), (32, 16, 2, 32),
+STENCIL_TILES = [  # the shipped tile first; then its options (templates.stencil_source), alone and together
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "stcs": 1},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "uz": 4},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1, "stcs": 1},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1, "uz": 4},
+    # float4 columns: whole 256-point rows per block row, a quarter of the load and store instructions
+    {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4},
+    {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4},
+    {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4, "mb": 4},
+    {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4, "halo_ahead": 1, "stcs": 1},
+    {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1},
+    {"bx": 64, "by": 2, "ry": 2, "zc": 32, "vx": 4, "halo_ahead": 1},
+    {"bx": 32, "by": 8, "ry": 1, "zc": 32, "vx": 4},
+    {"bx": 32, "by": 4, "ry": 2, "zc": 32, "vx": 4, "halo_ahead": 1},
 ]
+# Shapes each swept tile must get right before it is timed: odd sizes (scalar path), two volumes
+# (float4 path), a base 4 bytes off 16-byte alignment (scalar path on a multiple-of-4 width).
+STENCIL_CHECKS = [(1, 1, 37, 45, 67), (2, 1, 20, 33, 40), "misaligned"]
 ENTRY_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(')
 
 
@@ -276,7 +290,7 @@ def host_profile() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
 
 
-def stencil_sweep() -> None:
+def stencil_sweep(with_compile: bool) -> None:
     import torch
     import torch.nn.functional as F
 
@@ -287,22 +301,51 @@ def stencil_sweep() -> None:
     model = cls(*init).cuda()
     x = inputs[0].cuda()
     expected = F.conv3d(x, model.weight, padding=1)
-    taps = [(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+    seven = [(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+    dense = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
     bound = x.numel() * 8 / gpus.lookup(torch.cuda.get_device_name()).mem_bw * 1e3
-    print(f"\nstencil tiles on {tuple(x.shape)}: bound {bound * 1e3:.1f} us")
-    for bx, by, ry, zc in STENCIL_TILES:
-        source = stencil_source("hiera_sweep", taps, 3, {"bx": bx, "by": by, "ry": ry, "zc": zc}).source
-        tile = (bx, by, by * ry, zc)
+    print(f"\nstencil tiles on {tuple(x.shape)}: bound {bound * 1e3:.1f} us; "
+          f"checked first against F.conv3d, 7- and 27-point, on {STENCIL_CHECKS}")
 
-        def run(t):
-            return proposal_runtime._hiera_stencil(source, "hiera_sweep", t, model.weight, None, 3, tile)
+    def stencil(tile: dict, taps, weight):
+        source = stencil_source("hiera_sweep", taps, 3, tile).source
+        launch = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1))
+        return lambda t: proposal_runtime._hiera_stencil(source, "hiera_sweep", t, weight, None, 3, launch)
 
-        error = (run(x) - expected).abs().max().item()
+    def worst_error(tile: dict) -> float:
+        worst = 0.0
+        for taps in (seven, dense):
+            weight = torch.zeros(1, 1, 3, 3, 3, device="cuda")
+            for a, b, c in taps:
+                weight[0, 0, a + 1, b + 1, c + 1] = torch.randn(()).item()
+            run = stencil(tile, taps, weight)
+            for shape in STENCIL_CHECKS:
+                if shape == "misaligned":
+                    grid = torch.randn(1 + 24 * 28 * 36, device="cuda")[1:].view(1, 1, 24, 28, 36)
+                else:
+                    grid = torch.randn(shape, device="cuda")
+                worst = max(worst, (run(grid) - F.conv3d(grid, weight, padding=1)).abs().max().item())
+        return worst
+
+    for tile in STENCIL_TILES:
+        options = " ".join(f"{k} {v}" for k, v in tile.items())
+        (resources,) = kernel_resources(stencil_source("hiera_sweep", seven, 3, tile).source).kernels
+        checked = worst_error(tile)
+        run = stencil(tile, seven, model.weight)
+        error = max(checked, (run(x) - expected).abs().max().item())
+        if error > 1e-4:
+            print(f"  {options:58} WRONG: max error {error:.1e}, not timed")
+            continue
         timing = timer(run, [x])
         ms = timing.median_ms
         note = host_bound({"host-bound": timing}) if timing.bound == "host" else ""
-        print(f"  bx {bx:3} by {by:2} ry {ry} zc {zc:3}: {ms * 1e3:7.1f} us  {100 * bound / ms:5.1f}% of roofline  "
-              f"kernel {kernel_ms(run, [x]) * 1e3:6.1f} us  err {error:.1e}  {note}")
+        print(f"  {options:58} ({resources.registers} regs, spills {resources.spill_stores} B): {ms * 1e3:6.1f} us "
+              f"{100 * bound / ms:5.1f}% of roofline  kernel {kernel_ms(run, [x]) * 1e3:5.1f} us  err {error:.1e}  {note}")
+    if with_compile:
+        compiled = torch.compile(slice_stencil(init[0]))
+        timing = timer(compiled, [x])
+        print(f"  {'slices + torch.compile':58} {'':29} {timing.median_ms * 1e3:6.1f} us (GPU {timing.gpu_median_ms * 1e3:.1f}) "
+              f"{100 * bound / timing.median_ms:5.1f}% of roofline  kernel {kernel_ms(compiled, [x]) * 1e3:5.1f} us")
 
 
 def _flat(value):
@@ -323,7 +366,7 @@ def main() -> None:
     if args.host_profile:
         host_profile()
     if args.sweep_stencil:
-        stencil_sweep()
+        stencil_sweep(with_compile=not args.no_compile)
     if args.gpu:
         overhead_table()
         gpu_table(args.only, with_compile=not args.no_compile)

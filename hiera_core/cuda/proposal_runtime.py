@@ -228,7 +228,8 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
 
 
 def _hiera_stencil(source, name, x, weight, bias, rank, tile):
-    """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block)."""
+    """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
+    columns per thread)."""
     _hiera_check(x, weight, *([] if bias is None else [bias]))
     x = x.contiguous()
     out = torch.empty_like(x)
@@ -238,10 +239,10 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile):
     depth, height, width = x.shape[2:] if rank == 3 else (x.shape[2], 1, x.shape[3])
     if depth * height * width >= 2**31:
         raise ValueError("the stencil kernel indexes one volume with 32-bit offsets: at most 2^31 - 1 points")
-    bx, by, rows, planes = tile
+    bx, by, rows, planes, columns = tile
     chunks = -(-depth // planes)
     volumes = x.shape[0] * channels
-    grid = (-(-width // bx), -(-height // rows), min(volumes * chunks, 65535))
+    grid = (-(-width // (bx * columns)), -(-height // rows), min(volumes * chunks, 65535))
     device = x.device.index
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
                   0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks)

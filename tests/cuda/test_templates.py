@@ -151,7 +151,7 @@ def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
 
 def test_a_generated_stencil_launches_the_narrowed_tile_it_compiled(tmp_path):
     _, candidate = candidate_for(task_context(extra_task("stencil2d_depthwise", tmp_path)))  # 50 wide
-    assert "constexpr int BX = 64," in candidate.cuda_sources[0] and ", (64, 1, 1, 32))" in candidate.code
+    assert "constexpr int BX = 64," in candidate.cuda_sources[0] and ", (64, 1, 1, 32, 1))" in candidate.code
 
 
 def test_layernorm_caches_the_row_for_its_later_sweeps():

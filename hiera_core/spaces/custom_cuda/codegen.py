@@ -76,7 +76,7 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
-    launch_tile = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"])
+    launch_tile = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1))
     return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
                            f"{bias}, {config['rank']}, {launch_tile})")
 
