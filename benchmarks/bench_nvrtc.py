@@ -22,29 +22,29 @@ sys.path.insert(0, str(ROOT))
 from hiera_core import gpus  # noqa: E402
 from hiera_core.cuda.nvrtc import compile_cuda  # noqa: E402
 from hiera_core.cuda.resources import kernel_resources  # noqa: E402
+from hiera_core.spaces.custom_cuda.templates import STENCIL_TILE_3D  # noqa: E402
 from hiera_core.task import load_task  # noqa: E402
 
 EXAMPLES = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
 COMPILE_TARGET_S = 0.5
 # Session 5 (2026-11-29) also tried more blocks per SM (__launch_bounds__ minimum 5-12, 32-48
 # registers) and a cp.async shared-memory ring of 4-8 planes (commit 1f40b6a): none beat the
-# shipped tile by more than 1 us (benchmarks/results/h200-2026-11-29-s5).
+# shipped tile by more than 1 us (benchmarks/results/h200-2026-11-29-s5). Session 6 found the halo's
+# loads in the same iteration as their use to be what cost: queued ahead, -3.5 us (.../h200-2026-11-29-s6).
 STENCIL_TILES = [  # the shipped tile first; then its options (templates.stencil_source), alone and together
-    {"bx": 64, "by": 4, "ry": 4, "zc": 32},
-    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "stcs": 1},
+    STENCIL_TILE_3D,
+    {**STENCIL_TILE_3D, "stcs": 0},
+    {**STENCIL_TILE_3D, "zc": 32},
+    {**STENCIL_TILE_3D, "mb": 0},
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32},  # session 5's tile
     {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1},
-    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "uz": 4},
-    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1, "stcs": 1},
-    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "halo_ahead": 1, "uz": 4},
-    # float4 columns: whole 256-point rows per block row, a quarter of the load and store instructions
+    {"bx": 64, "by": 4, "ry": 4, "zc": 32, "stcs": 1},
     {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4},
-    {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4},
-    {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4, "mb": 4},
-    {"bx": 64, "by": 4, "ry": 1, "zc": 32, "vx": 4, "halo_ahead": 1, "stcs": 1},
-    {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1},
-    {"bx": 64, "by": 2, "ry": 2, "zc": 32, "vx": 4, "halo_ahead": 1},
-    {"bx": 32, "by": 8, "ry": 1, "zc": 32, "vx": 4},
     {"bx": 32, "by": 4, "ry": 2, "zc": 32, "vx": 4, "halo_ahead": 1},
+    {"bx": 32, "by": 4, "ry": 2, "zc": 16, "vx": 4, "halo_ahead": 1, "stcs": 1},
+    {"bx": 64, "by": 2, "ry": 2, "zc": 32, "vx": 4, "halo_ahead": 1},
+    {"bx": 32, "by": 8, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1},
+    {"bx": 64, "by": 4, "ry": 2, "zc": 16, "vx": 4, "mb": 3, "halo_ahead": 1, "stcs": 1},
 ]
 # Shapes each swept tile must get right before it is timed: odd sizes (scalar path), two volumes
 # (float4 path), a base 4 bytes off 16-byte alignment (scalar path on a multiple-of-4 width).

@@ -7,10 +7,9 @@ bytes (the floor for any kernel that reads the grid once and writes it once).
         --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \\
         python3 benchmarks/profile_stencil.py --ncu   # one launch of each, for Nsight Compute
 
-Session 5 (2026-11-29) found HIERA's stencil about 5% slower than the slice formulation on GPU
-time (0.0504 vs 0.0477-0.0496 ms), 68% of the copy bound, and no tile or pipeline depth that
-moved it (benchmarks/results/h200-2026-11-29-s5): this is the measurement to take before the next
-kernel design. `bash benchmarks/gpu_session.sh stencil` runs both.
+Session 6 (2026-11-29, benchmarks/results/h200-2026-11-29-s6) ran it on the previous tile: both
+kernels at about 2.7 TB/s under Nsight Compute against a copy's 4.1, HIERA's warps stalled on L1TEX
+loads, which led to queuing the halo's loads ahead. `bash benchmarks/gpu_session.sh stencil` runs both.
 """
 
 from __future__ import annotations

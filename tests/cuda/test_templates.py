@@ -136,7 +136,7 @@ def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
 
 
 @pytest.mark.parametrize("rank,width,bx", [(2, 56, 64), (2, 70, 128), (2, 20, 32), (2, 7, 32), (2, 4096, 128),
-                                           (3, 256, 64), (3, 32, 32), (3, 33, 64)])
+                                           (3, 256, 64), (3, 32, 32), (3, 33, 32), (3, 129, 64)])
 def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
     """A 56-wide feature map gets a 64-thread row, not the 2D tile's 128 with 72 of them idle;
     the tile compiles without spills at every width."""
@@ -147,6 +147,36 @@ def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
     taps = [(0,) * rank] + [tuple(d if axis == i else 0 for axis in range(rank)) for i in range(rank) for d in (-1, 1)]
     (kernel,) = kernel_resources(stencil_source("hiera_stencil0", taps, rank, tile).source).kernels
     assert kernel.spill_stores == 0 and kernel.launch_bounds == bx * tile["by"]
+
+
+def test_the_3d_stencil_runs_float4_columns_with_the_halo_queued_ahead():
+    """The measured 3D tile: 4 columns a thread (one float4 load and store a plane), the halo's loads
+    queued planes ahead, streaming stores; launched with as many columns per thread as it compiled."""
+    _, candidate = candidate_for(task_context(example_task("stencil3d")))
+    (source,) = candidate.cuda_sources
+    assert "VX = 4" in source and "halo_load(z + 3, halo_far);" in source and "__stcs(" in source
+    assert ", (64, 4, 4, 16, 4))" in candidate.code  # 64x4 threads, 4 rows, 16 planes, 4 columns each
+    (kernel,) = kernel_resources(source).kernels
+    assert kernel.spill_stores == 0 and kernel.occupancy.blocks_per_sm >= 4
+
+
+@pytest.mark.parametrize("options", [{"vx": 4}, {"vx": 4, "halo_ahead": 1}, {"halo_ahead": 1, "uz": 4}, {"stcs": 1, "mb": 4}])
+@pytest.mark.parametrize("taps", ["seven", "dense"])
+def test_stencil_tile_options_compile_for_7_and_27_points(options, taps):
+    from hiera_core.spaces.custom_cuda.templates import stencil_source
+
+    points = ([(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)] if taps == "seven"
+              else [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)])
+    tile = {"bx": 64, "by": 4, "ry": 1 if "vx" in options else 4, "zc": 16, **options}
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", points, 3, tile).source).kernels
+    assert kernel.launch_bounds == 256 and kernel.spill_stores == 0
+
+
+def test_stencil_columns_per_thread_other_than_1_or_4_are_refused():
+    from hiera_core.spaces.custom_cuda.templates import stencil_source
+
+    with pytest.raises(ValueError, match="columns per thread must be 1 or 4"):
+        stencil_source("hiera_stencil0", [(0, 0, 0)], 3, {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 2})
 
 
 def test_a_generated_stencil_launches_the_narrowed_tile_it_compiled(tmp_path):

@@ -166,8 +166,9 @@ extern "C" __global__ void __launch_bounds__(256) {name}(const float* __restrict
     return KernelSource(name, source)
 
 
-# Tile of the 3D stencil, measured on an H200 (benchmarks/bench_nvrtc.py --gpu sweeps it).
-STENCIL_TILE_3D = {"bx": 64, "by": 4, "ry": 4, "zc": 32}
+# Tiles measured on an H200 (benchmarks/bench_nvrtc.py --sweep-stencil). 3D, 256^3: 44.6 us, 70% of
+# the bound, against 50.2 us for the previous 64x16 scalar tile (benchmarks/results/h200-2026-11-29-s6).
+STENCIL_TILE_3D = {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1}
 STENCIL_TILE_2D = {"bx": 128, "by": 1, "ry": 1, "zc": 32}
 
 
@@ -176,7 +177,7 @@ def stencil_tile(rank: int, width: int | None) -> dict:
     edge would only idle, e.g. 72 of the 2D tile's 128 on a 56-wide feature map. Powers of two
     only (a 96-thread block made ptxas spill), at least a warp."""
     tile = dict(STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D)
-    while width and tile["bx"] > 32 and width <= tile["bx"] // 2:
+    while width and tile["bx"] > 32 and width <= tile["bx"] * tile.get("vx", 1) // 2:
         tile["bx"] //= 2
     return tile
 
