@@ -78,6 +78,14 @@ EXTRA_TASKS = {
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",
                    "self.register_buffer('w', torch.full((1, 1, 3, 3), 1.0 / 9.0))"),
+    "batchnorm_relu": ("pointwise_chain", "x", "torch.relu(self.bn(x))", "[torch.randn(4, 6, 9, 11)]",
+                       "self.bn = nn.BatchNorm2d(6, eps=1e-3); self.bn.running_mean.uniform_(-1, 1); "
+                       "self.bn.running_var.uniform_(0.5, 2.0); nn.init.uniform_(self.bn.weight, 0.5, 1.5); "
+                       "nn.init.uniform_(self.bn.bias, -0.5, 0.5)"),
+    "batchnorm_functional_1d": ("pointwise_chain", "x", "F.batch_norm(x * 2.0, self.rm, self.rv, self.w, None, False, 0.1, 1e-3)",
+                                "[torch.randn(8, 5, 33)]",
+                                "self.register_buffer('rm', torch.randn(5)); self.register_buffer('rv', torch.rand(5) + 0.5); "
+                                "self.w = nn.Parameter(torch.randn(5))"),
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),
@@ -136,7 +144,7 @@ def _tensor_info(name: str, t) -> TensorInfo:
 def task_context(task: Task) -> ImplementContext:
     """The worker's context for `task`, with the spec the planner would see."""
     torch.manual_seed(0)
-    model = task.cls(*task.init)
+    model = task.cls(*task.init).eval()  # the engine's inference contract (hiera_core.task)
     gm = torch.fx.symbolic_trace(model)
     torch.fx.passes.shape_prop.ShapeProp(gm).propagate(*task.inputs)
     output = model(*task.inputs)

@@ -190,6 +190,28 @@ def test_layernorm_caches_the_row_for_its_later_sweeps():
     assert forward.rstrip().splitlines()[-2].rstrip().endswith("('row',), 1)")  # one cached leaf: x
 
 
+def test_inference_batch_norm_fuses_into_the_library_convs_epilogue(tmp_path):
+    """Conv + BatchNorm (eval) + ReLU: cuDNN's conv, then one kernel reading the running statistics
+    per channel; the proposal's header states the inference contract."""
+    _, candidate = candidate_for(task_context(extra_task("batchnorm_relu", tmp_path)))
+    forward = forward_source(candidate.code)
+    assert "self.bn.running_var.view(-1, 1, 1)" in forward and forward.count("_hiera_pointwise(") == 1
+    assert "contract: batch norm bn normalizes by its running statistics" in candidate.code
+
+
+def test_batch_norm_in_training_mode_is_not_folded(tmp_path):
+    task = extra_task("batchnorm_relu", tmp_path)
+    ctx = task_context(task)
+    ctx.model.train()  # batch statistics: no template computes them
+    assert STRATEGIES["pointwise"].generate(ctx) is None
+
+
+def test_a_per_channel_broadcast_is_read_with_one_division_per_float4(tmp_path):
+    _, candidate = candidate_for(task_context(extra_task("batchnorm_relu", tmp_path)))
+    (source,) = candidate.cuda_sources
+    assert "if (inner % 4 == 0) { const float v = p[i / inner % extent]; return make_float4(v, v, v, v); }" in source
+
+
 @pytest.mark.parametrize("body, why", [
     ("torch.softmax(x, dim=0)", "last dim"),
     ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),

@@ -49,8 +49,8 @@ def check_task(task, extra_inputs):
     assert candidate is not None, f"no custom-CUDA candidate for {task.path.stem}"
     namespace = build_proposal(task, candidate.code)
     torch.manual_seed(0)
-    reference = namespace[task.cls.__name__](*task.init).cuda()
-    proposal = namespace["ModelNew"](*task.init).cuda()
+    reference = namespace[task.cls.__name__](*task.init).cuda().eval()  # inference, as the engine verifies
+    proposal = namespace["ModelNew"](*task.init).cuda().eval()
     proposal.load_state_dict(reference.state_dict())
     torch.manual_seed(1234)
     for inputs in [list(task.inputs)] + extra_inputs:

@@ -48,8 +48,12 @@ __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, 
         case HI_COL: return *reinterpret_cast<const float4*>(p + j);
         case HI_SCALAR: { const float v = p[0]; return make_float4(v, v, v, v); }
         case HI_ROW: { const float v = p[row]; return make_float4(v, v, v, v); }
-        default: return make_float4(p[i / inner % extent], p[(i + 1) / inner % extent],
-                                    p[(i + 2) / inner % extent], p[(i + 3) / inner % extent]);
+        default:
+            // i is a multiple of 4: when inner is too, the four lanes share one broadcast element
+            // (a per-channel value over H*W), so one division instead of four.
+            if (inner % 4 == 0) { const float v = p[i / inner % extent]; return make_float4(v, v, v, v); }
+            return make_float4(p[i / inner % extent], p[(i + 1) / inner % extent],
+                               p[(i + 2) / inner % extent], p[(i + 3) / inner % extent]);
     }
 }
 """

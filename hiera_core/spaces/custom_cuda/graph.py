@@ -31,6 +31,7 @@ MODULE_FUNCTIONS = {
     "Softsign": "softsign", "LogSigmoid": "logsigmoid", "Tanhshrink": "tanhshrink", "Threshold": "threshold",
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
+    "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm",
     "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d",
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
@@ -55,6 +56,7 @@ SIGNATURES = {
     "softmax": ("input", "dim"), "log_softmax": ("input", "dim"),
     "layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
     "rms_norm": ("input", "normalized_shape", "weight", "eps"),
+    "batch_norm": ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"),
     "sum": ("input", "dim", "keepdim", "dtype"), "mean": ("input", "dim", "keepdim", "dtype"),
     "amax": ("input", "dim", "keepdim"), "amin": ("input", "dim", "keepdim"), "max": ("input", "dim", "keepdim"),
     "min": ("input", "dim", "keepdim"), "argmax": ("input", "dim", "keepdim"), "argmin": ("input", "dim", "keepdim"),
@@ -118,6 +120,7 @@ class Lowering:
     steps: list[Step]
     returns: str
     inputs: list[str]  # forward argument names
+    contracts: list[str] = field(default_factory=list)  # assumptions the proposal's header states
 
     @property
     def kernel_steps(self) -> list[Step]:
@@ -239,6 +242,7 @@ class Lowerer:
         self.steps: list[Step] = []
         self.materialized: dict[Expr, str] = {}
         self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
+        self.contracts: list[str] = []
 
     def run(self) -> Lowering:
         inputs: list[str] = []
@@ -253,7 +257,7 @@ class Lowerer:
                 returns = self._render(op.args[0], materialize=True)
             else:
                 self._lower(op)
-        return Lowering(self.steps, returns, inputs)
+        return Lowering(self.steps, returns, inputs, self.contracts)
 
     # -- node handlers --------------------------------------------------------------------------
     def _lower(self, op: Op) -> None:
@@ -275,6 +279,8 @@ class Lowerer:
             self.values[op.name] = self._layer_norm(op, args)
         elif fn == "rms_norm":
             self.values[op.name] = self._rms_norm(op, args)
+        elif fn == "batch_norm":
+            self.values[op.name] = self._batch_norm(op, args)
         elif fn in ("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min"):
             self.values[op.name] = self._reduction(op, fn, args)
         elif fn == "getitem" and isinstance(self._value(op.args[0]), TupleOfReduction):
@@ -408,6 +414,61 @@ class Lowerer:
         result = Expr("mul", (x, scale), shape=n)
         if weight is not None:
             result = Expr("mul", (result, weight), shape=n)
+        return self._cover(op, result)
+
+    def _batch_norm(self, op: Op, args: dict) -> Expr:
+        """Inference batch norm: a per-channel affine map of the running statistics, so a pointwise
+        op (fused with its neighbours, e.g. the epilogue of a library conv). The statistics are read
+        at run time, viewed as (C, 1, ...) to broadcast over (N, C, ...)."""
+        x = self._lazy(args["input"])
+        if len(x.shape) < 2:
+            raise Unsupported(f"batch_norm of a {len(x.shape)}-d tensor ({op.name}): needs (N, C, ...)")
+        per_channel = (x.shape[1],) + (1,) * (len(x.shape) - 2)
+        view = f".view(-1{', 1' * (len(x.shape) - 2)})"
+        if op.op == "call_module":
+            module = self.resolver.module(op.target)
+            training = module is not None and (module.training or module.running_mean is None)
+            if training or args.get("training"):
+                raise Unsupported(f"batch_norm {op.target} normalizes by batch statistics (training mode): "
+                                  "the templates fold running statistics only")
+            prefix = attr_expr(op.target)
+            eps = float(module.eps) if module is not None else 1e-5
+            paths = {name: f"{prefix}.{name}{view}" for name in ("running_mean", "running_var", "weight", "bias")
+                     if self.resolver.tensor_kind(f"{op.target}.{name}") is not None
+                     or (module is not None and getattr(module, name, None) is not None)}
+            if "running_mean" not in paths or "running_var" not in paths:
+                raise Unsupported(f"batch_norm {op.target} keeps no running statistics")
+            mean, var = (leaf(paths[name], per_channel) for name in ("running_mean", "running_var"))
+            weight = leaf(paths["weight"], per_channel) if "weight" in paths else None
+            bias = leaf(paths["bias"], per_channel) if "bias" in paths else None
+        else:
+            if args.get("training", False) is not False:
+                raise Unsupported(f"batch_norm ({op.name}) with training={args.get('training')!r}: "
+                                  "the templates fold running statistics only")
+            eps = float(args.get("eps", 1e-5))
+
+            def per_channel_leaf(name: str) -> Expr | None:
+                value = self._value(args.get(name)) if args.get(name) is not None else None
+                if value is None:
+                    return None
+                if not isinstance(value, Expr) or value.op != "leaf":
+                    raise Unsupported(f"batch_norm ({op.name}): its {name} is computed in the graph, not a tensor")
+                return leaf(value.params[0] + view, per_channel)
+
+            mean, var = per_channel_leaf("running_mean"), per_channel_leaf("running_var")
+            if mean is None or var is None:
+                raise Unsupported(f"batch_norm ({op.name}) without running statistics")
+            weight, bias = per_channel_leaf("weight"), per_channel_leaf("bias")
+        self.contracts.append(f"contract: batch norm {op.target if op.op == 'call_module' else op.name} normalizes "
+                              "by its running statistics (inference, as the reference is specified): in training "
+                              "mode it neither uses batch statistics nor updates the running ones")
+        n = x.shape
+        scale = Expr("rsqrt", (Expr("add", (var, const(eps)), (1.0,), per_channel),), shape=per_channel)
+        result = Expr("mul", (Expr("sub", (x, mean), (1.0,), n), scale), shape=n)
+        if weight is not None:
+            result = Expr("mul", (result, weight), shape=n)
+        if bias is not None:
+            result = Expr("add", (result, bias), (1.0,), n)
         return self._cover(op, result)
 
     def _reduction(self, op: Op, fn: str, args: dict):
