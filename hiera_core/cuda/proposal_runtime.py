@@ -247,3 +247,33 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile):
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
                   0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks)
     return out
+
+
+def _hiera_group_norm(source, name, x, groups, weight, bias, eps):
+    """Group norm of (N, C, *spatial) `x` over `groups` groups of channels, with optional per-channel
+    `weight` and `bias`: partial sums over chunks of each group's row, then one normalising pass."""
+    _hiera_check(x, *[t for t in (weight, bias) if t is not None])
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    channels = x.shape[1]
+    if channels % groups:
+        raise ValueError(f"group_norm: {channels} channels do not split into {groups} groups")
+    spatial = math.prod(x.shape[2:])
+    rows, length = x.shape[0] * groups, channels // groups * spatial
+    if length >= 2**31:
+        raise ValueError("the group norm kernel indexes a group with 32-bit offsets: at most 2^31 - 1 points")
+    device = x.device.index
+    # About 32 blocks per SM over all rows, each chunk at least a float4 per thread, in whole float4s.
+    chunks = max(1, min(-(-length // 1024), -(-32 * _hiera_sms(device) // rows)))
+    chunk = -(-length // chunks)
+    chunk += -chunk % 4
+    chunks = -(-length // chunk)
+    partial = torch.empty(rows * chunks * 2, device=x.device, dtype=torch.float32)
+    grid = (chunks, min(rows, 65535))
+    _hiera_launch(_hiera_kernel(source, f"{name}_stats", device), device, grid, 256, 0, x, partial, rows, length, chunk)
+    _hiera_launch(_hiera_kernel(source, f"{name}_apply", device), device, grid, 256, 0, x, partial,
+                  0 if weight is None else weight.contiguous(), 0 if bias is None else bias.contiguous(), out,
+                  rows, length, chunk, groups, channels // groups, spatial, float(eps))
+    return out

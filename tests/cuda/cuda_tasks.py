@@ -86,6 +86,11 @@ EXTRA_TASKS = {
                                 "[torch.randn(8, 5, 33)]",
                                 "self.register_buffer('rm', torch.randn(5)); self.register_buffer('rv', torch.rand(5) + 0.5); "
                                 "self.w = nn.Parameter(torch.randn(5))"),
+    "group_norm_module": ("row_reduction", "x", "self.norm(x)", "[torch.randn(3, 12, 7, 9) * 2 + 1]",
+                          "self.norm = nn.GroupNorm(4, 12); nn.init.uniform_(self.norm.weight, 0.5, 1.5); "
+                          "nn.init.uniform_(self.norm.bias, -0.5, 0.5)"),
+    "group_norm_functional": ("row_reduction", "x", "F.silu(F.group_norm(x, 2, None, None, 1e-3))",
+                              "[torch.randn(4, 6, 8, 16)]", ""),
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),

@@ -199,6 +199,19 @@ def test_inference_batch_norm_fuses_into_the_library_convs_epilogue(tmp_path):
     assert "contract: batch norm bn normalizes by its running statistics" in candidate.code
 
 
+def test_group_norm_gets_its_two_kernel_template_then_the_epilogue(tmp_path):
+    """A group's statistics span channels and space: partial sums over chunks of each group, then a
+    normalising pass; what follows (SiLU) is a pointwise kernel over its output."""
+    _, module = candidate_for(task_context(extra_task("group_norm_module", tmp_path)))
+    assert "_hiera_group_norm(_HIERA_SRC_0, 'hiera_group_norm0', x, 4, self.norm.weight, self.norm.bias, 1e-05)" \
+        in forward_source(module.code)
+    _, functional = candidate_for(task_context(extra_task("group_norm_functional", tmp_path)))
+    forward = forward_source(functional.code)
+    assert ", x, 2, None, None, 0.001)" in forward and "_hiera_pointwise(_HIERA_SRC_1" in forward
+    (source, _) = functional.cuda_sources
+    assert {k.name for k in kernel_resources(source).kernels} == {"hiera_group_norm0_stats", "hiera_group_norm0_apply"}
+
+
 def test_batch_norm_in_training_mode_is_not_folded(tmp_path):
     task = extra_task("batchnorm_relu", tmp_path)
     ctx = task_context(task)

@@ -8,10 +8,11 @@ from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.custom_cuda.expr import reductions_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
-from hiera_core.spaces.custom_cuda.templates import pool_source, reduce_source, stencil_source, stencil_tile
+from hiera_core.spaces.custom_cuda.templates import (group_norm_source, pool_source, reduce_source, stencil_source,
+                                                     stencil_tile)
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
-           "pool": "_hiera_pool", "stencil": "_hiera_stencil"}
+           "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm"}
 
 
 @dataclass
@@ -73,6 +74,10 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         return kernel.source, (f"{target} = _hiera_pool({constant}, {name!r}, {step.inputs[0]}, {config['rank']}, "
                                f"{config['kernel']}, {config['stride']}, {config['padding']}, {dilation}, "
                                f"{config['ceil_mode']})")
+    if step.family == "group_norm":
+        kernel = group_norm_source(name)
+        return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, {config['groups']}, "
+                               f"{config['weight']}, {config['bias']}, {config['eps']!r})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"

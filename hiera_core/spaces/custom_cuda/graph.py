@@ -31,7 +31,7 @@ MODULE_FUNCTIONS = {
     "Softsign": "softsign", "LogSigmoid": "logsigmoid", "Tanhshrink": "tanhshrink", "Threshold": "threshold",
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
-    "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm",
+    "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "GroupNorm": "group_norm",
     "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d",
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
@@ -57,6 +57,7 @@ SIGNATURES = {
     "layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
     "rms_norm": ("input", "normalized_shape", "weight", "eps"),
     "batch_norm": ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"),
+    "group_norm": ("input", "num_groups", "weight", "bias", "eps"),
     "sum": ("input", "dim", "keepdim", "dtype"), "mean": ("input", "dim", "keepdim", "dtype"),
     "amax": ("input", "dim", "keepdim"), "amin": ("input", "dim", "keepdim"), "max": ("input", "dim", "keepdim"),
     "min": ("input", "dim", "keepdim"), "argmax": ("input", "dim", "keepdim"), "argmin": ("input", "dim", "keepdim"),
@@ -145,7 +146,7 @@ class Lowering:
         return "; ".join(parts)
 
 
-FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction",
+FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction", "group_norm": "row_reduction",
                   "pool": "pooling", "stencil": "stencil"}
 
 
@@ -281,6 +282,8 @@ class Lowerer:
             self.values[op.name] = self._rms_norm(op, args)
         elif fn == "batch_norm":
             self.values[op.name] = self._batch_norm(op, args)
+        elif fn == "group_norm":
+            self.values[op.name] = self._group_norm(op, args)
         elif fn in ("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min"):
             self.values[op.name] = self._reduction(op, fn, args)
         elif fn == "getitem" and isinstance(self._value(op.args[0]), TupleOfReduction):
@@ -470,6 +473,38 @@ class Lowerer:
         if bias is not None:
             result = Expr("add", (result, bias), (1.0,), n)
         return self._cover(op, result)
+
+    def _group_norm(self, op: Op, args: dict) -> Expr:
+        """Group norm of a materialized (N, C, ...) tensor by its own two-kernel template (a group's
+        statistics span channels and space: no row of the row kernels)."""
+        x = self._lazy(args["input"])
+        if len(x.shape) < 2:
+            raise Unsupported(f"group_norm of a {len(x.shape)}-d tensor ({op.name}): needs (N, C, ...)")
+        if op.op == "call_module":
+            module = self.resolver.module(op.target)
+            prefix = attr_expr(op.target)
+            # Planning knows parameters but not the group count: 1 stands in until generation.
+            groups = module.num_groups if module is not None else 1
+            eps = float(module.eps) if module is not None else 1e-5
+            affine = module.affine if module is not None else self.resolver.tensor_kind(f"{op.target}.weight") is not None
+            weight, bias = (f"{prefix}.weight", f"{prefix}.bias") if affine else (None, None)
+        else:
+            groups, eps = args.get("num_groups"), float(args.get("eps", 1e-5))
+            if not isinstance(groups, int):
+                raise Unsupported(f"group_norm ({op.name}) with a group count computed in the graph")
+
+            def tensor(name: str) -> str | None:
+                value = self._value(args.get(name)) if args.get(name) is not None else None
+                if value is not None and (not isinstance(value, Expr) or value.op != "leaf"):
+                    raise Unsupported(f"group_norm ({op.name}): its {name} is computed in the graph, not a tensor")
+                return value.params[0] if value is not None else None
+
+            weight, bias = tensor("weight"), tensor("bias")
+        (source_var,) = self.materialize([x])
+        out = self._new_var(op.name)
+        self.steps.append(Step("group_norm", [out], inputs=[source_var], covers=[op.name],
+                               config={"groups": groups, "eps": eps, "weight": weight, "bias": bias}))
+        return leaf(out, op.shape or x.shape)
 
     def _reduction(self, op: Op, fn: str, args: dict):
         dim = args.get("dim")

@@ -405,3 +405,116 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
 }}
 """
     return KernelSource(name, source)
+
+
+def group_norm_source(name: str) -> KernelSource:
+    """Group norm of a contiguous (N, C, *spatial) tensor in two kernels over the same grid, (chunks,
+    N * G): a group's row of C/G * spatial points is spread over many blocks, where one block per
+    row would leave most of the GPU idle when N * G is small.
+
+    `_stats`: each block sums x - K and (x - K)^2 over its chunk of a row, K the row's first value
+    (a shift that keeps the variance free of cancellation when the mean is far from 0). `_apply`:
+    each block combines its row's partials (a warp, in chunk order: deterministic, no atomics) and
+    writes (x - mean) * rstd * w[c] + b[c]. PyTorch's semantics: biased variance, eps inside the
+    square root. The float4 paths need whole float4s per chunk and per channel (the host's chunks
+    are multiples of 4; spatial % 4 == 0 for `_apply`) and 16-byte aligned tensors. Offsets inside a
+    row are 32-bit (the host checks a row has fewer than 2^31 points): cheaper division by spatial.
+    """
+    helpers = """constexpr int THREADS = 256;
+// The block's sums of s and q, in every thread (blockDim.x == THREADS, a multiple of 32).
+__device__ __forceinline__ void hi_pair_sum(float& s, float& q, float* red) {
+    for (int o = 16; o > 0; o >>= 1) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) { red[threadIdx.x >> 5] = s; red[32 + (threadIdx.x >> 5)] = q; }
+    __syncthreads();
+    const bool live = (threadIdx.x & 31) < (THREADS >> 5);
+    s = live ? red[threadIdx.x & 31] : 0.0f;
+    q = live ? red[32 + (threadIdx.x & 31)] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
+}
+"""
+    stats = f"""extern "C" __global__ void __launch_bounds__(THREADS) {name}_stats(
+        const float* __restrict__ x, float* __restrict__ partial, long long rows, long long length, long long chunk) {{
+    __shared__ float red[64];
+    const long long chunks = gridDim.x;
+    const bool vector = length % 4 == 0 && chunk % 4 == 0 && (reinterpret_cast<unsigned long long>(x) & 15) == 0;
+    for (long long row = blockIdx.y; row < rows; row += gridDim.y) {{
+        const float* src = x + row * length;
+        const float shift = src[0];
+        const unsigned begin = blockIdx.x * (unsigned)chunk, end = (unsigned)min((long long)begin + chunk, length);
+        float s = 0.0f, q = 0.0f;
+        if (vector) {{
+            for (unsigned i = begin + 4 * threadIdx.x; i < end; i += 4 * THREADS) {{
+                const float4 v = __ldg(reinterpret_cast<const float4*>(src + i));
+                const float a = v.x - shift, b = v.y - shift, c = v.z - shift, d = v.w - shift;
+                s += (a + b) + (c + d);
+                q += (a * a + b * b) + (c * c + d * d);
+            }}
+        }} else {{
+            for (unsigned i = begin + threadIdx.x; i < end; i += THREADS) {{
+                const float a = src[i] - shift;
+                s += a;
+                q += a * a;
+            }}
+        }}
+        hi_pair_sum(s, q, red);
+        if (threadIdx.x == 0) {{
+            partial[2 * (row * chunks + blockIdx.x)] = s;
+            partial[2 * (row * chunks + blockIdx.x) + 1] = q;
+        }}
+    }}
+}}
+"""
+    apply = f"""extern "C" __global__ void __launch_bounds__(THREADS) {name}_apply(
+        const float* __restrict__ x, const float* __restrict__ partial, const float* __restrict__ w,
+        const float* __restrict__ b, float* __restrict__ out, long long rows, long long length, long long chunk,
+        long long groups, long long per_group, long long spatial, float eps) {{
+    __shared__ float stats[2];
+    const long long chunks = gridDim.x;
+    const bool vector = length % 4 == 0 && chunk % 4 == 0 && spatial % 4 == 0
+        && ((reinterpret_cast<unsigned long long>(x) | reinterpret_cast<unsigned long long>(out)) & 15) == 0;
+    for (long long row = blockIdx.y; row < rows; row += gridDim.y) {{
+        const float* src = x + row * length;
+        float* dst = out + row * length;
+        if (threadIdx.x < 32) {{
+            float s = 0.0f, q = 0.0f;
+            for (long long k = threadIdx.x; k < chunks; k += 32) {{
+                s += partial[2 * (row * chunks + k)];
+                q += partial[2 * (row * chunks + k) + 1];
+            }}
+            for (int o = 16; o > 0; o >>= 1) {{ s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }}
+            if (threadIdx.x == 0) {{
+                const float shifted_mean = s / (float)length;
+                stats[0] = src[0] + shifted_mean;
+                stats[1] = rsqrtf(fmaxf(q / (float)length - shifted_mean * shifted_mean, 0.0f) + eps);
+            }}
+        }}
+        __syncthreads();
+        const float mean = stats[0], rstd = stats[1];
+        const unsigned channel0 = (unsigned)(row % groups * per_group), per_channel = (unsigned)spatial;
+        const unsigned begin = blockIdx.x * (unsigned)chunk, end = (unsigned)min((long long)begin + chunk, length);
+        if (vector) {{
+            for (unsigned i = begin + 4 * threadIdx.x; i < end; i += 4 * THREADS) {{
+                const unsigned c = channel0 + i / per_channel;  // one channel for the 4 lanes: spatial % 4 == 0
+                const float scale = w ? rstd * w[c] : rstd, offset = b ? b[c] : 0.0f;
+                float4 v = __ldg(reinterpret_cast<const float4*>(src + i));
+                v.x = fmaf(v.x - mean, scale, offset);
+                v.y = fmaf(v.y - mean, scale, offset);
+                v.z = fmaf(v.z - mean, scale, offset);
+                v.w = fmaf(v.w - mean, scale, offset);
+                *reinterpret_cast<float4*>(dst + i) = v;
+            }}
+        }} else {{
+            for (unsigned i = begin + threadIdx.x; i < end; i += THREADS) {{
+                const unsigned c = channel0 + i / per_channel;
+                const float scale = w ? rstd * w[c] : rstd, offset = b ? b[c] : 0.0f;
+                dst[i] = fmaf(src[i] - mean, scale, offset);
+            }}
+        }}
+        __syncthreads();  // stats are rewritten for the block's next row
+    }}
+}}
+"""
+    source = (f"// HIERA group norm {name}: statistics in chunks of each group's row, then one normalising pass\n"
+              + helpers + entry_guard(f"{name}_stats", stats) + entry_guard(f"{name}_apply", apply))
+    return KernelSource(name, source)
