@@ -8,6 +8,7 @@
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
 #   bash benchmarks/gpu_session.sh both       # examples, then the suite with the time left
+#   RERUN="level1/9_GroupNorm.py ..." bash benchmarks/gpu_session.sh suite   # those tasks again (each call that sets it)
 # examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
 # 4 tasks per GPU (on nvidia-h200-x2 the bench runs one task per GPU at a time). Carry their output
 # folder (bench-examples, bench-suite): after each call, here, `tar xzf <files_at>/bench-examples.tgz`
@@ -54,8 +55,9 @@ case "${1:-tests}" in
       [ "$left" -gt 30 ] || break
       folder="bench-$part"
       targets=$([ "$part" = examples ] && echo examples/*.py || echo benchmarks/suite)
+      rerun=$([ "$part" = suite ] && for id in ${RERUN:-}; do printf -- "--rerun %s " "$id"; done)
       timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
-        $gpus --out "$folder" --resume --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
+        $gpus --out "$folder" --resume $rerun --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
       mkdir -p "$out/$folder"
       cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/$folder/" 2>/dev/null
       tar czf "$out/$folder.tgz" "$folder"

@@ -446,12 +446,15 @@ def _bench_gpus(text: str) -> tuple[str, ...]:
 @click.option("--out", type=click.Path(file_okay=False), default="hiera-bench", show_default=True,
               help="output folder: results.json, results.csv, report.html, proposals/, logs/")
 @click.option("--resume", is_flag=True, help="skip the tasks already recorded in --out")
+@click.option("--rerun", multiple=True, metavar="TASK_ID",
+              help="run this task again (its id in results.json, e.g. level1/9_GroupNorm.py; repeatable) and "
+                   "replace its record when the new one is saved; the others are kept, as with --resume")
 @click.option("--stop-after", type=click.FloatRange(0), default=None, metavar="SECONDS",
               help="start no new task after this many seconds (then go on with --resume)")
 @click.option("--gpus", default=None, metavar="LIST|all",
               help="run tasks side by side, one per GPU (e.g. 0,1 or all); each task's workers see only "
                    "their GPU and an equal share of the physical CPU cores")
-def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, stop_after,
+def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, rerun, stop_after,
           gpus) -> None:
     """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and
     report validity, fast_p and speedups over eager and torch.compile. Exit 0 when the run ends
@@ -474,7 +477,7 @@ def bench(suite, levels, limit, model, base_url, samples, budget, device, timeou
         settings = BenchSettings(device=device, budget=budget, timeout_s=timeout, model=model, base_url=base_url,
                                  samples=samples, gpus=chosen_gpus)
         bench_console.run(list(suite), chosen, limit, settings, Path(out), resume, stop_after,
-                          ["hiera", *sys.argv[1:]], stderr, stdout)
+                          ["hiera", *sys.argv[1:]], stderr, stdout, rerun)
     except HieraError as error:
         fail(error, False, False)
 

@@ -101,17 +101,21 @@ def summary_table(summary: dict) -> Table:
 
 
 def run(sources: list[str], levels: tuple[int, ...], limit: int | None, settings: BenchSettings, out: Path,
-        resume: bool, stop_after_s: float | None, command: list[str], err: Console, out_console: Console
-        ) -> BenchResults:
+        resume: bool, stop_after_s: float | None, command: list[str], err: Console, out_console: Console,
+        rerun: tuple[str, ...] = ()) -> BenchResults:
     """What `hiera bench` does once its options are parsed; raises HieraError for usage problems."""
     require_matplotlib()
     tasks = discover(sources, levels, limit)
     if not tasks:
         raise HieraError("no task files found in " + ", ".join(sources), kind="usage",
                          hint=f"check --levels (now {','.join(map(str, levels))}) and the suite's levelN/ folders")
+    unknown = [task_id for task_id in rerun if task_id not in {task.id for task in tasks}]
+    if unknown:
+        raise HieraError(f"--rerun names no task of this suite: {', '.join(unknown)}", kind="usage",
+                         hint=f"use the ids of results.json, e.g. {tasks[0].id}")
     with progress(err) as (emit, on_record):
         results = run_bench(tasks, settings, out, resume=resume, command=command, emit=emit, on_record=on_record,
-                            stop_after_s=stop_after_s)
+                            stop_after_s=stop_after_s, rerun=rerun)
     if not out_console.is_terminal:  # a log or CI: rich would squeeze the tables into 80 columns
         out_console = Console(file=out_console.file, width=180)
     out_console.print(task_table(results.tasks))

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
 
 from hiera_core.bench.environment import host_environment, llm_environment, redact_endpoint, task_environment
 from hiera_core.bench.record import TaskRecord
@@ -86,9 +86,12 @@ def slug(task_id: str) -> str:
 
 
 def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *, resume: bool, command: list[str],
-              emit: Emit, on_record: Callable[[TaskRecord], None], stop_after_s: float | None = None) -> BenchResults:
-    """Run the tasks not yet in `out`; with `stop_after_s`, start no task once that many seconds have
-    passed (a run cut into slices of a GPU lease goes on with `resume`)."""
+              emit: Emit, on_record: Callable[[TaskRecord], None], stop_after_s: float | None = None,
+              rerun: Collection[str] = ()) -> BenchResults:
+    """Run the tasks not yet in `out`, and those of `rerun` (ids) again: each new record replaces
+    the old one when it is saved, so an interrupted rerun keeps the old; with `stop_after_s`, start
+    no task once that many seconds have passed (a run cut into slices of a GPU lease goes on with
+    `resume`)."""
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     # Resolved once up front, so a bad model setting (a missing key) stops the run before any task.
@@ -99,7 +102,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                     "model": host["model"], "endpoint": host["endpoint"],
                     "samples": config.samples if config.enabled else None}
     results = load(out)
-    if results is not None and not resume:
+    if results is not None and not (resume or rerun):
         raise HieraError(f"{out} already holds bench results", kind="usage",
                          hint="pass --resume to continue that run, or choose another --out folder")
     if results is None:
@@ -107,7 +110,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     else:
         check_resumable(results, run_settings, out)
         results.environment, results.command = host, command
-    finished = results.finished_ids()
+    finished = results.finished_ids() - set(rerun)
     todo = [task for task in tasks if task.id not in finished]
     places = placements(settings.gpus)
     spread = f", {len(places)} at a time on GPUs {', '.join(p.gpu for p in places)}" if len(places) > 1 else ""
@@ -121,6 +124,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     for place in places:
         free.put(place)
     partial: dict[str, float] = {}  # progress of the running tasks
+    completed = [0]  # tasks finished in this run
     not_started: list[str] = []
     interrupted = threading.Event()  # then the tasks still winding down in threads report nothing
 
@@ -135,7 +139,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
             if event.event in ("stage", "candidate") and not interrupted.is_set():
                 with lock:
                     partial[task.id] = event.progress or 0.0
-                    progress = (len(results.tasks) - len(finished) + sum(partial.values())) / len(todo)
+                    progress = (completed[0] + sum(partial.values())) / len(todo)
                     emit(Event(event.event, stage=event.stage, message=f"{task.id}: {event.message}",
                                progress=progress, data={"task": task.id}))
         try:
@@ -153,7 +157,8 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                     continue
                 with lock:
                     partial.pop(record.id, None)
-                    results.tasks.append(record)
+                    completed[0] += 1
+                    results.tasks = [done for done in results.tasks if done.id != record.id] + [record]
                     results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
                 save(out, results)  # outside the lock: the report's plots take a while, the tasks go on
                 with lock:
@@ -166,7 +171,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     if not_started:
         emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
                    f"task(s) left: run again with --resume to go on", progress=1 - len(not_started) / len(todo)))
-    if len(results.tasks) == len(finished):
+    if not completed[0]:
         save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
     return results
 

@@ -95,7 +95,8 @@ def test_bench_usage_errors(tmp_path):
     _write(tmp_path / "suite" / "level1", "1_Task.py", TASK.format(body="x * 2"))
     for args, message in ((["suite", "--levels", "2"], "no task files found"),
                           (["suite", "--levels", "two"], "expected levels such as 1,2,3"),
-                          (["flat_folder_that_is_missing"], "no such file or folder")):
+                          (["flat_folder_that_is_missing"], "no such file or folder"),
+                          (["suite", "--rerun", "level1/9_Task.py"], "--rerun names no task of this suite: level1/9_Task.py")):
         run = hiera("bench", *args, "--device", "cpu", "--out", "out", cwd=tmp_path, env=OFFLINE)
         assert run.returncode == 2 and message in " ".join(run.stderr.split()), (args, run.stderr)
     assert not (tmp_path / "out" / "results.json").exists()

@@ -132,6 +132,27 @@ def test_stop_after_with_several_gpus_leaves_the_rest_for_resume(tmp_path, monke
     assert [task.id for task in results.tasks] == [task.id for task in todo]
 
 
+def test_rerun_replaces_the_named_tasks_records_and_keeps_the_others(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "run_task", FakeTasks([0.0] * 3))
+    todo = tasks(3, tmp_path)
+    first, _, _ = bench(todo, BenchSettings("cuda", 1, 60), tmp_path / "out")
+    kept = {task.id: task.to_dict() for task in first.tasks}
+
+    def remeasured(task, settings, host, out, emit, placement=None) -> TaskRecord:
+        return TaskRecord(id=task.id, level=task.level, path=task.path, outcome="proposal", correct=True,
+                          eager_ms=1.0, hiera_ms=0.5, speedup_eager=2.0)
+
+    monkeypatch.setattr(runner, "run_task", remeasured)
+    results, events, records = bench(todo, BenchSettings("cuda", 1, 60), tmp_path / "out",
+                                     rerun=("level1/1_Task.py",))
+    assert [record.id for record in records] == ["level1/1_Task.py"]
+    assert "1 task(s) to run, 2 already finished" in events[0].message
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert [task["id"] for task in saved["tasks"]] == [task.id for task in todo]  # one record each, suite order
+    assert saved["tasks"][1]["speedup_eager"] == 2.0
+    assert saved["tasks"][0] == kept["level1/0_Task.py"] and saved["tasks"][2] == kept["level1/2_Task.py"]
+
+
 def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "run_task", FakeTasks([0.1, 1.0]))
     stopped = []
