@@ -145,6 +145,29 @@ def _hiera_pointwise(source, name, leaves, full, outputs):
     return outs
 
 
+def _hiera_total(source, name, leaves, full, mean):
+    """The sum (mean: the mean) over every element of a generated pointwise expression of `leaves`:
+    per-block partial sums, then one block adding them in order."""
+    shape = _hiera_broadcast(leaves)
+    device = leaves[0].device
+    out = torch.empty((), device=device, dtype=torch.float32)
+    n = math.prod(shape)
+    if n == 0:
+        return out.fill_(math.nan if mean else 0.0)  # as torch: the mean of nothing is nan
+    cols = shape[-1] if shape else 1
+    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
+    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
+    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
+    work = n // 4 if vec else n
+    blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
+    partial = torch.empty(blocks, device=device, dtype=torch.float32)
+    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, blocks, 256, 0,
+                  *[v for r in reads for v in r], partial, n, cols)
+    _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device.index), device.index, 1, 256, 0,
+                  partial, out, blocks, 1.0 / n if mean else 1.0)
+    return out
+
+
 def _hiera_rows(source, name, leaves, full, kinds, cached):
     """Run a generated row kernel: one block per row of the leaves' broadcast shape."""
     shape = _hiera_broadcast(leaves)

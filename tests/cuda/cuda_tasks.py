@@ -91,6 +91,8 @@ EXTRA_TASKS = {
                           "nn.init.uniform_(self.norm.bias, -0.5, 0.5)"),
     "group_norm_functional": ("row_reduction", "x", "F.silu(F.group_norm(x, 2, None, None, 1e-3))",
                               "[torch.randn(4, 6, 8, 16)]", ""),
+    "mse_loss_sum": ("row_reduction", "a, b", "F.mse_loss(a, b, reduction='sum') + (a * 0.5).mean()",
+                     "[torch.randn(33, 127), torch.randn(33, 127)]", ""),
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),

@@ -212,6 +212,21 @@ def test_group_norm_gets_its_two_kernel_template_then_the_epilogue(tmp_path):
     assert {k.name for k in kernel_resources(source).kernels} == {"hiera_group_norm0_stats", "hiera_group_norm0_apply"}
 
 
+def test_a_loss_is_one_pass_over_both_inputs_then_the_partials_total():
+    """F.mse_loss: (a - b)^2 is summed as it is computed (never written), per-block partials added in
+    one block and scaled by 1/n; a 0-d result."""
+    from pathlib import Path
+
+    from cuda_tasks import load_task
+
+    suite = Path(__file__).resolve().parents[2] / "benchmarks" / "suite" / "level1" / "15_MSE_Loss.py"
+    _, candidate = candidate_for(task_context(load_task(suite)))
+    forward = forward_source(candidate.code)
+    assert "v_mse_loss = _hiera_total(_HIERA_SRC_0, 'hiera_total0', (prediction, target), (True, True), True)" in forward
+    (source,) = candidate.cuda_sources
+    assert "acc += (r.x + r.y) + (r.z + r.w);" in source and "out[0] = acc * scale;" in source
+
+
 def test_batch_norm_in_training_mode_is_not_folded(tmp_path):
     task = extra_task("batchnorm_relu", tmp_path)
     ctx = task_context(task)
@@ -228,7 +243,7 @@ def test_a_per_channel_broadcast_is_read_with_one_division_per_float4(tmp_path):
 @pytest.mark.parametrize("body, why", [
     ("torch.softmax(x, dim=0)", "last dim"),
     ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),
-    ("x.sum()", "one given dim"),
+    ("x.sum(dim=(0, 1))", "one given dim"),
     ("torch.cumsum(x, dim=1)", "cumsum"),
 ])
 def test_graphs_without_a_template_are_refused_with_a_reason(body, why, tmp_path):

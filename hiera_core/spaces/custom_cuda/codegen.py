@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.custom_cuda.expr import reductions_in
-from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source
+from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source, total_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
 from hiera_core.spaces.custom_cuda.templates import (group_norm_source, pool_source, reduce_source, stencil_source,
                                                      stencil_tile)
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
-           "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm"}
+           "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm",
+           "total": "_hiera_total"}
 
 
 @dataclass
@@ -62,6 +63,11 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         reads = ", ".join(e.params[0] for e in leaves)
         return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
                                f"{tuple(kinds)!r}, {cached})")
+    if step.family == "total":
+        kernel, leaves, full = total_source(name, step.exprs[0])
+        reads = ", ".join(e.params[0] for e in leaves)
+        return kernel.source, (f"{step.targets[0]} = _hiera_total({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+                               f"{step.config['mean']})")
     (target,) = step.targets
     config = step.config
     if step.family == "reduce":

@@ -17,6 +17,7 @@ the div/mod of broadcast reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, reductions_in
 
@@ -99,6 +100,20 @@ def _entry_points(name: str, threads: int, params: str, body: str, args: str) ->
         f"{{ {body}<{index}, {vec}>({args}); }}\n") for suffix, index, vec in VARIANTS)
 
 
+def _leaf_reads(full: list[bool], vec: bool) -> list[str]:
+    """Statements reading leaf k at flat index i into v{k} (a float4 at i..i+3 when vec)."""
+    lines = []
+    for k, is_full in enumerate(full):
+        if vec:
+            load = (f"*reinterpret_cast<const float4*>(p{k} + i)" if is_full
+                    else f"hi_ld4<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})")
+            lines.append(f"const float4 v{k} = {load};")
+        else:
+            load = f"p{k}[i]" if is_full else f"hi_ld<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})"
+            lines.append(f"const float v{k} = {load};")
+    return lines
+
+
 def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list[Expr], list[bool]]:
     """One kernel computing `outputs` (same shape, no reductions). Returns the source, the leaves
     in argument order and whether each leaf is read FULL."""
@@ -108,19 +123,7 @@ def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
     element = _element_function("hi_elem", leaves, [], outputs)
-
-    def reads(vec: bool) -> list[str]:
-        lines = []
-        for k, is_full in enumerate(full):
-            if vec:
-                load = (f"*reinterpret_cast<const float4*>(p{k} + i)" if is_full
-                        else f"hi_ld4<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})")
-                lines.append(f"const float4 v{k} = {load};")
-            else:
-                load = f"p{k}[i]" if is_full else f"hi_ld<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})"
-                lines.append(f"const float v{k} = {load};")
-        return lines
-
+    reads = partial(_leaf_reads, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
         "hi_elem(" + ", ".join([f"v{k}.{lane}" for k in range(count)] + [f"r{o}.{lane}" for o in range(outs)]) + ");"
@@ -157,6 +160,75 @@ __device__ __forceinline__ void hi_pointwise({params}) {{
     source = (f"// HIERA pointwise kernel {name}: one pass, {count} inputs, {outs} outputs\n"
               + (LEAF_READS if needs_rowcol else "") + element + body
               + _entry_points(name, POINTWISE_THREADS, params, "hi_pointwise", args))
+    return KernelSource(name, source), leaves, full
+
+
+def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list[bool]]:
+    """The sum of `value` (a pointwise expression, no reductions) over all its elements, never
+    writing `value` itself: `{name}_{variant}` leaves one partial sum per block, `{name}_finalize`
+    adds them in block order in one block (deterministic, no atomics) and scales the total (1/n
+    for a mean). Returns the source, the leaves in argument order and whether each is read FULL."""
+    shape = value.shape
+    leaves = leaves_in([value])
+    full = [e.shape == shape for e in leaves]
+    count = len(leaves)
+    element = _element_function("hi_elem", leaves, [], [value])
+    rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
+    lanes = "\n            ".join(f"hi_elem({', '.join(f'v{k}.{lane}' for k in range(count))}, r.{lane});"
+                                  for lane in LANES)
+    params = f"{_leaf_params(count)}, float* __restrict__ partial, long long n_, long long cols_"
+    args = f"{_leaf_args(count)}, partial, n_, cols_"
+    newline = "\n            "
+    body = f"""
+// The block's sum of v, in thread 0 (blockDim.x a multiple of 32, at most 1024).
+__device__ __forceinline__ float hi_block_total(float v) {{
+    __shared__ float red[32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    v = threadIdx.x < (blockDim.x >> 5) ? red[threadIdx.x] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}}
+template <typename I, bool VEC>
+__device__ __forceinline__ void hi_total({params}) {{
+    const I n = (I)n_, cols = (I)cols_;
+    const I stride = (I)gridDim.x * blockDim.x;
+    const I first = (I)blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+    if (VEC) {{
+        for (I q = first; q < n / 4; q += stride) {{
+            const I i = q * 4;
+            {rowcol}
+            {newline.join(_leaf_reads(full, True))}
+            float4 r;
+            {lanes}
+            acc += (r.x + r.y) + (r.z + r.w);
+        }}
+    }} else {{
+        for (I i = first; i < n; i += stride) {{
+            {rowcol}
+            {newline.join(_leaf_reads(full, False))}
+            float r;
+            hi_elem({', '.join([f'v{k}' for k in range(count)] + ['r'])});
+            acc += r;
+        }}
+    }}
+    acc = hi_block_total(acc);
+    if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+}}
+"""
+    finalize = entry_guard(f"{name}_finalize", f"""extern "C" __global__ void __launch_bounds__({POINTWISE_THREADS}) {name}_finalize(
+        const float* __restrict__ partial, float* __restrict__ out, long long blocks, float scale) {{
+    float acc = 0.0f;
+    for (long long k = threadIdx.x; k < blocks; k += blockDim.x) acc += partial[k];
+    acc = hi_block_total(acc);
+    if (threadIdx.x == 0) out[0] = acc * scale;
+}}
+""")
+    source = (f"// HIERA total reduction {name}: one pass over {count} inputs, partial sums, then their total\n"
+              + (LEAF_READS if not all(full) else "") + element + body
+              + _entry_points(name, POINTWISE_THREADS, params, "hi_total", args) + finalize)
     return KernelSource(name, source), leaves, full
 
 

@@ -32,6 +32,7 @@ MODULE_FUNCTIONS = {
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
     "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "GroupNorm": "group_norm",
+    "MSELoss": "mse_loss",
     "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d",
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
@@ -58,6 +59,7 @@ SIGNATURES = {
     "rms_norm": ("input", "normalized_shape", "weight", "eps"),
     "batch_norm": ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"),
     "group_norm": ("input", "num_groups", "weight", "bias", "eps"),
+    "mse_loss": ("input", "target", "size_average", "reduce", "reduction"),
     "sum": ("input", "dim", "keepdim", "dtype"), "mean": ("input", "dim", "keepdim", "dtype"),
     "amax": ("input", "dim", "keepdim"), "amin": ("input", "dim", "keepdim"), "max": ("input", "dim", "keepdim"),
     "min": ("input", "dim", "keepdim"), "argmax": ("input", "dim", "keepdim"), "argmin": ("input", "dim", "keepdim"),
@@ -147,6 +149,7 @@ class Lowering:
 
 
 FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction", "group_norm": "row_reduction",
+                  "total": "row_reduction",
                   "pool": "pooling", "stencil": "stencil"}
 
 
@@ -284,6 +287,8 @@ class Lowerer:
             self.values[op.name] = self._batch_norm(op, args)
         elif fn == "group_norm":
             self.values[op.name] = self._group_norm(op, args)
+        elif fn == "mse_loss":
+            self.values[op.name] = self._mse_loss(op, args)
         elif fn in ("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min"):
             self.values[op.name] = self._reduction(op, fn, args)
         elif fn == "getitem" and isinstance(self._value(op.args[0]), TupleOfReduction):
@@ -506,8 +511,39 @@ class Lowerer:
                                config={"groups": groups, "eps": eps, "weight": weight, "bias": bias}))
         return leaf(out, op.shape or x.shape)
 
+    def _total(self, op: Op, x: Expr, mean: bool) -> Expr:
+        """Sum or mean of every element of x: its pointwise expression is computed and summed in one
+        kernel (never written), a second adds the per-block partials."""
+        if reductions_in([x]):
+            (name,) = self.materialize([x])
+            x = leaf(name, x.shape)
+        if not leaves_in([x]):
+            raise Unsupported(f"a reduction of a constant ({op.name}) has no template")
+        out = self._new_var(op.name)
+        covers = [self.covers[node] for node in x.walk() if node in self.covers] + [op.name]
+        self.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers)), config={"mean": mean}))
+        return leaf(out, ())
+
+    def _mse_loss(self, op: Op, args: dict) -> Expr:
+        if args.get("size_average") is not None or args.get("reduce") is not None:
+            raise Unsupported(f"mse_loss ({op.name}) with the deprecated size_average/reduce arguments")
+        module = self.resolver.module(op.target) if op.op == "call_module" else None
+        reduction = module.reduction if module is not None else args.get("reduction", "mean")
+        prediction, target = self._lazy(args["input"]), self._lazy(args["target"])
+        if prediction.shape != target.shape:
+            raise Unsupported(f"mse_loss ({op.name}) of differently shaped tensors (broadcast) has no template")
+        error = self._cover(op, Expr("square", (Expr("sub", (prediction, target), (1.0,), prediction.shape),),
+                                     shape=prediction.shape))
+        if reduction == "none":
+            return error
+        if reduction not in ("mean", "sum"):
+            raise Unsupported(f"mse_loss ({op.name}) with reduction={reduction!r}")
+        return self._total(op, error, reduction == "mean")
+
     def _reduction(self, op: Op, fn: str, args: dict):
         dim = args.get("dim")
+        if dim is None and fn in ("sum", "mean") and not args.get("keepdim") and args.get("dtype") is None:
+            return self._total(op, self._lazy(args["input"]), fn == "mean")
         if isinstance(dim, (list, tuple)) and len(dim) == 1:
             dim = dim[0]
         if not isinstance(dim, int):
