@@ -160,7 +160,7 @@ def test_the_3d_stencil_runs_float4_columns_with_the_halo_queued_ahead():
     assert kernel.spill_stores == 0 and kernel.occupancy.blocks_per_sm >= 4
 
 
-@pytest.mark.parametrize("options", [{"vx": 4}, {"vx": 4, "halo_ahead": 1}, {"halo_ahead": 1}, {"stcs": 1, "mb": 4}])
+@pytest.mark.parametrize("options", [{"vx": 4, "mb": 4}, {"vx": 4, "halo_ahead": 1, "mb": 4}, {"halo_ahead": 1}, {"stcs": 1, "mb": 4}])
 @pytest.mark.parametrize("taps", ["seven", "dense"])
 def test_stencil_tile_options_compile_for_7_and_27_points(options, taps):
     from hiera_core.spaces.custom_cuda.templates import stencil_source

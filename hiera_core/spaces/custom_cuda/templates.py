@@ -86,12 +86,13 @@ __device__ __forceinline__ HiAcc hi_identity() {{
     const float inf = __int_as_float(0x7f800000);
     return HiAcc{{HI_OP <= 1 ? 0.0f : (HI_OP == 2 || HI_OP == 4) ? -inf : inf, 0x7fffffffffffffffLL}};
 }}
-// b is kept over a when it is larger (max) / smaller (min), NaN, or equal with a lower index.
+// b is kept over a when it is larger (max) / smaller (min), NaN, or (arg-reductions only: for
+// values a tie changes nothing, and then the indices are dead code) equal with a lower index.
 __device__ __forceinline__ HiAcc hi_combine(HiAcc a, HiAcc b) {{
     if (HI_OP <= 1) return HiAcc{{a.v + b.v, 0}};
     const bool a_nan = a.v != a.v, b_nan = b.v != b.v;
     const bool wins = (HI_OP == 2 || HI_OP == 4) ? b.v > a.v : b.v < a.v;
-    const bool ties = (a.v == b.v || (a_nan && b_nan)) && b.i < a.i;
+    const bool ties = HI_ARG && (a.v == b.v || (a_nan && b_nan)) && b.i < a.i;
     return ((b_nan && !a_nan) || (!a_nan && wins) || ties) ? b : a;
 }}
 __device__ __forceinline__ void hi_store(float* ov, long long* oi, long long at, HiAcc acc, long long count) {{
