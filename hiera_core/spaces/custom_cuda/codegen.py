@@ -81,7 +81,7 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
                                f"{config['kernel']}, {config['stride']}, {config['padding']}, {dilation}, "
                                f"{config['ceil_mode']})")
     if step.family == "group_norm":
-        kernel = group_norm_source(name)
+        kernel = group_norm_source(name, config.get("epilogue"))
         return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, {config['groups']}, "
                                f"{config['weight']}, {config['bias']}, {config['eps']!r})")
     tile = stencil_tile(config["rank"], config.get("width"))

@@ -77,7 +77,7 @@ def _leaf_args(count: int) -> str:
     return ", ".join(f"p{k}, m{k}, in{k}, ex{k}" for k in range(count))
 
 
-def _element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]], outputs: list[Expr]) -> str:
+def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]], outputs: list[Expr]) -> str:
     """`__device__ void name(float l.., float r.., float& o..)` computing `outputs` for one element."""
     emitter = Emitter(names={e: f"l{k}" for k, e in enumerate(inputs)} | {e: n for e, n in bound})
     results = [emitter.emit(e) for e in outputs]
@@ -122,7 +122,7 @@ def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list
     full = [e.shape == shape for e in leaves]
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
-    element = _element_function("hi_elem", leaves, [], outputs)
+    element = element_function("hi_elem", leaves, [], outputs)
     reads = partial(_leaf_reads, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
@@ -172,7 +172,7 @@ def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list
     leaves = leaves_in([value])
     full = [e.shape == shape for e in leaves]
     count = len(leaves)
-    element = _element_function("hi_elem", leaves, [], [value])
+    element = element_function("hi_elem", leaves, [], [value])
     rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
     lanes = "\n            ".join(f"hi_elem({', '.join(f'v{k}.{lane}' for k in range(count))}, r.{lane});"
                                   for lane in LANES)
@@ -344,7 +344,7 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple) -> tuple[Kerne
     known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n")]  # row scalars visible to a sweep
     for index, targets in enumerate(sweep_targets):
         inputs = sweep_leaves[index]
-        functions.append(_element_function(f"hi_sweep{index}", inputs, known, targets))
+        functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
         row_pass = passes[index] if index < len(passes) else None
         sweeps.append(_sweep(index, row_pass, inputs, leaves, full, slot, read_before, known, scalar_names,
                              [outputs.index(e) for e in targets] if row_pass is None else []))

@@ -4,7 +4,8 @@ stencils. Pure (no torch): text generation only; the host side is in the proposa
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.fused import KernelSource, entry_guard
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+from hiera_core.spaces.custom_cuda.fused import KernelSource, element_function, entry_guard
 
 REDUCE_OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin")
 REDUCE_SLICES = 8  # warps per block splitting the reduced dim in the column kernel
@@ -408,7 +409,11 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
     return KernelSource(name, source)
 
 
-def group_norm_source(name: str) -> KernelSource:
+# The group norm's output inside an epilogue expression fused into its normalising pass.
+GROUP_NORM_OUTPUT = "hiera_group_norm_output"
+
+
+def group_norm_source(name: str, epilogue: Expr | None = None) -> KernelSource:
     """Group norm of a contiguous (N, C, *spatial) tensor in two kernels over the same grid, (chunks,
     N * G): a group's row of C/G * spatial points is spread over many blocks, where one block per
     row would leave most of the GPU idle when N * G is small.
@@ -417,11 +422,19 @@ def group_norm_source(name: str) -> KernelSource:
     (a shift that keeps the variance free of cancellation when the mean is far from 0). `_apply`:
     each block combines its row's partials (a warp, in chunk order: deterministic, no atomics) and
     writes (x - mean) * rstd * w[c] + b[c]. PyTorch's semantics: biased variance, eps inside the
-    square root. The float4 paths need whole float4s per chunk and per channel (the host's chunks
+    square root. `epilogue`, a pointwise expression of the output (a leaf GROUP_NORM_OUTPUT), is
+    applied in the same pass (GroupNorm + SiLU: no second read and write). The float4 paths need
+    whole float4s per chunk and per channel (the host's chunks
     are multiples of 4; spatial % 4 == 0 for `_apply`) and 16-byte aligned tensors. Offsets inside a
     row are 32-bit (the host checks a row has fewer than 2^31 points): cheaper division by spatial.
     """
-    helpers = """constexpr int THREADS = 256;
+    if epilogue is None:
+        finish = "__device__ __forceinline__ float hi_epilogue(const float y) { return y; }\n"
+    else:
+        output = leaf(GROUP_NORM_OUTPUT, epilogue.shape)
+        finish = (element_function("hi_epilogue_of", [output], [], [epilogue])
+                  + "__device__ __forceinline__ float hi_epilogue(const float y) { float r; hi_epilogue_of(y, r); return r; }\n")
+    helpers = finish + """constexpr int THREADS = 256;
 // The block's sums of s and q, in every thread (blockDim.x == THREADS, a multiple of 32).
 __device__ __forceinline__ void hi_pair_sum(float& s, float& q, float* red) {
     for (int o = 16; o > 0; o >>= 1) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
@@ -499,17 +512,17 @@ __device__ __forceinline__ void hi_pair_sum(float& s, float& q, float* red) {
                 const unsigned c = channel0 + i / per_channel;  // one channel for the 4 lanes: spatial % 4 == 0
                 const float scale = w ? rstd * w[c] : rstd, offset = b ? b[c] : 0.0f;
                 float4 v = __ldg(reinterpret_cast<const float4*>(src + i));
-                v.x = fmaf(v.x - mean, scale, offset);
-                v.y = fmaf(v.y - mean, scale, offset);
-                v.z = fmaf(v.z - mean, scale, offset);
-                v.w = fmaf(v.w - mean, scale, offset);
+                v.x = hi_epilogue(fmaf(v.x - mean, scale, offset));
+                v.y = hi_epilogue(fmaf(v.y - mean, scale, offset));
+                v.z = hi_epilogue(fmaf(v.z - mean, scale, offset));
+                v.w = hi_epilogue(fmaf(v.w - mean, scale, offset));
                 *reinterpret_cast<float4*>(dst + i) = v;
             }}
         }} else {{
             for (unsigned i = begin + threadIdx.x; i < end; i += THREADS) {{
                 const unsigned c = channel0 + i / per_channel;
                 const float scale = w ? rstd * w[c] : rstd, offset = b ? b[c] : 0.0f;
-                dst[i] = fmaf(src[i] - mean, scale, offset);
+                dst[i] = hi_epilogue(fmaf(src[i] - mean, scale, offset));
             }}
         }}
         __syncthreads();  // stats are rewritten for the block's next row
