@@ -169,8 +169,10 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
             stop_running_workers()
             raise
     if not_started:
+        rerun_left = sorted(set(rerun) & set(not_started))
+        again = f" (and --rerun {' --rerun '.join(rerun_left)}: their old records stand)" if rerun_left else ""
         emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
-                   f"task(s) left: run again with --resume to go on", progress=1 - len(not_started) / len(todo)))
+                   f"task(s) left: run again with --resume to go on{again}", progress=1 - len(not_started) / len(todo)))
     if not completed[0]:
         save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
     return results

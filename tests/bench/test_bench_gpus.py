@@ -151,6 +151,12 @@ def test_rerun_replaces_the_named_tasks_records_and_keeps_the_others(tmp_path, m
     assert [task["id"] for task in saved["tasks"]] == [task.id for task in todo]  # one record each, suite order
     assert saved["tasks"][1]["speedup_eager"] == 2.0
     assert saved["tasks"][0] == kept["level1/0_Task.py"] and saved["tasks"][2] == kept["level1/2_Task.py"]
+    # Cut short before a rerun starts: its old record stands, and the message says how to go on.
+    _, events, _ = bench(todo, BenchSettings("cuda", 1, 60), tmp_path / "out", rerun=("level1/2_Task.py",),
+                         stop_after_s=0)
+    assert events[-1].message.endswith("run again with --resume to go on (and --rerun level1/2_Task.py: "
+                                       "their old records stand)")
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["tasks"][2] == kept["level1/2_Task.py"]
 
 
 def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkeypatch):

@@ -82,8 +82,8 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
                                f"{config['ceil_mode']})")
     if step.family == "group_norm":
         kernel = group_norm_source(name, config.get("epilogue"))
-        return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, {config['groups']}, "
-                               f"{config['weight']}, {config['bias']}, {config['eps']!r})")
+        return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, "
+                               f"{config['groups']}, {config['weight']}, {config['bias']}, {config['eps']!r})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"

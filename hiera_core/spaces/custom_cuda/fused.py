@@ -218,7 +218,8 @@ __device__ __forceinline__ void hi_total({params}) {{
     if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }}
 """
-    finalize = entry_guard(f"{name}_finalize", f"""extern "C" __global__ void __launch_bounds__({POINTWISE_THREADS}) {name}_finalize(
+    threads = POINTWISE_THREADS
+    finalize = entry_guard(f"{name}_finalize", f"""extern "C" __global__ void __launch_bounds__({threads}) {name}_finalize(
         const float* __restrict__ partial, float* __restrict__ out, long long blocks, float scale) {{
     float acc = 0.0f;
     for (long long k = threadIdx.x; k < blocks; k += blockDim.x) acc += partial[k];

@@ -150,9 +150,8 @@ class Lowering:
         return "; ".join(parts)
 
 
-FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction", "group_norm": "row_reduction",
-                  "total": "row_reduction",
-                  "pool": "pooling", "stencil": "stencil"}
+FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction",
+                  "group_norm": "row_reduction", "total": "row_reduction", "pool": "pooling", "stencil": "stencil"}
 
 
 def fused_op_count(step: Step) -> int:
