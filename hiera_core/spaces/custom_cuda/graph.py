@@ -412,13 +412,7 @@ class Lowerer:
         centred = Expr("sub", (x, mean), (1.0,), n)
         var = Expr("mul", (Expr("rsum", (Expr("square", (centred,), shape=n),), shape=mean.shape), Expr("inv_n")),
                    shape=mean.shape)
-        scale = Expr("rsqrt", (Expr("add", (var, const(eps)), (1.0,), mean.shape),), shape=mean.shape)
-        result = Expr("mul", (centred, scale), shape=n)
-        if weight is not None:
-            result = Expr("mul", (result, weight), shape=n)
-        if bias is not None:
-            result = Expr("add", (result, bias), (1.0,), n)
-        return self._cover(op, result)
+        return self._cover(op, normalized(centred, var, eps, weight, bias))
 
     def _rms_norm(self, op: Op, args: dict) -> Expr:
         x = self._lazy(args["input"])
@@ -492,14 +486,7 @@ class Lowerer:
         self.contracts.append(f"contract: batch norm {op.target if op.op == 'call_module' else op.name} normalizes "
                               "by its running statistics (inference, as the reference is specified): in training "
                               "mode it neither uses batch statistics nor updates the running ones")
-        n = x.shape
-        scale = Expr("rsqrt", (Expr("add", (var, const(eps)), (1.0,), per_channel),), shape=per_channel)
-        result = Expr("mul", (Expr("sub", (x, mean), (1.0,), n), scale), shape=n)
-        if weight is not None:
-            result = Expr("mul", (result, weight), shape=n)
-        if bias is not None:
-            result = Expr("add", (result, bias), (1.0,), n)
-        return self._cover(op, result)
+        return self._cover(op, normalized(Expr("sub", (x, mean), (1.0,), x.shape), var, eps, weight, bias))
 
     def _group_norm(self, op: Op, args: dict) -> Expr:
         """Group norm of a materialized (N, C, ...) tensor by its own two-kernel template (a group's
@@ -833,6 +820,18 @@ class Lowerer:
 
 def lower(ops: list[Op], resolver: Resolver) -> Lowering:
     return Lowerer(ops, resolver).run()
+
+
+def normalized(centred: Expr, var: Expr, eps: float, weight: Expr | None, bias: Expr | None) -> Expr:
+    """centred * rsqrt(var + eps), then * weight and + bias where given (layer and batch norm)."""
+    n = centred.shape
+    result = Expr("mul", (centred, Expr("rsqrt", (Expr("add", (var, const(eps)), (1.0,), var.shape),),
+                                         shape=var.shape)), shape=n)
+    if weight is not None:
+        result = Expr("mul", (result, weight), shape=n)
+    if bias is not None:
+        result = Expr("add", (result, bias), (1.0,), n)
+    return result
 
 
 def _mentions(python: str, name: str) -> bool:
