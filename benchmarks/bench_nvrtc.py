@@ -295,7 +295,7 @@ def stencil_sweep(with_compile: bool) -> None:
     import torch.nn.functional as F
 
     from hiera_core.cuda import proposal_runtime
-    from hiera_core.spaces.custom_cuda.templates import stencil_source
+    from hiera_core.spaces.custom_cuda.templates import stencil_launch_tile, stencil_source
 
     _, cls, init, inputs = load("stencil3d")
     model = cls(*init).cuda()
@@ -309,7 +309,7 @@ def stencil_sweep(with_compile: bool) -> None:
 
     def stencil(tile: dict, taps, weight):
         source = stencil_source("hiera_sweep", taps, 3, tile).source
-        launch = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1))
+        launch = stencil_launch_tile(tile)
         return lambda t: proposal_runtime._hiera_stencil(source, "hiera_sweep", t, weight, None, 3, launch)
 
     def worst_error(tile: dict) -> float:

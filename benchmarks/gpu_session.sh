@@ -64,8 +64,8 @@ case "${1:-tests}" in
     done
     ;;
   stencil)
-    # Why the stencil kernel is not faster than torch.compile's: kernel times against a copy of the same
-    # bytes, then Nsight Compute on one launch of each (H200.md: counters read on Firecracker machines).
+    # The stencil kernel against torch.compile's and a copy of the same bytes, then Nsight Compute on
+    # one launch of each (H200.md: counters read on Firecracker machines).
     timeout 200 python3 benchmarks/profile_stencil.py 2>&1 | tee "$out/stencil_times.txt" | tail -8
     timeout 300 ncu --clock-control none --profile-from-start off --section SpeedOfLight \
       --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \

@@ -124,7 +124,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     for place in places:
         free.put(place)
     partial: dict[str, float] = {}  # progress of the running tasks
-    completed = [0]  # tasks finished in this run
+    completed = 0  # tasks finished in this run (read by forward(), counted below)
     not_started: list[str] = []
     interrupted = threading.Event()  # then the tasks still winding down in threads report nothing
 
@@ -139,7 +139,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
             if event.event in ("stage", "candidate") and not interrupted.is_set():
                 with lock:
                     partial[task.id] = event.progress or 0.0
-                    progress = (completed[0] + sum(partial.values())) / len(todo)
+                    progress = (completed + sum(partial.values())) / len(todo)
                     emit(Event(event.event, stage=event.stage, message=f"{task.id}: {event.message}",
                                progress=progress, data={"task": task.id}))
         try:
@@ -157,7 +157,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                     continue
                 with lock:
                     partial.pop(record.id, None)
-                    completed[0] += 1
+                    completed += 1
                     results.tasks = [done for done in results.tasks if done.id != record.id] + [record]
                     results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
                 save(out, results)  # outside the lock: the report's plots take a while, the tasks go on
@@ -173,7 +173,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         again = f" (and --rerun {' --rerun '.join(rerun_left)}: their old records stand)" if rerun_left else ""
         emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
                    f"task(s) left: run again with --resume to go on{again}", progress=1 - len(not_started) / len(todo)))
-    if not completed[0]:
+    if not completed:
         save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
     return results
 

@@ -125,6 +125,18 @@ def _hiera_leaf(t, shape, full):
     return t.expand(shape).contiguous(), 0, 1, n
 
 
+def _hiera_flat(leaves, full, shape):
+    """How a kernel over the flat elements of `shape` reads `leaves`: (leaf reads, entry-point
+    variant, work items, row length). The float4 variant needs whole float4s in one row and
+    16-byte aligned FULL/COL reads; the 32-bit one, fewer than 2^31 elements."""
+    n = math.prod(shape)
+    cols = shape[-1] if shape else 1
+    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
+    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
+    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
+    return reads, variant, n // 4 if vec else n, cols
+
+
 def _hiera_pointwise(source, name, leaves, full, outputs):
     """Run a generated pointwise kernel over the broadcast shape of `leaves`."""
     shape = _hiera_broadcast(leaves)
@@ -133,12 +145,7 @@ def _hiera_pointwise(source, name, leaves, full, outputs):
     n = math.prod(shape)
     if n == 0:
         return outs
-    cols = shape[-1] if shape else 1
-    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
-    # float4 path: whole float4s stay in one row, and FULL/COL reads are 16-byte aligned.
-    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
-    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
-    work = n // 4 if vec else n
+    reads, variant, work, cols = _hiera_flat(leaves, full, shape)
     grid = min(-(-work // 256), 32 * _hiera_sms(device.index))
     _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, grid, 256, 0,
                   *[v for r in reads for v in r], *outs, n, cols)
@@ -154,11 +161,7 @@ def _hiera_total(source, name, leaves, full, mean):
     n = math.prod(shape)
     if n == 0:
         return out.fill_(math.nan if mean else 0.0)  # as torch: the mean of nothing is nan
-    cols = shape[-1] if shape else 1
-    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
-    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
-    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
-    work = n // 4 if vec else n
+    reads, variant, work, cols = _hiera_flat(leaves, full, shape)
     blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
     partial = torch.empty(blocks, device=device, dtype=torch.float32)
     _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, blocks, 256, 0,

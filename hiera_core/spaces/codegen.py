@@ -50,10 +50,11 @@ def graph_forward_source(graph_module, helpers: dict | None = None) -> tuple[str
                 source = re.sub(rf"\b{re.escape(global_name)}\b", name, source)
     imports = ["import torch"]
     for name, statement in FX_GLOBALS.items():
-        if name in code.globals and _mentions(source, name):
+        if name in code.globals and mentions(source, name):
             imports.append(statement)
     return "\n".join(imports), source
 
 
-def _mentions(source: str, name: str) -> bool:
+def mentions(source: str, name: str) -> bool:
+    """Whether the Python `source` uses the name `name` (as a whole word)."""
     return re.search(rf"\b{re.escape(name)}\b", source) is not None

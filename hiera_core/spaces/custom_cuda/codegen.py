@@ -8,8 +8,8 @@ from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.custom_cuda.expr import reductions_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source, total_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
-from hiera_core.spaces.custom_cuda.templates import (group_norm_source, pool_source, reduce_source, stencil_source,
-                                                     stencil_tile)
+from hiera_core.spaces.custom_cuda.templates import (group_norm_source, pool_source, reduce_source,
+                                                     stencil_launch_tile, stencil_source, stencil_tile)
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
            "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm",
@@ -87,7 +87,6 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
-    launch_tile = (tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1))
     return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                           f"{bias}, {config['rank']}, {launch_tile})")
+                           f"{bias}, {config['rank']}, {stencil_launch_tile(tile)})")
 

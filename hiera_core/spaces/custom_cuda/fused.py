@@ -180,18 +180,9 @@ def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list
     args = f"{_leaf_args(count)}, partial, n_, cols_"
     newline = "\n            "
     body = f"""
-// The block's sum of v, in thread 0 (blockDim.x a multiple of 32, at most 1024).
-__device__ __forceinline__ float hi_block_total(float v) {{
-    __shared__ float red[32];
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
-    __syncthreads();
-    v = threadIdx.x < (blockDim.x >> 5) ? red[threadIdx.x] : 0.0f;
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}}
 template <typename I, bool VEC>
 __device__ __forceinline__ void hi_total({params}) {{
+    __shared__ float red[32];
     const I n = (I)n_, cols = (I)cols_;
     const I stride = (I)gridDim.x * blockDim.x;
     const I first = (I)blockIdx.x * blockDim.x + threadIdx.x;
@@ -214,26 +205,27 @@ __device__ __forceinline__ void hi_total({params}) {{
             acc += r;
         }}
     }}
-    acc = hi_block_total(acc);
+    acc = hi_block_sum(acc, red);
     if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }}
 """
     threads = POINTWISE_THREADS
     finalize = entry_guard(f"{name}_finalize", f"""extern "C" __global__ void __launch_bounds__({threads}) {name}_finalize(
         const float* __restrict__ partial, float* __restrict__ out, long long blocks, float scale) {{
+    __shared__ float red[32];
     float acc = 0.0f;
     for (long long k = threadIdx.x; k < blocks; k += blockDim.x) acc += partial[k];
-    acc = hi_block_total(acc);
+    acc = hi_block_sum(acc, red);
     if (threadIdx.x == 0) out[0] = acc * scale;
 }}
 """)
     source = (f"// HIERA total reduction {name}: one pass over {count} inputs, partial sums, then their total\n"
-              + (LEAF_READS if not all(full) else "") + element + body
+              + (LEAF_READS if not all(full) else "") + BLOCK_REDUCE + element + body
               + _entry_points(name, POINTWISE_THREADS, params, "hi_total", args) + finalize)
     return KernelSource(name, source), leaves, full
 
 
-ROW_HELPERS = r"""
+BLOCK_REDUCE = r"""
 __device__ __forceinline__ float hi_max(float a, float b) { return (b > a || b != b) ? b : a; }
 __device__ __forceinline__ float hi_min(float a, float b) { return (b < a || b != b) ? b : a; }
 #define HI_SUM(a, b) ((a) + (b))
@@ -253,7 +245,8 @@ __device__ __forceinline__ float NAME(float v, float* red) {                    
 HI_BLOCK_REDUCE(hi_block_sum, HI_SUM, 0.0f)
 HI_BLOCK_REDUCE(hi_block_max, HI_MAX, -__int_as_float(0x7f800000))
 HI_BLOCK_REDUCE(hi_block_min, HI_MIN, __int_as_float(0x7f800000))
-// Online softmax statistics: running max m and sum s of exp(v - m), merged pairwise.
+"""
+ROW_HELPERS = BLOCK_REDUCE + r"""// Online softmax statistics: running max m and sum s of exp(v - m), merged pairwise.
 // One exp per element: the running sum is rescaled only when the maximum grows.
 __device__ __forceinline__ void hi_online_add(float& m, float& s, float v) {
     if (v > m) { s = (m == -__int_as_float(0x7f800000)) ? 0.0f : s * expf(m - v); m = v; }

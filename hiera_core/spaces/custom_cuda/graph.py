@@ -15,10 +15,10 @@ kernel recognises the pair and computes it online in one pass), layer_norm, rms_
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from hiera_core.spaces.codegen import mentions
 from hiera_core.spaces.custom_cuda.expr import POINTWISE, Expr, const, leaf, leaves_in, reductions_in
 from hiera_core.spaces.custom_cuda.templates import GROUP_NORM_OUTPUT
 
@@ -271,7 +271,7 @@ class Lowerer:
         for norm in [s for s in self.steps if s.family == "group_norm"]:
             (target,) = norm.targets
             readers = [s for s in self.steps if s is not norm and _reads(s, target)]
-            if len(readers) != 1 or _mentions(returns, target):
+            if len(readers) != 1 or mentions(returns, target):
                 continue
             (step,) = readers
             if step.family != "pointwise" or len(step.exprs) != 1:
@@ -472,12 +472,8 @@ class Lowerer:
             eps = float(args.get("eps", 1e-5))
 
             def per_channel_leaf(name: str) -> Expr | None:
-                value = self._value(args.get(name)) if args.get(name) is not None else None
-                if value is None:
-                    return None
-                if not isinstance(value, Expr) or value.op != "leaf":
-                    raise Unsupported(f"batch_norm ({op.name}): its {name} is computed in the graph, not a tensor")
-                return leaf(value.params[0] + view, per_channel)
+                tensor = self._tensor_argument(op, args, name)
+                return leaf(tensor.params[0] + view, per_channel) if tensor is not None else None
 
             mean, var = per_channel_leaf("running_mean"), per_channel_leaf("running_var")
             if mean is None or var is None:
@@ -500,25 +496,29 @@ class Lowerer:
             # Planning knows parameters but not the group count: 1 stands in until generation.
             groups = module.num_groups if module is not None else 1
             eps = float(module.eps) if module is not None else 1e-5
-            affine = module.affine if module is not None else self.resolver.tensor_kind(f"{op.target}.weight") is not None
+            affine = (module.affine if module is not None
+                      else self.resolver.tensor_kind(f"{op.target}.weight") is not None)
             weight, bias = (f"{prefix}.weight", f"{prefix}.bias") if affine else (None, None)
         else:
             groups, eps = args.get("num_groups"), float(args.get("eps", 1e-5))
             if not isinstance(groups, int):
                 raise Unsupported(f"group_norm ({op.name}) with a group count computed in the graph")
-
-            def tensor(name: str) -> str | None:
-                value = self._value(args.get(name)) if args.get(name) is not None else None
-                if value is not None and (not isinstance(value, Expr) or value.op != "leaf"):
-                    raise Unsupported(f"group_norm ({op.name}): its {name} is computed in the graph, not a tensor")
-                return value.params[0] if value is not None else None
-
-            weight, bias = tensor("weight"), tensor("bias")
+            weight, bias = (tensor.params[0] if (tensor := self._tensor_argument(op, args, name)) is not None else None
+                            for name in ("weight", "bias"))
         (source_var,) = self.materialize([x])
         out = self._new_var(op.name)
         self.steps.append(Step("group_norm", [out], inputs=[source_var], covers=[op.name],
                                config={"groups": groups, "eps": eps, "weight": weight, "bias": bias}))
         return leaf(out, op.shape or x.shape)
+
+    def _tensor_argument(self, op: Op, args: dict, name: str) -> Expr | None:
+        """The tensor passed as `name` (a leaf: an input, parameter or buffer), None when not given."""
+        if args.get(name) is None:
+            return None
+        value = self._value(args[name])
+        if not isinstance(value, Expr) or value.op != "leaf":
+            raise Unsupported(f"{op.fn} ({op.name}): its {name} is computed in the graph, not a tensor")
+        return value
 
     def _total(self, op: Op, x: Expr, mean: bool) -> Expr:
         """Sum or mean of every element of x: its pointwise expression is computed and summed in one
@@ -834,16 +834,11 @@ def normalized(centred: Expr, var: Expr, eps: float, weight: Expr | None, bias: 
     return result
 
 
-def _mentions(python: str, name: str) -> bool:
-    """Whether the Python expression `python` uses the variable `name`."""
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", python) is not None
-
-
 def _reads(step: Step, name: str) -> bool:
     """Whether `step` reads the variable `name`."""
     texts = [step.call, *step.inputs, *(e.params[0] for e in leaves_in(step.exprs))]
     texts += [value for value in step.config.values() if isinstance(value, str)]
-    return any(_mentions(text, name) for text in texts)
+    return any(mentions(text, name) for text in texts)
 
 
 def substitute(e: Expr, mapping: dict[Expr, Expr]) -> Expr:

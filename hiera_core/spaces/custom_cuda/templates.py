@@ -184,6 +184,12 @@ def stencil_tile(rank: int, width: int | None) -> dict:
     return tile
 
 
+def stencil_launch_tile(tile: dict) -> tuple[int, int, int, int, int]:
+    """What `_hiera_stencil` launches a tile with: (BX, BY, rows per block, planes per block, columns
+    per thread)."""
+    return tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1)
+
+
 def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict | None = None) -> KernelSource:
     """A radius-1 stencil (zero padding, per-channel coefficients read from the weight at run time).
 
