@@ -30,6 +30,9 @@ from hiera_core.task import choose_class, read_source, split_address
 # A candidate must beat the reference by more than timing noise to be proposed.
 MIN_SPEEDUP = 1.03
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
+# A verified candidate whose GPU work is under this share of its host time is paced by its launch
+# path: the profile-guided refinement captures it in a CUDA graph.
+HOST_BOUND_SHARE = 0.7
 
 
 @dataclass
@@ -213,7 +216,36 @@ def _optimize(session: Session) -> dict:
     else:
         outcomes = [_run_candidate(session, candidate, spec, index, len(candidates))[0]
                     for index, candidate in enumerate(candidates)]
+    refinement = host_bound_refinement(spec, candidates, outcomes) if settings.device.startswith("cuda") else None
+    if refinement is not None:
+        session.stage("profile", refinement["reason"], 0.95, candidate=refinement["name"])
+        candidates.append(refinement)
+        outcomes.append(_run_candidate(session, refinement, spec, len(candidates) - 1, len(candidates))[0])
     return _propose(session, spec, plan, candidates, outcomes)
+
+
+def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> dict | None:
+    """Profile feedback: the verified candidate with the least GPU time whose calls are paced by the
+    host (its GPU work under HOST_BOUND_SHARE of its host time, and under the best candidate's time),
+    captured in a CUDA graph, as one more candidate; None when no candidate is host-bound or it
+    already replays a graph. Static shapes only, as the cuda_graph strategy."""
+    from hiera_core.spaces import Candidate
+    from hiera_core.spaces.pytorch_ops import GRAPHING_STRATEGIES, graphed
+
+    verified = [o for o in outcomes if o.status == "verified" and o.timing and o.ms]
+    if spec.dynamic_dims or not verified:
+        return None
+    best_ms = min(o.ms for o in verified)
+    bound = [o for o in verified
+             if o.timing.get("bound") == "host" and o.strategy not in GRAPHING_STRATEGIES and "+graph" not in o.strategy
+             and o.timing["gpu_median_ms"] < HOST_BOUND_SHARE * min(o.timing["host_median_ms"], best_ms)]
+    if not bound:
+        return None
+    chosen = min(bound, key=lambda o: o.timing["gpu_median_ms"])
+    why = (f"{chosen.name} is host-bound: {chosen.timing['gpu_median_ms']:.4g} ms of GPU work, "
+           f"{chosen.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
+    source = next(c for c in candidates if c["name"] == chosen.name)
+    return graphed(Candidate(**source), why).to_dict()
 
 
 def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int

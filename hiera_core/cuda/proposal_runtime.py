@@ -24,6 +24,7 @@ _HIERA_KERNELS = {}
 _HIERA_STREAMS = {}
 _HIERA_CONFIGS = {}
 _HIERA_SMS = {}
+_HIERA_PLANS = {}
 
 
 def _hiera_kernel(source, name, device):
@@ -137,48 +138,93 @@ def _hiera_flat(leaves, full, shape):
     return reads, variant, n // 4 if vec else n, cols
 
 
+def _hiera_signature(source, name, leaves, *extra):
+    """The key of a cached launch plan: what the plan depends on in each leaf (shape, strides, dtype,
+    device, 16-byte alignment). A CPU or non-float32 leaf gets no plan: the full path refuses it."""
+    return (source, name, *extra, *[(t.shape, t.stride(), t.dtype, t.device, t.data_ptr() & 15) for t in leaves])
+
+
+def _hiera_plan(key, reads, leaves, *plan):
+    """Keep `plan` for `key` when every leaf is read in place (no copy made for it), so a later call
+    with the same signature passes the leaves' own pointers; the leaf arguments (pointer, mode,
+    inner, extent) are rebuilt from the cached modes."""
+    if all(r[0].data_ptr() == t.data_ptr() for r, t in zip(reads, leaves)):
+        _HIERA_PLANS[key] = (*plan, [r[1:] for r in reads])
+
+
+def _hiera_leaf_args(leaves, modes):
+    return [v for t, mode in zip(leaves, modes) for v in (t.data_ptr(), *mode)]
+
+
 def _hiera_pointwise(source, name, leaves, full, outputs):
-    """Run a generated pointwise kernel over the broadcast shape of `leaves`."""
-    shape = _hiera_broadcast(leaves)
+    """Run a generated pointwise kernel over the broadcast shape of `leaves`. The shape analysis
+    runs once per leaf signature: later calls take the cached plan (host time is most of a small
+    kernel's call)."""
+    key = _hiera_signature(source, name, leaves, outputs)
+    plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
+    if plan is not None:
+        shape, kernel, grid, n, cols, modes = plan
+        outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
+        _hiera_launch(kernel, device.index, grid, 256, 0, *_hiera_leaf_args(leaves, modes), *outs, n, cols)
+        return outs
+    shape = _hiera_broadcast(leaves)
     outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
     n = math.prod(shape)
     if n == 0:
         return outs
     reads, variant, work, cols = _hiera_flat(leaves, full, shape)
     grid = min(-(-work // 256), 32 * _hiera_sms(device.index))
-    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, grid, 256, 0,
-                  *[v for r in reads for v in r], *outs, n, cols)
+    kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
+    _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, n, cols)
+    _hiera_plan(key, reads, leaves, shape, kernel, grid, n, cols)
     return outs
 
 
 def _hiera_total(source, name, leaves, full, mean):
     """The sum (mean: the mean) over every element of a generated pointwise expression of `leaves`:
-    per-block partial sums, then one block adding them in order."""
-    shape = _hiera_broadcast(leaves)
+    per-block partial sums, then one block adding them in order. Plans are cached as for pointwise."""
+    key = _hiera_signature(source, name, leaves, mean)
+    plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
+    if plan is None:
+        shape = _hiera_broadcast(leaves)
+        n = math.prod(shape)
+        if n == 0:
+            return torch.empty((), device=device, dtype=torch.float32).fill_(math.nan if mean else 0.0)  # as torch
+        reads, variant, work, cols = _hiera_flat(leaves, full, shape)
+        blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
+        kernels = (_hiera_kernel(source, f"{name}_{variant}", device.index),
+                   _hiera_kernel(source, f"{name}_finalize", device.index))
+        args = [v for r in reads for v in r]
+        _hiera_plan(key, reads, leaves, kernels, blocks, n, cols)
+    else:
+        kernels, blocks, n, cols, modes = plan
+        args = _hiera_leaf_args(leaves, modes)
     out = torch.empty((), device=device, dtype=torch.float32)
-    n = math.prod(shape)
-    if n == 0:
-        return out.fill_(math.nan if mean else 0.0)  # as torch: the mean of nothing is nan
-    reads, variant, work, cols = _hiera_flat(leaves, full, shape)
-    blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
     partial = torch.empty(blocks, device=device, dtype=torch.float32)
-    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, blocks, 256, 0,
-                  *[v for r in reads for v in r], partial, n, cols)
-    _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device.index), device.index, 1, 256, 0,
-                  partial, out, blocks, 1.0 / n if mean else 1.0)
+    _hiera_launch(kernels[0], device.index, blocks, 256, 0, *args, partial, n, cols)
+    _hiera_launch(kernels[1], device.index, 1, 256, 0, partial, out, blocks, 1.0 / n if mean else 1.0)
     return out
 
 
 def _hiera_rows(source, name, leaves, full, kinds, cached):
-    """Run a generated row kernel: one block per row of the leaves' broadcast shape."""
-    shape = _hiera_broadcast(leaves)
+    """Run a generated row kernel: one block per row of the leaves' broadcast shape. Plans are
+    cached as for pointwise."""
+    key = _hiera_signature(source, name, leaves, kinds, cached)
+    plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
+    if plan is not None:
+        out_shapes, kernel, grid, threads, shared, tail, modes = plan
+        outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
+        _hiera_launch(kernel, device.index, grid, threads, shared, *_hiera_leaf_args(leaves, modes), *outs, *tail)
+        return outs
+    shape = _hiera_broadcast(leaves)
     cols = shape[-1]
     rows = math.prod(shape[:-1])
     shapes = {"row": shape, "keep": shape[:-1] + (1,), "drop": shape[:-1]}
-    outs = [torch.empty(shapes[k], device=device, dtype=torch.float32) for k in kinds]
+    out_shapes = [shapes[k] for k in kinds]
+    outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
     if rows == 0:
         return outs
     reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
@@ -190,8 +236,10 @@ def _hiera_rows(source, name, leaves, full, kinds, cached):
     use_cache = 0 < cache_bytes <= 48 * 1024
     variant = ("vec" if vec else "scalar") + ("32" if rows * cols < 2**31 else "64")
     grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
-    _hiera_launch(_hiera_kernel(source, f"{name}_{variant}", device.index), device.index, grid, threads,
-                  cache_bytes if use_cache else 0, *[v for r in reads for v in r], *outs, rows, cols, int(use_cache))
+    kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
+    shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
+    _hiera_launch(kernel, device.index, grid, threads, shared, *[v for r in reads for v in r], *outs, *tail)
+    _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail)
     return outs
 
 

@@ -62,43 +62,65 @@ def applies_cuda_graph(spec: Spec) -> str | None:
             "(about 4 us of CPU overhead each)")
 
 
+def graph_replay_methods(inner: str) -> str:
+    """`_hiera_capture` and `forward`: `inner`.forward captured once per input signature in a CUDA
+    graph and replayed. Inputs are copied into the graph's static buffers, outputs copied out (a
+    caller's earlier result must survive the next replay)."""
+    return f"""
+        def _hiera_capture(self, inputs):
+            static_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+            warmup = torch.cuda.Stream()
+            warmup.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(warmup), torch.no_grad():
+                for _ in range(3):
+                    {inner}.forward(self, *static_inputs)
+            torch.cuda.current_stream().wait_stream(warmup)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph), torch.no_grad():
+                static_out = {inner}.forward(self, *static_inputs)
+            return graph, static_inputs, static_out
+
+        def forward(self, *inputs):
+            key = tuple((tuple(x.shape), x.stride(), x.dtype, x.device) if isinstance(x, torch.Tensor) else x
+                        for x in inputs)
+            if key not in self._hiera_graphs:
+                self._hiera_graphs[key] = self._hiera_capture(inputs)
+            graph, static_inputs, static_out = self._hiera_graphs[key]
+            for static, given in zip(static_inputs, inputs):
+                if isinstance(static, torch.Tensor):
+                    static.copy_(given)
+            graph.replay()
+            if isinstance(static_out, torch.Tensor):
+                return static_out.clone()
+            return type(static_out)(out.clone() for out in static_out)
+        """
+
+
 def generate_cuda_graph(ctx: ImplementContext) -> Candidate:
-    cls = ctx.reference_class
     code = model_new(
-        cls,
+        ctx.reference_class,
         "The reference forward captured once per input signature in a CUDA graph and replayed. "
         "Inference only: inputs are copied into static buffers, outputs are copied out.",
-        init="self._hiera_graphs = {}",
-        forward=f"""
-            def _hiera_capture(self, inputs):
-                static_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-                warmup = torch.cuda.Stream()
-                warmup.wait_stream(torch.cuda.current_stream())
-                with torch.cuda.stream(warmup), torch.no_grad():
-                    for _ in range(3):
-                        {cls}.forward(self, *static_inputs)
-                torch.cuda.current_stream().wait_stream(warmup)
-                graph = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(graph), torch.no_grad():
-                    static_out = {cls}.forward(self, *static_inputs)
-                return graph, static_inputs, static_out
-
-            def forward(self, *inputs):
-                key = tuple((tuple(x.shape), x.stride(), x.dtype, x.device) if isinstance(x, torch.Tensor) else x
-                            for x in inputs)
-                if key not in self._hiera_graphs:
-                    self._hiera_graphs[key] = self._hiera_capture(inputs)
-                graph, static_inputs, static_out = self._hiera_graphs[key]
-                for static, given in zip(static_inputs, inputs):
-                    if isinstance(static, torch.Tensor):
-                        static.copy_(given)
-                graph.replay()
-                if isinstance(static_out, torch.Tensor):
-                    return static_out.clone()
-                return type(static_out)(out.clone() for out in static_out)
-            """)
+        init="self._hiera_graphs = {}", forward=graph_replay_methods(ctx.reference_class))
     return Candidate(name="pytorch.cuda_graph", space="pytorch", strategy="cuda_graph", code=code,
                      reason=applies_cuda_graph(ctx.spec) or "", requires_cuda=True)
+
+
+GRAPHING_STRATEGIES = ("cuda_graph", "compile_reduce_overhead")  # already replay a CUDA graph
+
+
+def graphed(candidate: Candidate, why: str) -> Candidate:
+    """`candidate` with its own forward captured in a CUDA graph: the refinement for a verified
+    candidate whose call is paced by its host (Python, launches) rather than its GPU work. Same
+    space: the graph replays the candidate's kernels, nothing else."""
+    wrapper = model_new(
+        "_HieraUngraphed",
+        f"{candidate.name}, its forward captured once per input signature in a CUDA graph and replayed: "
+        f"one launch instead of its host path. Inputs are copied into static buffers, outputs are copied out.",
+        init="self._hiera_graphs = {}", forward=graph_replay_methods("_HieraUngraphed"))
+    code = f"{candidate.code.rstrip()}\n\n\n_HieraUngraphed = ModelNew\n\n\n{wrapper}"
+    return Candidate(name=f"{candidate.name}.graphed", space=candidate.space, strategy=f"{candidate.strategy}+graph",
+                     code=code, reason=why, requires_cuda=True, cuda_sources=candidate.cuda_sources)
 
 
 def _has_4d_conv(spec: Spec) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from hiera_core.spaces.pytorch_ops import graphed
+
 from cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
 torch = pytest.importorskip("torch")
@@ -41,12 +43,16 @@ EXAMPLE_INPUTS = {
 }
 
 
-def check_task(task, extra_inputs):
+def check_task(task, extra_inputs, replayed=False):
+    """The task's custom-CUDA proposal (`replayed`: as the host-bound refinement captures it in a CUDA
+    graph) against the reference on each input set, twice."""
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     ctx = task_context(task)
     key, candidate = candidate_for(ctx)
     assert candidate is not None, f"no custom-CUDA candidate for {task.path.stem}"
+    if replayed:
+        candidate = graphed(candidate, "replayed")
     namespace = build_proposal(task, candidate.code)
     torch.manual_seed(0)
     reference = namespace[task.cls.__name__](*task.init).cuda().eval()  # inference, as the engine verifies
@@ -85,6 +91,17 @@ def test_example_proposal_matches_reference(name):
 def test_extra_proposal_matches_reference(name, tmp_path):
     task = extra_task(name, tmp_path)
     check_task(task, [[noncontiguous(t) for t in task.inputs]])
+
+
+@pytest.mark.parametrize("name", ["elementwise_chain", "layernorm", "softmax", "stencil3d", "sum_reduction"])
+def test_example_proposal_replayed_as_a_cuda_graph_matches_reference(name):
+    check_task(example_task(name), EXAMPLE_INPUTS[name](), replayed=True)
+
+
+@pytest.mark.parametrize("name", ["batchnorm_relu", "group_norm_module", "mse_loss_sum", "stencil2d_depthwise"])
+def test_extra_proposal_replayed_as_a_cuda_graph_matches_reference(name, tmp_path):
+    task = extra_task(name, tmp_path)
+    check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=True)
 
 
 def test_softmax_special_values():

@@ -1,0 +1,83 @@
+"""Profile feedback: a verified candidate whose calls are paced by the host (its GPU work a fraction
+of the time to queue a call) gets one more try, its own forward replayed as a CUDA graph; a
+candidate that is GPU-bound, or already replays a graph, does not."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from hiera_core.optimize import CandidateOutcome, host_bound_refinement
+from hiera_core.spec import Spec
+from hiera_core.verify import static_verification
+
+KERNEL_CODE = '''import torch
+
+class ModelNew(Model):
+    def forward(self, x):
+        return _hiera_pointwise(_HIERA_SRC_0, "hiera_pointwise0", (x,), (True,), 1)[0]
+'''
+
+
+def candidate(name: str, space: str = "custom_cuda") -> dict:
+    return {"name": name, "space": space, "strategy": name.split(".")[1], "code": KERNEL_CODE, "reason": "",
+            "requires_cuda": True, "cuda_sources": ["__global__ void k() {}"]}
+
+
+def outcome(name: str, gpu_ms: float, host_ms: float, space: str = "custom_cuda") -> CandidateOutcome:
+    bound = "host" if host_ms > gpu_ms * 1.05 + 0.002 else "gpu"
+    ms = max(gpu_ms, host_ms) if bound == "host" else gpu_ms
+    return CandidateOutcome(name=name, space=space, strategy=name.split(".")[1], status="verified", reason="",
+                            speedup=0.1 / ms, ms=ms, baseline_ms=0.1,
+                            timing={"bound": bound, "gpu_median_ms": gpu_ms, "host_median_ms": host_ms, "median_ms": ms})
+
+
+def static_spec(dynamic: bool = False) -> Spec:
+    spec = Spec.__new__(Spec)
+    spec.dynamic_dims = [{"input": 0, "dim": 0}] if dynamic else []
+    return spec
+
+
+def test_the_host_bound_candidate_with_least_gpu_work_is_graphed():
+    # level2/7 GroupNorm + SiLU on the H200: the custom kernels 13 us of GPU work, 41 us to queue.
+    candidates = [candidate("custom_cuda.row_reduction"), candidate("pytorch.compile_default", "pytorch")]
+    outcomes = [outcome("custom_cuda.row_reduction", 0.013, 0.041), outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
+    refinement = host_bound_refinement(static_spec(), candidates, outcomes)
+    assert refinement["name"] == "pytorch.compile_default.graphed" and refinement["space"] == "pytorch"
+    assert refinement["strategy"] == "compile_default+graph" and refinement["requires_cuda"]
+    assert "host-bound: 0.0115 ms of GPU work, 0.088 ms to queue a call" in refinement["reason"]
+
+
+def test_the_graphed_candidate_keeps_its_space_checks_and_replays_its_own_forward():
+    candidates = [candidate("custom_cuda.pointwise_chain")]
+    refinement = host_bound_refinement(static_spec(), candidates, [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)])
+    code = refinement["code"]
+    assert refinement["space"] == "custom_cuda" and refinement["cuda_sources"] == candidates[0]["cuda_sources"]
+    assert code.startswith(KERNEL_CODE.rstrip()) and "_HieraUngraphed = ModelNew" in code
+    assert "_HieraUngraphed.forward(self, *static_inputs)" in code and "Model.forward" not in code
+    classes = [node.name for node in ast.parse(code).body if isinstance(node, ast.ClassDef)]
+    assert classes == ["ModelNew", "ModelNew"]  # the last definition, the graphed one, is what loads
+    assert static_verification(code, "custom_cuda", "Model", 1).passed
+
+
+@pytest.mark.parametrize("outcomes", [
+    [outcome("custom_cuda.stencil", 0.048, 0.045)],  # GPU-bound: a graph saves nothing
+    [outcome("custom_cuda.pointwise_chain", 0.035, 0.042)],  # host-paced, but GPU work is most of it
+    [outcome("pytorch.cuda_graph", 0.01, 0.04, "pytorch")],  # already a graph
+    [outcome("pytorch.compile_reduce_overhead", 0.01, 0.09, "pytorch")],
+    # host-bound, but its GPU work alone is no faster than the best candidate's time
+    [outcome("custom_cuda.pointwise_chain", 0.03, 0.06), outcome("pytorch.channels_last", 0.02, 0.019, "pytorch")],
+])
+def test_no_refinement_when_no_candidate_is_paced_by_its_host(outcomes):
+    candidates = [candidate(o.name, o.space) for o in outcomes]
+    assert host_bound_refinement(static_spec(), candidates, outcomes) is None
+
+
+def test_no_refinement_for_dynamic_shapes_or_without_a_verified_candidate():
+    candidates = [candidate("custom_cuda.pointwise_chain")]
+    assert host_bound_refinement(static_spec(dynamic=True), candidates,
+                                 [outcome("custom_cuda.pointwise_chain", 0.01, 0.04)]) is None
+    rejected = CandidateOutcome(name="custom_cuda.pointwise_chain", space="custom_cuda", strategy="pointwise_chain",
+                                status="rejected", reason="values: differ")
+    assert host_bound_refinement(static_spec(), candidates, [rejected]) is None

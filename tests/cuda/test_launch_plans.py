@@ -1,0 +1,132 @@
+"""The custom-kernel runtime analyses the leaves' shapes once per signature (shape, strides, dtype,
+device, alignment) and launches later calls from the cached plan: a cached launch must pass exactly
+what the full analysis would, with the new call's own pointers, and a leaf the full path copies
+(non-contiguous, materialised broadcast) must never be served from a plan.
+
+The launch, compile and CUDA check are stood in for, so this runs on CPU tensors."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("cuda.core")
+
+from hiera_core.cuda import proposal_runtime  # noqa: E402
+
+CHECK = proposal_runtime._hiera_check  # the real check, before the fixture stands in for it
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    launches = []
+
+    def launch(kernel, device, grid, block, shared, *args):
+        launches.append((kernel, grid, block, shared, [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]))
+
+    monkeypatch.setattr(proposal_runtime, "_hiera_check", lambda *tensors: None)  # CPU tensors stand in
+    monkeypatch.setattr(proposal_runtime, "_hiera_kernel", lambda source, name, device: name)
+    monkeypatch.setattr(proposal_runtime, "_hiera_sms", lambda device: 132)
+    monkeypatch.setattr(proposal_runtime, "_hiera_launch", launch)
+    monkeypatch.setattr(proposal_runtime, "_HIERA_PLANS", {})
+    return proposal_runtime, launches
+
+
+def aligned(*shape):
+    """A fresh tensor at a new, 16-byte aligned address."""
+    return torch.randn(*shape)
+
+
+def misaligned(*shape):
+    return torch.randn(int(torch.tensor(shape).prod()) + 1)[1:].view(*shape)
+
+
+def channel(n):
+    return torch.randn(n).view(-1, 1, 1)
+
+
+# leaves of one call (a function, so each call gets fresh tensors) and which are read in full
+LEAF_SETS = {
+    "per-channel batch norm": (lambda: (aligned(2, 8, 5, 4), channel(8), channel(8), channel(8), channel(8)),
+                               (True, False, False, False, False)),
+    "bias over columns": (lambda: (aligned(6, 12), aligned(12)), (True, False)),
+    "one value per row": (lambda: (aligned(6, 12), aligned(6, 1)), (True, False)),
+    "scalar": (lambda: (aligned(6, 12), aligned(1)), (True, False)),
+    "odd row, misaligned": (lambda: (misaligned(5, 7), aligned(5, 7)), (True, True)),
+}
+
+
+def described(launches, known):
+    """Launches with every pointer named: the call's tensors by position, others as scratch."""
+    return [(kernel, grid, block, shared,
+             [known.get(a, "scratch") if isinstance(a, int) and a > 2**32 else a for a in args])
+            for kernel, grid, block, shared, args in launches]
+
+
+def fresh_plan_launches(runtime, call, leaves):
+    """What the full analysis launches for `leaves` (the plan cache emptied first)."""
+    R, launches = runtime
+    R._HIERA_PLANS.clear()
+    launches.clear()
+    outs = call(leaves)
+    return described(launches, names(leaves, outs))
+
+
+def names(leaves, outs):
+    outs = outs if isinstance(outs, list) else [outs]
+    return {**{t.data_ptr(): f"leaf{k}" for k, t in enumerate(leaves)},
+            **{o.data_ptr(): f"out{k}" for k, o in enumerate(outs)}}
+
+
+CALLS = {
+    "pointwise": lambda R, full: lambda leaves: R._hiera_pointwise("src", "k", leaves, full, 2),
+    "total": lambda R, full: lambda leaves: R._hiera_total("src", "k", leaves, full, True),
+    "rows": lambda R, full: lambda leaves: R._hiera_rows("src", "k", leaves, full, ("row", "keep"), 1),
+}
+
+
+@pytest.mark.parametrize("helper", sorted(CALLS))
+@pytest.mark.parametrize("leaf_set", sorted(LEAF_SETS))
+def test_a_cached_launch_passes_what_the_full_analysis_would_with_the_new_pointers(runtime, helper, leaf_set):
+    R, launches = runtime
+    make, full = LEAF_SETS[leaf_set]
+    call = CALLS[helper](R, full)
+    call(make())
+    assert len(R._HIERA_PLANS) == 1
+    second = make()
+    launches.clear()
+    outs = call(second)
+    cached = described(launches, names(second, outs))
+    assert len(R._HIERA_PLANS) == 1
+    assert cached == fresh_plan_launches(runtime, call, second)
+    assert all("leaf0" in args for *_, args in cached[:1])  # the new call's own tensor, not the first's
+
+
+def test_another_alignment_stride_or_shape_takes_its_own_plan(runtime):
+    R, launches = runtime
+    call = CALLS["pointwise"](R, (True, False))
+    call((aligned(6, 12), aligned(12)))
+    call((misaligned(6, 12), aligned(12)))
+    call((aligned(6, 16), aligned(16)))
+    call((aligned(12, 6).t(), aligned(12)))  # transposed: copied, so never planned
+    assert len(R._HIERA_PLANS) == 3
+    assert [kernel for kernel, *_ in launches] == ["k_vec32", "k_scalar32", "k_vec32", "k_vec32"]
+
+
+def test_a_leaf_the_full_path_copies_is_copied_on_every_call(runtime):
+    R, launches = runtime
+    call = CALLS["pointwise"](R, (True, True))
+    for _ in range(2):
+        x, y = aligned(4, 8), aligned(8)  # y read in full: broadcast into a fresh copy each call
+        outs = call((x, y))
+        assert names((x, y), outs).get(launches[-1][4][4]) is None  # y's argument is a copy, not y
+    assert R._HIERA_PLANS == {}
+
+
+def test_a_cpu_leaf_is_refused_on_every_call(runtime, monkeypatch):
+    R, _ = runtime
+    monkeypatch.setattr(R, "_hiera_check", CHECK)
+    for _ in range(2):
+        with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.float32 on cpu"):
+            R._hiera_pointwise("src", "k", (torch.randn(3), torch.randn(3)), (True, False), 1)
+    assert R._HIERA_PLANS == {}
