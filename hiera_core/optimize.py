@@ -230,14 +230,14 @@ def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[Can
     captured in a CUDA graph, as one more candidate; None when no candidate is host-bound or it
     already replays a graph. Static shapes only, as the cuda_graph strategy."""
     from hiera_core.spaces import Candidate
-    from hiera_core.spaces.pytorch_ops import GRAPHING_STRATEGIES, graphed
+    from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
 
     verified = [o for o in outcomes if o.status == "verified" and o.timing and o.ms]
     if spec.dynamic_dims or not verified:
         return None
     best_ms = min(o.ms for o in verified)
     bound = [o for o in verified
-             if o.timing.get("bound") == "host" and o.strategy not in GRAPHING_STRATEGIES and "+graph" not in o.strategy
+             if o.timing.get("bound") == "host" and not replays_a_graph(o.strategy)
              and o.timing["gpu_median_ms"] < HOST_BOUND_SHARE * min(o.timing["host_median_ms"], best_ms)]
     if not bound:
         return None

@@ -140,6 +140,7 @@ class ExpertPlanner:
         entries: list[PlanEntry] = []
         skipped: list[dict] = []
         priors = PRIORS[spec.workload_class]
+        slowness = _slowness(spec)
         for key, strategy in sorted(strategies().items()):
             reason = strategy.applies(spec)
             if reason is None:
@@ -149,7 +150,6 @@ class ExpertPlanner:
                 skipped.append({"strategy": key, "reason": "needs a CUDA device (planning for CPU)"})
                 continue
             score = priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
-            slowness = _slowness(spec)
             if key in MEASURED_PRIORS and slowness >= SLOW_REFERENCE_FACTOR and MEASURED_PRIORS[key] > score:
                 score = MEASURED_PRIORS[key]
                 reason += f" (the reference's GPU time is {slowness:.0f}x its roofline bound)"

@@ -227,14 +227,12 @@ def _hiera_rows(source, name, leaves, full, kinds, cached):
     outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
     if rows == 0:
         return outs
-    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
-    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
+    reads, variant, _, _ = _hiera_flat(leaves, full, shape)
     # About 8 float4s (or 8 floats) per thread: enough loads in flight, few threads per reduction.
-    per_thread = -(-cols // 32) if vec else -(-cols // 8)
+    per_thread = -(-cols // 32) if variant.startswith("vec") else -(-cols // 8)
     threads = min(256, max(32, 1 << (per_thread - 1).bit_length()))
     cache_bytes = cached * cols * 4
     use_cache = 0 < cache_bytes <= 48 * 1024
-    variant = ("vec" if vec else "scalar") + ("32" if rows * cols < 2**31 else "64")
     grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
     kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
     shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))

@@ -106,7 +106,12 @@ def generate_cuda_graph(ctx: ImplementContext) -> Candidate:
                      reason=applies_cuda_graph(ctx.spec) or "", requires_cuda=True)
 
 
-GRAPHING_STRATEGIES = ("cuda_graph", "compile_reduce_overhead")  # already replay a CUDA graph
+GRAPH_SUFFIX = "+graph"  # the strategy of a candidate `graphed` captured
+
+
+def replays_a_graph(strategy: str) -> bool:
+    """Whether candidates of `strategy` already replay a CUDA graph (graphing them again gains nothing)."""
+    return strategy in ("cuda_graph", "compile_reduce_overhead") or strategy.endswith(GRAPH_SUFFIX)
 
 
 def graphed(candidate: Candidate, why: str) -> Candidate:
@@ -119,7 +124,7 @@ def graphed(candidate: Candidate, why: str) -> Candidate:
         f"one launch instead of its host path. Inputs are copied into static buffers, outputs are copied out.",
         init="self._hiera_graphs = {}", forward=graph_replay_methods("_HieraUngraphed"))
     code = f"{candidate.code.rstrip()}\n\n\n_HieraUngraphed = ModelNew\n\n\n{wrapper}"
-    return Candidate(name=f"{candidate.name}.graphed", space=candidate.space, strategy=f"{candidate.strategy}+graph",
+    return Candidate(name=f"{candidate.name}.graphed", space=candidate.space, strategy=candidate.strategy + GRAPH_SUFFIX,
                      code=code, reason=why, requires_cuda=True, cuda_sources=candidate.cuda_sources)
 
 
