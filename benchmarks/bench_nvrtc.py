@@ -3,6 +3,7 @@
     python benchmarks/bench_nvrtc.py                  # compile time and resources per template kernel
     python benchmarks/bench_nvrtc.py --gpu            # eager / cuDNN-cuBLAS / torch.compile / HIERA
     python benchmarks/bench_nvrtc.py --gpu --sweep-stencil   # stencil tile shapes on the 256^3 grid
+    python benchmarks/bench_nvrtc.py --sweep-rows     # row kernels (softmax, norms) at each block size
 
 Targets: every kernel compiles in at most 0.5 s; on an H200 the stencil reaches 60% of its roofline
 bound. Timing: CUDA events around each call, L2 flushed before each, median of 50 after warm-up.
@@ -69,7 +70,7 @@ def candidate(name: str):
     from hiera_core.spaces.custom_cuda.graph import Unsupported, lower
 
     path, cls, init, inputs = load(name)
-    model = cls(*init)
+    model = cls(*init).eval()  # as the engine verifies (a batch norm reads its running statistics)
     graph = torch.fx.symbolic_trace(model)
     ShapeProp(graph).propagate(*inputs)
     try:
@@ -271,7 +272,8 @@ def host_profile() -> None:
 
     import torch
 
-    for name, shape in (("layernorm", (8, 4096)), ("softmax", (8, 64))):
+    for name, shape in (("layernorm", (8, 4096)), ("softmax", (8, 64)),
+                        ("benchmarks/suite/level1/10_BatchNorm2d_Eval.py", (2, 64, 8, 8))):
         found = candidate(name)
         path, cls, init, _ = load(name)
         namespace = proposal_namespace(path, found.code)
@@ -348,6 +350,47 @@ def stencil_sweep(with_compile: bool) -> None:
               f"{100 * bound / timing.median_ms:5.1f}% of roofline  kernel {kernel_ms(compiled, [x]) * 1e3:5.1f} us")
 
 
+ROW_SWEEP = ["benchmarks/suite/level1/8_LogSoftmax.py", "benchmarks/suite/level2/9_Residual_Add_LayerNorm.py",
+             "softmax", "layernorm"]
+
+
+def rows_sweep() -> None:
+    """Row kernels at each block size the runtime may pick (32-256 threads a row), against eager:
+    the proposal's own `_hiera_row_threads` replaced, launch plans dropped between sizes."""
+    import torch
+
+    print("\nrow kernels by threads per row block: kernel us (profiler) / HIERA timing us; eager timing us")
+    for name in ROW_SWEEP:
+        found = candidate(name)
+        if found is None or "_hiera_rows(" not in found.code:
+            print(f"  {Path(name).stem}: no row kernel")
+            continue
+        path, cls, init, inputs = load(name)
+        namespace = proposal_namespace(path, found.code)
+        torch.manual_seed(0)
+        reference = namespace[cls.__name__](*init).cuda().eval()
+        proposal = namespace["ModelNew"](*init).cuda().eval()
+        proposal.load_state_dict(reference.state_dict())
+        inputs = [t.cuda() for t in inputs]
+        shipped = namespace["_hiera_row_threads"]
+        cells = []
+        with torch.no_grad():
+            expected = reference(*inputs)
+            eager = timer(reference, inputs).median_ms
+            for threads in (32, 64, 128, 256):
+                namespace["_hiera_row_threads"] = lambda cols, vec, threads=threads: threads
+                namespace["_HIERA_PLANS"].clear()
+                error = max((g - e).abs().max().item() for g, e in zip(_flat(proposal(*inputs)), _flat(expected)))
+                if error > 1e-3:
+                    cells.append(f"{threads}: WRONG {error:.1e}")
+                    continue
+                cells.append(f"{threads}: {kernel_ms(proposal, inputs) * 1e3:5.1f}/{timer(proposal, inputs).median_ms * 1e3:5.1f}")
+        shape = tuple(inputs[0].shape)
+        cols = shape[-1]
+        print(f"  {Path(name).stem[:28]:28} {str(shape):18} eager {eager * 1e3:5.1f}  shipped {shipped(cols, cols % 4 == 0)}  "
+              + "  ".join(cells))
+
+
 def _flat(value):
     return list(value) if isinstance(value, (tuple, list)) else [value]
 
@@ -359,6 +402,7 @@ def main() -> None:
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile baselines")
     parser.add_argument("--sweep-stencil", action="store_true", help="time stencil tile shapes")
     parser.add_argument("--host-profile", action="store_true", help="cProfile the proposals' launch path")
+    parser.add_argument("--sweep-rows", action="store_true", help="time row kernels at each threads-per-row size")
     parser.add_argument("--only", nargs="*", default=list(EXAMPLES),
                         help="examples to time, by name, or any task file (e.g. benchmarks/suite/level1/4_Depthwise_Conv2d.py)")
     args = parser.parse_args()
@@ -367,6 +411,8 @@ def main() -> None:
         host_profile()
     if args.sweep_stencil:
         stencil_sweep(with_compile=not args.no_compile)
+    if args.sweep_rows:
+        rows_sweep()
     if args.gpu:
         overhead_table()
         gpu_table(args.only, with_compile=not args.no_compile)

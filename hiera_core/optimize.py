@@ -23,6 +23,7 @@ from hiera_core.llm.config import resolve as resolve_llm
 from hiera_core.llm.config import without_credentials
 from hiera_core.llm.record import LLMRecord
 from hiera_core.plan import Plan
+from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec import Spec
 from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task import choose_class, read_source, split_address
@@ -317,7 +318,8 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
     try:
         result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
                                 spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
-                                first_line=first_line, space=candidate["space"])
+                                first_line=first_line, space=candidate["space"],
+                                exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
     except HieraError as error:
         return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],
                                 failed_check={"check": error.kind, "message": error.message,

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from hiera_core.spaces import SPACES, strategies
+from hiera_core.spaces.algebra import EXACT_REWRITES
 from hiera_core.spec import Spec
 
 # Expert priors: how well each strategy tends to pay for each workload class (0..1). Strategies
@@ -40,11 +41,11 @@ PRIORS: dict[str, dict[str, float]] = {
 # graphs of single-kernel memory-bound examples timed 0.44x-0.85x of eager: the input copies into
 # the graph's buffers cost more than the launch they save).
 MIN_PRIOR = 0.45
-# A reference whose measured GPU time is this many times its roofline bound runs library kernels far
-# from the hardware's limits for its shapes (on the H200, 2026-11-29: the suite's small convolutions
-# at 2-12% of their bound): cuDNN's algorithm search is then worth a candidate whatever the class.
-SLOW_REFERENCE_FACTOR = 4.0
-MEASURED_PRIORS = {"cuda_libs.cudnn_benchmark": 0.8}
+# cuDNN's algorithm search gets no boost for references far from their roofline: boosted that way on
+# the H200 (2026-11-30) it lost on all five suite convolutions (0.40x-0.77x of eager).
+# Exact rewrites that remove the reference's dominant op (a GEMM whose outputs are only summed):
+# when one applies it pays whatever the workload class.
+EXACT_REWRITE_PRIORS = {f"pytorch.{name}": 0.98 for name in EXACT_REWRITES}
 SPACE_PRIORS = {
     "launch-bound": {"pytorch": 0.6, "cuda_libs": 0.1, "custom_cuda": 0.5},
     "memory-bound": {"pytorch": 0.6, "cuda_libs": 0.2, "custom_cuda": 0.8},
@@ -140,7 +141,6 @@ class ExpertPlanner:
         entries: list[PlanEntry] = []
         skipped: list[dict] = []
         priors = PRIORS[spec.workload_class]
-        slowness = _slowness(spec)
         for key, strategy in sorted(strategies().items()):
             reason = strategy.applies(spec)
             if reason is None:
@@ -149,10 +149,7 @@ class ExpertPlanner:
             if strategy.requires_cuda and spec.device != "cuda":
                 skipped.append({"strategy": key, "reason": "needs a CUDA device (planning for CPU)"})
                 continue
-            score = priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
-            if key in MEASURED_PRIORS and slowness >= SLOW_REFERENCE_FACTOR and MEASURED_PRIORS[key] > score:
-                score = MEASURED_PRIORS[key]
-                reason += f" (the reference's GPU time is {slowness:.0f}x its roofline bound)"
+            score = EXACT_REWRITE_PRIORS.get(key) or priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
             if score < MIN_PRIOR:
                 skipped.append({"strategy": key, "reason": f"rarely pays for {spec.workload_class} work "
                                                            f"(expert prior {score:.2f} < {MIN_PRIOR})"})
@@ -169,13 +166,6 @@ class ExpertPlanner:
         spaces.sort(key=lambda rank: -rank.score)
         summary = f"{spec.workload_class}: {workload_reason(spec)}"
         return Plan(self.name, spec.workload_class, summary, spaces, entries, skipped)
-
-
-def _slowness(spec: Spec) -> float:
-    """The reference's measured GPU time over its roofline bound; 0 where either is unknown."""
-    if not spec.reference_gpu_ms or not spec.roofline.bound_ms:
-        return 0.0
-    return spec.reference_gpu_ms / spec.roofline.bound_ms
 
 
 def render_plan(plan: Plan) -> str:

@@ -97,7 +97,8 @@ def op_evaluate(request: dict) -> dict:
     last_output = []
     with stopwatch(seconds, "time_candidate"):
         timed = time_module(verified.candidate, inputs, device, profile=profile, on_last_output=last_output.append)
-    verification.add(timing_checks(spec, device, timed, baseline, last_output[0], verified))
+    verification.add(timing_checks(spec, device, timed, baseline, last_output[0], verified,
+                                   exact_rewrite=request.get("exact_rewrite", False)))
     result["verification"] = verification.to_dict()
     result["baseline"] = baseline.to_dict()
     result["candidate"] = timed.to_dict()

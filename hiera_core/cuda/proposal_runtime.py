@@ -228,9 +228,7 @@ def _hiera_rows(source, name, leaves, full, kinds, cached):
     if rows == 0:
         return outs
     reads, variant, _, _ = _hiera_flat(leaves, full, shape)
-    # About 8 float4s (or 8 floats) per thread: enough loads in flight, few threads per reduction.
-    per_thread = -(-cols // 32) if variant.startswith("vec") else -(-cols // 8)
-    threads = min(256, max(32, 1 << (per_thread - 1).bit_length()))
+    threads = _hiera_row_threads(cols, variant.startswith("vec"))
     cache_bytes = cached * cols * 4
     use_cache = 0 < cache_bytes <= 48 * 1024
     grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
@@ -239,6 +237,13 @@ def _hiera_rows(source, name, leaves, full, kinds, cached):
     _hiera_launch(kernel, device.index, grid, threads, shared, *[v for r in reads for v in r], *outs, *tail)
     _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail)
     return outs
+
+
+def _hiera_row_threads(cols, vec):
+    """Threads per row block: about 8 float4s (or 8 floats) per thread, enough loads in flight and
+    few threads per reduction."""
+    per_thread = -(-cols // 32) if vec else -(-cols // 8)
+    return min(256, max(32, 1 << (per_thread - 1).bit_length()))
 
 
 def _hiera_reduce(source, name, x, dim, keepdim, indices):
@@ -254,6 +259,25 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
     if inner == 1:
         grid = min(-(-outer // 8), 32 * _hiera_sms(device))
         _hiera_launch(_hiera_kernel(source, f"{name}_rows", device), device, grid, 256, 0, x, out, out, outer, length)
+        return out
+    if not indices and inner % 4 == 0 and 256 % (inner // 4) == 0 and x.data_ptr() % 16 == 0:
+        # float4 columns, 256 // (inner // 4) rows per block step; chunks of R fill the GPU in one wave
+        # (6 blocks an SM are resident at the kernel's 38 registers).
+        step = 256 // (inner // 4)
+        chunks = max(1, min(-(-length // (4 * step)), 6 * _hiera_sms(device) // outer))
+        chunk = -(-length // chunks)
+        chunks = -(-length // chunk)
+        grid = (chunks, min(outer, 65535))
+        if chunks == 1:
+            _hiera_launch(_hiera_kernel(source, f"{name}_vec", device), device, grid, 256, 0,
+                          x, out, out, outer, length, inner, chunk, 0)
+            return out
+        values = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
+        _hiera_launch(_hiera_kernel(source, f"{name}_vec", device), device, grid, 256, 0,
+                      x, values, out, outer, length, inner, chunk, 1)
+        count = outer * inner
+        _hiera_launch(_hiera_kernel(source, f"{name}_vec_finalize", device), device,
+                      min(-(-count // 256), 32 * _hiera_sms(device)), 256, 0, values, out, chunks, count, length)
         return out
     tiles = -(-inner // 32)
     chunks = max(1, min(-(-length // 64), -(-8 * _hiera_sms(device) // (tiles * outer))))

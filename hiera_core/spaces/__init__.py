@@ -77,6 +77,6 @@ def register(strategy: Strategy) -> Strategy:
 
 def strategies() -> dict[str, Strategy]:
     """All registered strategies; importing the space modules registers them."""
-    from hiera_core.spaces import cuda_libs, custom_cuda, pytorch_ops  # noqa: F401  (registration)
+    from hiera_core.spaces import algebra, cuda_libs, custom_cuda, pytorch_ops  # noqa: F401  (registration)
 
     return dict(_REGISTRY)

@@ -200,6 +200,19 @@ def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
     assert roofline_check(spec, _timing(0.01, 0.01), _timing(0.02, 0.02), "h200", "set") is None
 
 
+def test_an_exact_rewrite_is_held_to_the_bytes_it_must_move_not_the_references_flops():
+    """A GEMM whose outputs are only summed, rewritten as a matrix-vector product: faster than the
+    GEMM's FLOP bound (16 us) is real; faster than reading x and writing the sums once (2 us) is not."""
+    tensors = [SimpleNamespace(numel=4096 * 512, dtype="float32"), SimpleNamespace(numel=4096, dtype="float32")]
+    spec = SimpleNamespace(inputs=tensors[:1], outputs=tensors[1:],
+                           roofline=SimpleNamespace(bound_ms=0.016, peak_bw=4.3e12, device="h200", device_name="NVIDIA H200"))
+    baseline = _timing(0.048, 0.048)
+    assert roofline_check(spec, _timing(0.0098, 0.0098), baseline, "h200", "set").passed is False
+    assert roofline_check(spec, _timing(0.0098, 0.0098), baseline, "h200", "set", exact_rewrite=True).passed
+    faked = roofline_check(spec, _timing(0.001, 0.001), baseline, "h200", "set", exact_rewrite=True)
+    assert faked.passed is False and "reading its inputs and writing its outputs" in faked.message
+
+
 FAKE_SANITIZER = """#!{python}
 # Stands in for compute-sanitizer: runs the command after its options, reports one memcheck error
 # (a read just past a tensor's end) when the caching allocator is off and padding separates the

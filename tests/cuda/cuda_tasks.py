@@ -60,6 +60,7 @@ EXTRA_TASKS = {
                              "[torch.randn(64, 1001)]", "self.b = nn.Parameter(torch.randn(1001))"),
     "max_min_tuple": ("row_reduction", "x", "torch.max(x, dim=-1)[0], torch.min(x, dim=0)[1]",
                       "[torch.randn(70, 33, 45)]", ""),
+    "amax_mean_middle": ("row_reduction", "x", "torch.amax(x, dim=1), torch.mean(x, dim=-2)", "[torch.randn(4, 301, 64)]", ""),
     "argmax_middle": ("row_reduction", "x", "torch.argmax(x, dim=1, keepdim=True)", "[torch.randn(6, 300, 40)]", ""),
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),
     "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",

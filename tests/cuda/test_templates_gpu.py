@@ -104,6 +104,26 @@ def test_extra_proposal_replayed_as_a_cuda_graph_matches_reference(name, tmp_pat
     check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=True)
 
 
+def test_column_reductions_on_float4_columns_and_off_them(tmp_path):
+    """amax and mean over the middle dim: inner a multiple of 4 takes the float4 column kernel
+    (chunked over R, one chunk, 1024-wide rows); other widths the scalar one."""
+    check_task(extra_task("amax_mean_middle", tmp_path),
+               [[randn(64, 4096, 64)], [randn(2, 7, 1024)], [randn(3, 50, 12)], [randn(2, 3, 4)]])
+
+
+def test_column_reductions_propagate_nan_and_read_misaligned_data(tmp_path):
+    task = extra_task("amax_mean_middle", tmp_path)
+    _, candidate = candidate_for(task_context(task))
+    model = build_proposal(task, candidate.code)["ModelNew"]().cuda()
+    x = torch.randn(3, 500, 64, device="cuda")
+    x[1, 77, 5] = float("nan")
+    # 4 bytes past a 16-byte boundary: float4 loads would fault or misread.
+    misaligned = torch.randn(1 + 3 * 40 * 16, device="cuda")[1:].view(3, 40, 16)
+    for inputs in (x, misaligned):
+        for got, want in zip(model(inputs), (torch.amax(inputs, dim=1), torch.mean(inputs, dim=1))):
+            torch.testing.assert_close(got, want, equal_nan=True)
+
+
 def test_softmax_special_values():
     task = example_task("softmax")
     ctx = task_context(task)

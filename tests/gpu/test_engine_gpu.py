@@ -55,3 +55,35 @@ def test_gpu_out_of_memory_is_one_clear_error(tmp_path):
     assert run.returncode == 2
     assert "ran out of memory" in run.stderr and "oom.py:11" in run.stderr
     json_files_parse(folder / ".hiera")
+
+
+def test_a_gemm_whose_outputs_are_only_summed_becomes_a_verified_matrix_vector_product(tmp_path):
+    """The exact rewrite beats the GEMM's own roofline bound; the verifier holds it to the bytes it
+    must move instead, so it is verified, timed and proposed."""
+    folder = workspace(tmp_path)
+    write_task(folder, "gemm_sum.py", """
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weight = nn.Parameter(torch.randn(256, 512) / 23)
+
+            def forward(self, x):
+                return (torch.matmul(x, self.weight.t()) / 2).sum(dim=1, keepdim=True) * 1.5
+
+
+        def get_inputs():
+            return [torch.randn(4096, 512)]
+
+
+        def get_init_inputs():
+            return []
+    """)
+    run = hiera("optimize", "gemm_sum.py", "--device", "cuda", "--budget", "1", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] == "proposal" and result["strategy"].startswith("sum_through_linear"), result
+    assert result["speedup"] > 1.5

@@ -17,8 +17,9 @@ def reduce_source(name: str, op: str) -> KernelSource:
     `_cols` (inner > 1): a warp spans 32 consecutive inner positions (coalesced), the block's 8
     warps interleave over R, and blockIdx.z splits R into chunks so that the grid fills the GPU;
     with several chunks, per-chunk partials go to a buffer that `_finalize` combines in chunk
-    order (deterministic, no atomics). `_rows` (inner == 1): one warp per row, lanes striding R.
-    Ties in arg-reductions go to the lowest index and NaN wins, as in PyTorch.
+    order (deterministic, no atomics). `_vec` (value reductions, inner a multiple of 4 dividing
+    1024): the same with float4 columns and whole rows per block step, `_vec_finalize` its partials.
+    `_rows` (inner == 1): one warp per row, lanes striding R. Ties in arg-reductions go to the lowest index and NaN wins, as in PyTorch.
     """
     if op not in REDUCE_OPS:
         raise ValueError(f"unknown reduction {op}")
@@ -64,6 +65,58 @@ def reduce_source(name: str, op: str) -> KernelSource:
     }}
 }}
 """
+    # Value reductions of float4 columns: inner % 4 == 0 and inner / 4 divides the block (the host
+    # checks), so thread t always holds columns 4 * (t % groups) .. + 3 and the block streams whole
+    # rows: 16-byte loads, each warp's reads contiguous however small inner is.
+    vec = f"""extern "C" __global__ void __launch_bounds__(256) {name}_vec(
+        const float* __restrict__ x, float* __restrict__ pv, float* __restrict__ ov,
+        long long outer, long long R, long long inner, long long chunk, long long split) {{
+    __shared__ float4 sv[256];
+    const unsigned groups = (unsigned)(inner / 4), lanes = blockDim.x / groups;
+    const unsigned g = threadIdx.x % groups, lane = threadIdx.x / groups;
+    const long long r0 = (long long)blockIdx.x * chunk + lane, r1 = min(R, (long long)blockIdx.x * chunk + chunk);
+    const int steps = r0 < r1 ? (int)((r1 - r0 + lanes - 1) / lanes) : 0;
+    const float id = hi_identity().v;
+    for (long long o = blockIdx.y; o < outer; o += gridDim.y) {{
+        const float4* p = reinterpret_cast<const float4*>(x + o * R * inner) + r0 * groups + g;
+        float4 acc = make_float4(id, id, id, id);
+        #pragma unroll 4
+        for (int k = 0; k < steps; ++k, p += lanes * groups) {{
+            const float4 v = *p;
+            acc = make_float4(hi_value(acc.x, v.x), hi_value(acc.y, v.y), hi_value(acc.z, v.z), hi_value(acc.w, v.w));
+        }}
+        sv[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned half = lanes / 2; half > 0; half >>= 1) {{
+            if (lane < half) {{
+                const float4 a = sv[threadIdx.x], b = sv[threadIdx.x + half * groups];
+                sv[threadIdx.x] = make_float4(hi_value(a.x, b.x), hi_value(a.y, b.y), hi_value(a.z, b.z), hi_value(a.w, b.w));
+            }}
+            __syncthreads();
+        }}
+        if (lane == 0) {{
+            const float4 a = sv[g];
+            const long long at = (split ? (long long)blockIdx.x * outer + o : o) * inner + 4 * (long long)g;
+            if (split) {{
+                pv[at] = a.x; pv[at + 1] = a.y; pv[at + 2] = a.z; pv[at + 3] = a.w;
+            }} else {{
+                hi_store(ov, nullptr, at, HiAcc{{a.x, 0}}, R); hi_store(ov, nullptr, at + 1, HiAcc{{a.y, 0}}, R);
+                hi_store(ov, nullptr, at + 2, HiAcc{{a.z, 0}}, R); hi_store(ov, nullptr, at + 3, HiAcc{{a.w, 0}}, R);
+            }}
+        }}
+        __syncthreads();
+    }}
+}}
+"""
+    vec_finalize = f"""extern "C" __global__ void __launch_bounds__(256) {name}_vec_finalize(
+        const float* __restrict__ pv, float* __restrict__ ov, long long chunks, long long count, long long R) {{
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x) {{
+        float v = hi_identity().v;
+        for (long long s = 0; s < chunks; ++s) v = hi_value(v, pv[s * count + k]);
+        hi_store(ov, nullptr, k, HiAcc{{v, 0}}, R);
+    }}
+}}
+"""
     rows = f"""extern "C" __global__ void __launch_bounds__(256) {name}_rows(
         const float* __restrict__ x, float* __restrict__ ov, long long* __restrict__ oi, long long rows, long long R) {{
     const int lane = threadIdx.x & 31;
@@ -79,6 +132,7 @@ def reduce_source(name: str, op: str) -> KernelSource:
 """
     cols, finalize, rows = (entry_guard(f"{name}_{entry}", text)
                             for entry, text in (("cols", cols), ("finalize", finalize), ("rows", rows)))
+    vec = "" if op.startswith("arg") else (entry_guard(f"{name}_vec", vec) + entry_guard(f"{name}_vec_finalize", vec_finalize))
     source = f"""// HIERA dim reduction {name}: {op}
 #define HI_OP {code}
 #define HI_ARG (HI_OP >= 4)
@@ -96,11 +150,12 @@ __device__ __forceinline__ HiAcc hi_combine(HiAcc a, HiAcc b) {{
     const bool ties = HI_ARG && (a.v == b.v || (a_nan && b_nan)) && b.i < a.i;
     return ((b_nan && !a_nan) || (!a_nan && wins) || ties) ? b : a;
 }}
+__device__ __forceinline__ float hi_value(float a, float b) {{ return hi_combine(HiAcc{{a, 0}}, HiAcc{{b, 0}}).v; }}
 __device__ __forceinline__ void hi_store(float* ov, long long* oi, long long at, HiAcc acc, long long count) {{
     if (HI_ARG) oi[at] = acc.i;
     else ov[at] = HI_OP == 1 ? acc.v / (float)count : acc.v;
 }}
-{cols}{finalize}{rows}"""
+{cols}{finalize}{rows}{vec}"""
     return KernelSource(name, source)
 
 
