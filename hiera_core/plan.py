@@ -43,6 +43,7 @@ PRIORS: dict[str, dict[str, float]] = {
 MIN_PRIOR = 0.45
 # cuDNN's algorithm search gets no boost for references far from their roofline: boosted that way on
 # the H200 (2026-11-30) it lost on all five suite convolutions (0.40x-0.77x of eager).
+
 # Exact rewrites that remove the reference's dominant op (a GEMM whose outputs are only summed):
 # when one applies it pays whatever the workload class.
 EXACT_REWRITE_PRIORS = {f"pytorch.{name}": 0.98 for name in EXACT_REWRITES}

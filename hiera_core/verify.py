@@ -691,7 +691,10 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
     outputs are only summed) is held to the bytes every implementation moves: its inputs read and its
     outputs written once at peak bandwidth (weights it derives once are not read per call)."""
     if exact_rewrite:
-        bound = 1000 * sum(_tensor_bytes(t) for t in spec.inputs + spec.outputs) / spec.roofline.peak_bw
+        import torch
+
+        moved = sum(t.numel * getattr(torch, t.dtype).itemsize for t in spec.inputs + spec.outputs)
+        bound = 1000 * moved / spec.roofline.peak_bw
         what = "reading its inputs and writing its outputs once at peak bandwidth"
     else:
         bound = spec.roofline.bound_ms
@@ -703,12 +706,6 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
                                         f"on {spec.roofline.device_name}" + ("" if exact_rewrite else
                                         " (FLOPs and bytes at peak rates)") + ": the timing cannot be real", where)
     return Check("roofline", True, f"{100 * bound / timed.median_ms:.0f}% of {what}")
-
-
-def _tensor_bytes(info) -> int:
-    import torch
-
-    return info.numel * torch.empty((), dtype=getattr(torch, info.dtype)).element_size()
 
 
 def _gpu_ms(timed) -> float:

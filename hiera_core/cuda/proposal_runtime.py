@@ -268,16 +268,14 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
         chunk = -(-length // chunks)
         chunks = -(-length // chunk)
         grid = (chunks, min(outer, 65535))
-        if chunks == 1:
-            _hiera_launch(_hiera_kernel(source, f"{name}_vec", device), device, grid, 256, 0,
-                          x, out, out, outer, length, inner, chunk, 0)
-            return out
-        values = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
+        # One chunk writes the results; several write per-chunk partials that a second kernel combines.
+        values = out if chunks == 1 else torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
         _hiera_launch(_hiera_kernel(source, f"{name}_vec", device), device, grid, 256, 0,
-                      x, values, out, outer, length, inner, chunk, 1)
-        count = outer * inner
-        _hiera_launch(_hiera_kernel(source, f"{name}_vec_finalize", device), device,
-                      min(-(-count // 256), 32 * _hiera_sms(device)), 256, 0, values, out, chunks, count, length)
+                      x, values, out, outer, length, inner, chunk, int(chunks > 1))
+        if chunks > 1:
+            count = outer * inner
+            _hiera_launch(_hiera_kernel(source, f"{name}_vec_finalize", device), device,
+                          min(-(-count // 256), 32 * _hiera_sms(device)), 256, 0, values, out, chunks, count, length)
         return out
     tiles = -(-inner // 32)
     chunks = max(1, min(-(-length // 64), -(-8 * _hiera_sms(device) // (tiles * outer))))

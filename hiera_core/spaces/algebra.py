@@ -193,10 +193,12 @@ def sum_folds(graph: dict) -> list[SumFold]:
                 break
             factor, chain, current = factor * scale, chain + [current["name"]], by_name[operand]
         replaced = node
-        while (reader := only_reader(replaced["name"])) is not None and _scaling(reader, replaced["name"]) is not None:
-            factor *= _scaling(reader, replaced["name"])
+        while (reader := only_reader(replaced["name"])) is not None:
+            scale = _scaling(reader, replaced["name"])
+            if scale is None:
+                break
+            factor, replaced = factor * scale, reader
             chain.insert(0, reader["name"])
-            replaced = reader
         linear = _linear(current, by_name, readers) if only_reader(current["name"]) is not None else None
         if linear is None or linear["x"] is None:
             continue
