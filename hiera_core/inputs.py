@@ -1,8 +1,9 @@
 """Seeded input sets for verification: the task's own inputs plus varied value distributions
 and, for declared dynamic dims, boundary sizes. Imports torch: worker processes only.
 
-Distributions change the scale and shape of the values, so that kernels tuned to one
-distribution are caught. "normal" also gives mixed signs to inputs the task makes non-negative:
+Distributions change the scale, offset and shape of the values, so that kernels tuned to one
+distribution are caught ("offset" moves values far from zero: one-pass variances and softmax
+without its max fail there). The judge draws the base seed per run (hiera_core.judge). "normal" also gives mixed signs to inputs the task makes non-negative:
 with only `torch.rand` inputs an identity kernel passes ReLU and a constant one passes sign(x).
 Where the reference cannot take negative values (log, sqrt: non-finite outputs the task's own
 inputs do not produce), the verifier swaps that set for its sign-preserving twin
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 
 from hiera_core.task import Task
 
-DISTRIBUTIONS = ("task", "task-reseeded", "normal", "mixed-magnitude", "large")
+DISTRIBUTIONS = ("task", "offset", "normal", "mixed-magnitude", "large", "task-reseeded")
+OFFSET = 100.0  # the "offset" distribution: values around +-OFFSET with unit spread (8 in half precision)
 BOUNDARY_SIZES = (1, 17, 129)
 
 
@@ -26,6 +28,7 @@ class InputSet:
     dynamic_size: int | None
     inputs: list
     keeps_sign: bool = True  # False: non-negative task inputs were given negative values too
+    note: str = ""  # e.g. "perturbed parameters"
 
     def describe(self) -> str:
         import torch
@@ -33,7 +36,8 @@ class InputSet:
         shapes = [list(t.shape) for t in self.inputs if isinstance(t, torch.Tensor)]
         size = f", dynamic size {self.dynamic_size}" if self.dynamic_size is not None else ""
         sign = "" if self.keeps_sign else ", mixed sign"
-        return f"seed {self.seed}, {self.distribution} values{sign}{size}, shapes {shapes}"
+        note = f", {self.note}" if self.note else ""
+        return f"seed {self.seed}, {self.distribution} values{sign}{size}{note}, shapes {shapes}"
 
 
 def _redistribute(tensor, distribution: str, generator, keep_sign: bool):
@@ -51,6 +55,11 @@ def _redistribute(tensor, distribution: str, generator, keep_sign: bool):
     elif distribution == "large":
         scale = 8.0 if tensor.dtype in (torch.float16, torch.bfloat16) else 100.0
         values = noise * scale
+    elif distribution == "offset":
+        offset = 8.0 if tensor.dtype in (torch.float16, torch.bfloat16) else OFFSET
+        # One sign per tensor: a shift of all values, as data far from zero has (pixel values, logits)
+        values = noise + offset * (1.0 if nonnegative or bool(torch.rand((), generator=generator,
+                                                                          device=tensor.device) < 0.5) else -1.0)
     else:
         raise ValueError(distribution)
     if nonnegative:
@@ -112,13 +121,15 @@ def with_signs_kept(task: Task, device: str, input_set: InputSet) -> InputSet:
     return _seeded_set(task, device, input_set.seed, input_set.distribution, keep_sign=True)
 
 
-def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000) -> list[InputSet]:
-    """`count` seeded sets with varied distributions, plus boundary-size sets for dynamic dims."""
+def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000,
+               distributions: tuple[str, ...] = DISTRIBUTIONS) -> list[InputSet]:
+    """`count` seeded sets with varied distributions, plus boundary-size sets for dynamic dims (with
+    the default distributions only)."""
     import torch
 
-    sets = [_seeded_set(task, device, base_seed + index, DISTRIBUTIONS[index % len(DISTRIBUTIONS)], keep_sign=False)
+    sets = [_seeded_set(task, device, base_seed + index, distributions[index % len(distributions)], keep_sign=False)
             for index in range(count)]
-    if task.directives.dynamic:
+    if task.directives.dynamic and distributions == DISTRIBUTIONS:
         names = forward_parameter_names(task)
         for offset, size in enumerate(BOUNDARY_SIZES):
             seed = base_seed + 100 + offset

@@ -65,6 +65,9 @@ class Timing:
     host_queue_ms: float | None = None  # GPU: host time per call to queue back-to-back calls
     bound: str = "cpu"  # "gpu" or "host": which of the two GPU figures is the median; "cpu" on CPU
     kernels_per_call: float | None = None  # GPU: kernels the profiler saw per call
+    # ~95% confidence interval of the median (median_interval), where the timing has one
+    median_low_ms: float | None = None
+    median_high_ms: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -393,3 +396,159 @@ def _inside(event, range_name: str) -> bool:
 
 def _short(name: str, limit: int = 90) -> str:
     return name if len(name) <= limit else name[: limit - 3] + "..."
+
+
+# ---- timing in steps, for a judge that alternates the reference and a candidate -----------------
+
+class FreshValues:
+    """Inputs for timed calls that no other call saw: call (j, r) gets base set j with each of its
+    floating-point tensors' elements rolled by r (a circular shift in row-major order) in a new
+    allocation of the task's layout. The judge picks j and r, so a cache keyed on values never
+    hits, no timed call sees a verification set's values, and the judge can recompute the
+    reference's output of any timed call to check the candidate's."""
+
+    def __init__(self, base_sets: list[list]):
+        self.base_sets = base_sets
+
+    def make(self, set_index: int, roll: int) -> list:
+        import torch
+
+        fresh = []
+        for value in self.base_sets[set_index]:
+            if not isinstance(value, torch.Tensor):
+                fresh.append(value)
+                continue
+            out = torch.empty_like(value)
+            if value.is_floating_point() and value.numel() > 1 and roll % value.numel():
+                out.copy_(torch.roll(value, shifts=roll % value.numel()))
+            else:
+                out.copy_(value)
+            fresh.append(out)
+        return fresh
+
+
+class _PlannedRotation:
+    """`next()` over a list of planned calls, for the profiler pass."""
+
+    def __init__(self, values: FreshValues, calls: list[tuple[int, int]]):
+        self.values, self.calls, self.index = values, calls, 0
+
+    def next(self) -> list:
+        set_index, roll = self.calls[self.index % len(self.calls)]
+        self.index += 1
+        return self.values.make(set_index, roll)
+
+
+class BatchTimer:
+    """One module's timing loop as steps (warm-up, host batch, event batch, CPU batch, profile).
+    The same code times the reference in the judge's process and a candidate in its runner's; the
+    judge alternates their steps so that drift in clocks or load falls on both. Each step's calls
+    are (set, roll) pairs the judge chose; the outputs of the last step's calls stay alive until
+    the next step, so the judge can ask for any of them after the fact."""
+
+    def __init__(self, fn: Callable, values: FreshValues, device: str):
+        self.fn = fn
+        self.values = values
+        self.device = device
+        self.outputs: list = []
+        self.flush = None
+        if device == "cuda":
+            _disable_l2_persistence()
+            self.flush = L2Flush()
+
+    def run(self, step: str, calls: list[tuple[int, int]], head_start_ms: float = 0.0) -> dict:
+        """One step; `harness_ms` in its figures is the time of the harness's own work in it (making
+        fresh values, releasing the last step's outputs), which the judge holds to the reference's."""
+        import torch
+
+        released = time.perf_counter()
+        self.outputs = []
+        release_ms = (time.perf_counter() - released) * 1000
+        with torch.no_grad():
+            figures = getattr(self, f"_{step}")(calls, head_start_ms)
+        figures["harness_ms"] = figures.pop("make_ms", 0.0) + release_ms
+        return figures
+
+    def _sync(self) -> None:
+        import torch
+
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+
+    def _warm_up(self, calls, _head_start_ms) -> dict:
+        started = time.perf_counter()
+        for set_index, roll in calls:
+            self.outputs.append(self.fn(*self.values.make(set_index, roll)))
+            self._sync()
+        return {"ms": (time.perf_counter() - started) * 1000 / max(len(calls), 1)}
+
+    def _host_batch(self, calls, _head_start_ms, noop: bool = False) -> dict:
+        """Back to back, every call on its own fresh values, the whole device synchronised. `make_ms`:
+        the time to make the fresh values (the judge holds it to the reference's)."""
+        made = time.perf_counter()
+        staged = [self.values.make(set_index, roll) for set_index, roll in calls]
+        self._sync()
+        start = time.perf_counter()
+        if not noop:
+            self.outputs = [self.fn(*args) for args in staged]
+        queued = (time.perf_counter() - start) * 1000 / len(calls)
+        self._sync()
+        return {"done_ms": (time.perf_counter() - start) * 1000 / len(calls), "queued_ms": queued,
+                "make_ms": (start - made) * 1000}
+
+    def _noop_host_batch(self, calls, head_start_ms) -> dict:
+        return self._host_batch(calls, head_start_ms, noop=True)
+
+    def _cpu_batch(self, calls, _head_start_ms, noop: bool = False) -> dict:
+        """Per call the wall clock around it; `make_ms`: the time spent making the fresh values."""
+        times, make_ms = [], 0.0
+        for set_index, roll in calls:
+            made = time.perf_counter()
+            args = self.values.make(set_index, roll)
+            start = time.perf_counter()
+            make_ms += (start - made) * 1000
+            if not noop:
+                self.outputs.append(self.fn(*args))
+            times.append((time.perf_counter() - start) * 1000)
+        return {"times": times, "make_ms": make_ms}
+
+    def _noop_cpu_batch(self, calls, head_start_ms) -> dict:
+        return self._cpu_batch(calls, head_start_ms, noop=True)
+
+    def _event_batch(self, calls, head_start_ms, noop: bool = False) -> dict:
+        """As _cuda_batch: per call the input copy, the L2 flush and the head start, then events."""
+        import torch
+
+        head_start = HeadStart(head_start_ms)
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in calls]
+        host_start = time.perf_counter()
+        for (set_index, roll), (start_event, end_event) in zip(calls, events):
+            args = self.values.make(set_index, roll)
+            self.flush()
+            head_start()
+            start_event.record()
+            if not noop:
+                self.outputs.append(self.fn(*args))
+            end_event.record()
+        queued = (time.perf_counter() - host_start) * 1000 / len(calls)
+        torch.cuda.synchronize()
+        return {"times": [start.elapsed_time(end) for start, end in events], "queued_ms": queued}
+
+    def _noop_event_batch(self, calls, head_start_ms) -> dict:
+        return self._event_batch(calls, 0.0, noop=True)
+
+    def _profile(self, calls, _head_start_ms) -> dict:
+        kernel_sum, kernels, per_call = _profile_ops(self.fn, _PlannedRotation(self.values, calls), self.flush,
+                                                     calls=len(calls))
+        return {"kernel_sum_ms": kernel_sum, "kernels": [asdict(k) for k in kernels], "kernels_per_call": per_call}
+
+
+def median_interval(samples: list[float], z: float = 1.96) -> tuple[float, float]:
+    """A distribution-free ~95% confidence interval of the median: the order statistics at
+    n/2 -/+ z*sqrt(n)/2 (the binomial's normal approximation)."""
+    ordered = sorted(samples)
+    n = len(ordered)
+    half = z * n ** 0.5 / 2
+    low = max(0, int(n / 2 - half))
+    high = min(n - 1, int(-(-(n / 2 + half) // 1)))
+    return ordered[low], ordered[high]

@@ -1,41 +1,16 @@
-"""Verifying a candidate against the reference: the checklist of DESIGN.md, hardened against the
-reward hacks in ../shared/notes/reward-hacks.md (tests/adversarial holds one candidate per hack).
+"""The verifier's judgements: comparing outputs, the static checks' verdict, the checks on a timing,
+and compute-sanitizer runs. The checklist of DESIGN.md, hardened against the reward hacks in
+../shared/notes/reward-hacks.md (tests/adversarial holds attacks and legitimate controls).
 
-Runs in a worker process (hiera_core.isolate: a time limit, a memory limit on CPU, its own
-process group), so a candidate that crashes, hangs or exhausts memory fails without taking the
-caller down. Order matters:
-1. Static checks on the candidate's source (hiera_core.static_checks), before any of it runs.
-2. The reference's outputs for every input set are computed, and kept alive (so a candidate can
-   never be handed their freed memory), before the candidate module is imported. The identities
-   of the timers and of the functions the verifier uses are recorded too.
-3. Per input set (varied distributions, boundary sizes of dynamic dims): fresh inputs at
-   addresses no other call saw (earlier trials' inputs stay alive), freshly allocated memory
-   poisoned (CUDA: cached free blocks filled with 0xFF; CPU: glibc's M_PERTURB fills every
-   allocation with 0xFE), one call, then: output type, shape, dtype, device; inputs unchanged;
-   no output still holding the poison (memory never written); no NaN where the reference has
-   none; values in float64 within |out - ref| <= atol + rtol*|ref| (atol scaled by the set's
-   output RMS); a failing output that is constant or a copy of an input is named as such.
-   After each call: no thread of the candidate's still running, no timer or verifier function
-   replaced.
-4. Custom-CUDA space: the torch ops one call runs (profiler) must not redo the reference's main
-   computation.
-5. Repeated calls: the same inputs twice (same result within tolerance, the first result not
-   overwritten by the second); then set A, set B written into A's tensors (same addresses), A
-   again: each must match its own reference, so nothing carries over between calls.
-A failure after earlier calls is retried on a freshly imported candidate: when that passes, the
-failure is named `state` (the result depended on earlier calls: a cache keyed on input pointers
-or shapes, a call counter). Every failure names its check, the input set (seed, distribution,
-shapes) and the largest error. `timing_checks` judges the timing that follows; `sanitize` reruns
-the verification under compute-sanitizer.
+The verification itself runs in hiera_core.judge, which never imports candidate code: the
+candidate runs in its own process (hiera_core.runner) and only answers the judge's requests.
+Every failure names its check, the input set (run seed, distribution, shapes) and the largest
+error. docs/verification.md describes the processes, the input policy and the significance rule.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import functools
-import importlib
-import importlib.util
 import json
 import os
 import re
@@ -43,39 +18,24 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core.errors import HieraError
-from hiera_core.inputs import (InputSet, clone_inputs, forward_parameter_names, input_sets, tensors_equal,
-                               with_signs_kept)
 from hiera_core.spec import Spec, Tolerance
 from hiera_core.static_checks import check_candidate, patch_check
-from hiera_core.task import Task, outputs_as_list
 
-POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}  # 0xFF..: NaN in every float format; 0xFE: glibc perturb byte 0x01
-M_PERTURB = -6  # glibc mallopt: fill each allocation with (byte ^ 0xFF)
 LIBRARY_KINDS = {"matmul", "conv", "attention"}  # cuBLAS/cuDNN calls a custom-kernel candidate may make
-# Functions a candidate could replace to fake a time or a comparison; checked by identity after each call.
-HARNESS_FUNCTIONS = (
-    "time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns", "time.monotonic",
-    "time.monotonic_ns", "time.process_time", "torch.cuda.synchronize", "torch.cuda.Event",
-    "torch.cuda.Event.record", "torch.cuda.Event.elapsed_time", "torch.cuda.Event.synchronize",
-    "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.stream",
-    "torch.profiler.profile", "torch.autograd.profiler.profile", "torch.no_grad",
-    "torch.equal", "torch.allclose", "torch.isclose", "torch.isnan", "torch.isfinite", "torch.where",
-    "torch.zeros_like", "torch.Tensor.double", "torch.Tensor.abs", "torch.Tensor.isnan",
-    "torch.Tensor.isfinite", "torch.Tensor.isinf", "torch.Tensor.__eq__", "torch.Tensor.__ne__",
-    "torch.Tensor.__sub__", "torch.Tensor.__le__", "torch.Tensor.__gt__", "torch.Tensor.__and__",
-    "torch.Tensor.__or__", "torch.Tensor.__invert__", "torch.Tensor.__truediv__", "torch.Tensor.all",
-    "torch.Tensor.any", "torch.Tensor.sum", "torch.Tensor.max", "torch.Tensor.where", "torch.Tensor.view",
-    "torch.Tensor.clone", "torch.Tensor.copy_", "torch.Tensor.flatten", "torch.Tensor.contiguous",
-    "torch.Tensor.pow", "torch.Tensor.mean", "torch.Tensor.sqrt", "torch.Tensor.argmax",
-    "builtins.float", "builtins.int", "builtins.bool", "builtins.abs", "builtins.max", "builtins.min",
-    "builtins.isinstance", "builtins.type", "builtins.len", "builtins.all", "builtins.any", "builtins.zip",
-    "threading.Thread", "threading.enumerate",
-)
+# The harness functions whose replacement the runner reports (hiera_core.runner.HARNESS_FUNCTIONS)
+# that fake a measurement: named by the static check that would have seen the patch.
+TIMER_LABELS = ("time.", "torch.cuda.", "torch.profiler.", "torch.autograd.profiler.")
+
+
+def patch_check_name(label: str) -> tuple[str, str] | None:
+    """(check, message) for a replaced harness function that fakes a timing; None for others."""
+    if not label.startswith(TIMER_LABELS):
+        return None
+    return patch_check(label)
 
 
 @dataclass
@@ -114,34 +74,6 @@ class Verification:
         return asdict(self)
 
 
-@dataclass
-class Verified:
-    """What timing needs from a passed verification."""
-
-    candidate: object
-    input_sets: list[InputSet]
-    reference_outputs: list[list]  # per input set, kept alive
-    tolerance: list[Tolerance]
-
-
-class _Rejected(Exception):
-    def __init__(self, check: Check):
-        super().__init__(check.message)
-        self.check = check
-
-
-def import_candidate(path: str, module_name: str):
-    """Import a candidate/proposal file; errors become a failed 'load' check upstream."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 # ---- comparing -----------------------------------------------------------------------------------
 
 @dataclass
@@ -168,6 +100,10 @@ def compare(out, ref, tolerance: Tolerance) -> Comparison:
         if new_nan:
             return Comparison(False, "nan", f"{new_nan} of {out.numel()} values are NaN where the reference has "
                                             f"none", float("inf"), float("inf"))
+        lost_nan = int((ref_flat.isnan() & ~out_flat.isnan()).sum())
+        if lost_nan:
+            return Comparison(False, "nan", f"{lost_nan} of {out.numel()} values are finite where the reference's "
+                                            f"are NaN", float("inf"), float("inf"))
         inf_mismatch = int(((ref_flat.isinf() | out_flat.isinf()) & (out_flat != ref_flat)).sum())
         if inf_mismatch:
             return Comparison(False, "values", f"{inf_mismatch} infinite values differ from the reference",
@@ -216,7 +152,7 @@ def _count_out_of_tolerance(out_flat, ref_flat, rtol: float, atol: float) -> int
     return bad
 
 
-def _trivial(out, ref, inputs) -> str | None:
+def trivial_output(out, ref, inputs) -> str | None:
     """Outputs that are constant, or a copy of an input, when the reference's are not."""
     import torch
 
@@ -230,293 +166,17 @@ def _trivial(out, ref, inputs) -> str | None:
     return None
 
 
-def _tolerances(spec: Spec, reference_outputs: list) -> list[Tolerance]:
+def tolerances_for(spec: Spec | None, reference_outputs: list) -> list[Tolerance]:
     """One per output: the contract's, or (no spec outputs) the strict default of its dtype."""
     from hiera_core.contract import TOLERANCES, dtype_name
 
-    if len(spec.outputs) == len(reference_outputs):
+    if spec is not None and len(spec.outputs) == len(reference_outputs):
         return [spec.tolerance[o.name] for o in spec.outputs]
     found = []
     for out in reference_outputs:
         rtol, atol_rel, label = TOLERANCES.get(dtype_name(out.dtype), (0.0, 0.0, "exact"))
         found.append(Tolerance(rtol=rtol, atol_rel=atol_rel, atol=atol_rel, note=label))
     return found
-
-
-# ---- poisoned allocations ------------------------------------------------------------------------
-
-class _Poison:
-    """Memory a call allocates holds a known pattern, so an output it never wrote is recognised."""
-
-    def __init__(self, device: str, output_bytes: list[int]):
-        self.device = device
-        self.output_bytes = output_bytes
-        self.byte = POISON_BYTE[device]
-        self.mallopt = None
-        if device == "cpu":
-            libc = ctypes.CDLL(None)
-            if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt"):
-                self.mallopt = libc.mallopt  # glibc only; elsewhere the value checks catch such outputs
-
-    def __enter__(self) -> "_Poison":
-        import torch
-
-        if self.device == "cuda":
-            # Every block the caching allocator could hand out holds the poison: release the free
-            # segments, fill the free blocks left in segments still in use (they hold stale data:
-            # intermediates, maybe a result for the same inputs), and add a poisoned small-pool
-            # segment (requests <= 1 MiB) and a large block bigger than every output.
-            torch.cuda.synchronize()
-            torch.cuda.empty_cache()
-            device, stream = torch.cuda.current_device(), torch.cuda.current_stream().cuda_stream
-            sizes = [block["size"] for segment in torch.cuda.memory_snapshot()
-                     if segment.get("device", device) == device and segment["stream"] == stream
-                     and tuple(segment.get("segment_pool_id", (0, 0))) == (0, 0)  # the default pool
-                     for block in segment["blocks"] if block["state"] == "inactive"]
-            sizes += [2**20, 2**20, 2 * max(self.output_bytes, default=0) + 20 * 2**20]
-            blocks = [torch.empty(size, dtype=torch.uint8, device="cuda") for size in sizes]
-            for block in blocks:
-                block.fill_(self.byte)
-            del blocks
-        elif self.mallopt is not None:
-            self.mallopt(M_PERTURB, self.byte ^ 0xFF)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.mallopt is not None:
-            self.mallopt(M_PERTURB, 0)
-
-    def unwritten(self, out) -> int:
-        """How many elements of a floating-point output still hold the poison bytes."""
-        import torch
-
-        if not out.is_floating_point() or out.numel() == 0:
-            return 0
-        width = out.element_size()
-        as_int = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[width]
-        pattern = int.from_bytes(bytes([self.byte]) * width, "little", signed=width > 1)
-        return int((out.detach().contiguous().view(as_int) == pattern).sum())
-
-
-# ---- the harness's own functions and the candidate's threads -------------------------------------
-
-def _lookup(label: str):
-    root, *attributes = label.split(".")
-    value = importlib.import_module(root)
-    for attribute in attributes:
-        value = getattr(value, attribute)
-    return value
-
-
-def _harness_snapshot() -> dict[str, object]:
-    return {label: _lookup(label) for label in HARNESS_FUNCTIONS}
-
-
-def _patched(snapshot: dict[str, object]) -> Check | None:
-    for label, original in snapshot.items():
-        try:
-            current = _lookup(label)
-        except AttributeError:
-            current = None
-        if current is not original:
-            name, message = patch_check(label)
-            return Check(name, False, f"{message} (found at run time)")
-    return None
-
-
-def _candidate_threads(path: str) -> list[str]:
-    """Threads still running code from the candidate's file."""
-    found = []
-    for thread in threading.enumerate():
-        function = getattr(thread, "_target", None) or type(thread).run
-        code = getattr(function, "__code__", None)
-        if code is not None and os.path.abspath(code.co_filename) == path:
-            found.append(thread.name)
-    return found
-
-
-# ---- the verifier --------------------------------------------------------------------------------
-
-def _free_memory(device: str) -> int:
-    import torch
-
-    from hiera_core.timing import available_host_memory
-
-    return torch.cuda.mem_get_info()[0] if device == "cuda" else available_host_memory()
-
-
-class _Session:
-    """One verification: the reference's results, the candidate as loaded, and how to call it."""
-
-    def __init__(self, task: Task, spec: Spec, candidate_path: str, device: str, reference, input_list,
-                 reference_outputs, result: Verification):
-        self.task = task
-        self.spec = spec
-        self.path = os.path.abspath(candidate_path)
-        self.device = device
-        self.reference = reference
-        self.input_list = input_list
-        self.reference_outputs = reference_outputs
-        self.tolerance = _tolerances(spec, reference_outputs[0])
-        self.poison = _Poison(device, [sum(o.numel() * o.element_size() for o in outs) for outs in reference_outputs])
-        self.result = result
-        self.harness = _harness_snapshot()
-        self.loads = 0
-        self.kept: list[list] = []  # trials' inputs, alive so that no two trials share an address
-        self.keep_bytes = 0.25 * _free_memory(device)
-
-    def load(self):
-        """Import the candidate (afresh: a new module) and build ModelNew with the reference's weights."""
-        import torch
-
-        self.loads += 1
-        try:
-            module = import_candidate(self.path, f"hiera_candidate_{os.getpid()}_{self.loads}")
-        except Exception as error:  # noqa: BLE001 - the candidate's own failure
-            raise _Rejected(Check("load", False, f"importing the candidate raised {type(error).__name__}: "
-                                                 f"{error}"[:600])) from None
-        model_class = getattr(module, "ModelNew", None)
-        if not isinstance(model_class, type):
-            raise _Rejected(Check("load", False, "the candidate file defines no class ModelNew"))
-        try:
-            torch.manual_seed(0)
-            with torch.device(self.device):
-                candidate = model_class(*self.task.make_init())
-            candidate = candidate.to(self.device).eval()
-            candidate.load_state_dict(self.reference.state_dict())
-        except Exception as error:  # noqa: BLE001
-            raise _Rejected(Check("construct", False, f"ModelNew(*init) / load_state_dict raised "
-                                                      f"{type(error).__name__}: {error}"[:600])) from None
-        self._no_patching()
-        return candidate
-
-    def fresh_inputs(self, input_set: InputSet) -> list:
-        """A copy of the set at addresses no earlier trial used: earlier trials' copies stay alive,
-        within a quarter of the memory free at the start (beyond that the oldest are let go)."""
-        import torch
-
-        fresh = clone_inputs(input_set.inputs)
-        self.kept.append(fresh)
-        size = sum(x.numel() * x.element_size() for x in fresh if isinstance(x, torch.Tensor))
-        while len(self.kept) > 1 and size * len(self.kept) > self.keep_bytes:
-            self.kept.pop(0)
-        return fresh
-
-    def call(self, candidate, inputs: list, input_set: InputSet, around=None) -> list:
-        """One call on poisoned memory; its outputs as a list (exceptions and odd returns rejected).
-        `around`: a context manager entered just around the forward (the profiler)."""
-        import torch
-
-        where = input_set.describe()
-        try:
-            with self.poison, torch.no_grad(), around or contextlib.nullcontext():
-                out = candidate(*inputs)
-                if self.device == "cuda":
-                    torch.cuda.synchronize()
-        except Exception as error:  # noqa: BLE001
-            name = "oom" if isinstance(error, (torch.OutOfMemoryError, MemoryError)) \
-                or "can't allocate memory" in str(error).lower() else "runs"
-            raise _Rejected(Check(name, False, f"forward raised {type(error).__name__}: {str(error)[:400]}",
-                                  where)) from None
-        threads = _candidate_threads(self.path)
-        if threads:
-            raise _Rejected(Check("threads", False, f"threads started by the candidate still run after forward "
-                                                    f"returned: {', '.join(threads)}", where))
-        self._no_patching()
-        outs = outputs_as_list(out) if isinstance(out, (torch.Tensor, tuple, list)) else [out]
-        if len(outs) != len(self.tolerance) or not all(isinstance(o, torch.Tensor) for o in outs):
-            raise _Rejected(Check("output-type", False, f"returned {[type(o).__name__ for o in outs]}, the reference "
-                                                        f"returns {len(self.tolerance)} tensor(s)", where))
-        return outs
-
-    def _no_patching(self) -> None:
-        patched = _patched(self.harness)
-        if patched:
-            raise _Rejected(patched)
-
-    def judge(self, outs: list, ref_outs: list, inputs: list, input_set: InputSet) -> None:
-        """Every per-call check of one call's outputs; raises _Rejected on the first failure."""
-        import torch
-
-        where = input_set.describe()
-        for index, (out, ref) in enumerate(zip(outs, ref_outs)):
-            if type(out) is not torch.Tensor:
-                raise _Rejected(Check("tensor-subclass", False, f"output {index} is a {type(out).__name__}, "
-                                                                f"not a plain tensor", where))
-            if out.shape != ref.shape:
-                raise _Rejected(Check("shape", False, f"output {index} has shape {list(out.shape)}, expected "
-                                                      f"{list(ref.shape)}", where))
-            if out.dtype != ref.dtype:
-                raise _Rejected(Check("dtype", False, f"output {index} is {out.dtype}, expected {ref.dtype}", where))
-            if out.device.type != self.device:
-                raise _Rejected(Check("device", False, f"output {index} is on {out.device}, expected "
-                                                       f"{self.device}", where))
-        names = forward_parameter_names(self.task)
-        mutated = [names[i] if i < len(names) else f"arg{i}"
-                   for i, (after, before) in enumerate(zip(inputs, input_set.inputs))
-                   if isinstance(after, torch.Tensor) and not tensors_equal(after, before)]
-        allowed = set(self.spec.mutated_inputs or [])
-        if any(name not in allowed for name in mutated):
-            raise _Rejected(Check("input-mutation", False, f"forward modified its input(s) {mutated}; the reference "
-                                                           f"leaves them unchanged", where))
-        for index, (out, ref, tolerance) in enumerate(zip(outs, ref_outs, self.tolerance)):
-            unwritten = self.poison.unwritten(out)
-            if unwritten:
-                raise _Rejected(Check("uninitialized-output", False, f"output {index}: {unwritten} of {out.numel()} "
-                                      f"values are the poison pattern freshly allocated memory was filled with: the "
-                                      f"output was never written (e.g. torch.empty returned without computing into it)",
-                                      where))
-            comparison = compare(out, ref, tolerance)
-            if not comparison.ok:
-                trivial = _trivial(out, ref, inputs) if comparison.kind == "values" else None
-                raise _Rejected(Check("trivial-output" if trivial else comparison.kind, False,
-                                      f"output {index}: {trivial + '; ' if trivial else ''}{comparison.message}",
-                                      where, comparison.max_error))
-            self.result.max_abs_error = max(self.result.max_abs_error, comparison.max_error)
-            self.result.max_rel_error = max(self.result.max_rel_error, comparison.ratio)
-
-    def run_and_judge(self, candidate, input_set: InputSet, ref_outs: list, inputs: list | None = None,
-                      after_calls: bool = True) -> list:
-        """One checked call; a failure after earlier calls goes through `diagnose`."""
-        inputs = self.fresh_inputs(input_set) if inputs is None else inputs
-        try:
-            outs = self.call(candidate, inputs, input_set)
-            self.judge(outs, ref_outs, inputs, input_set)
-        except _Rejected as rejected:
-            raise self.diagnose(rejected, input_set, ref_outs) if after_calls else rejected from None
-        return outs
-
-    def diagnose(self, rejected: _Rejected, input_set: InputSet, ref_outs: list) -> _Rejected:
-        """A failure after earlier calls: `state` when a freshly imported candidate passes the same set."""
-        try:
-            self.run_and_judge(self.load(), input_set, ref_outs, after_calls=False)
-        except Exception:  # noqa: BLE001 - the fresh candidate fails too (or cannot load again): keep the original
-            return rejected
-        original = rejected.check
-        return _Rejected(Check("state", False, f"after earlier calls, {original.name} failed ({original.message}); "
-                                               f"a freshly imported candidate passes the same inputs: the result "
-                                               f"depends on earlier calls (state kept between calls, e.g. a cache "
-                                               f"keyed on input addresses or shapes, or a call counter) or is not "
-                                               f"deterministic",
-                               original.reproducer, original.max_error))
-
-
-def _reference_runs(task: Task, reference, device: str, count: int) -> tuple[list[InputSet], list[list]]:
-    """Input sets and the reference's outputs on them. A mixed-sign set on which the reference gives
-    non-finite values its own inputs do not (log, sqrt of negatives) is swapped for its sign-keeping twin."""
-    sets = input_sets(task, device, count=count)
-    outputs = []
-
-    def finite(outs: list) -> bool:
-        return all(bool(o.isfinite().all()) for o in outs if o.is_floating_point())
-
-    for index, input_set in enumerate(sets):
-        outs = outputs_as_list(task.run_forward(reference, clone_inputs(input_set.inputs)))
-        if not input_set.keeps_sign and not finite(outs) and finite(outputs[0]):
-            sets[index] = input_set = with_signs_kept(task, device, input_set)
-            outs = outputs_as_list(task.run_forward(reference, clone_inputs(input_set.inputs)))
-        outputs.append(outs)
-    return sets, outputs
 
 
 def static_verification(candidate_source: str, space: str, reference_class: str, first_line: int) -> Verification:
@@ -528,143 +188,13 @@ def static_verification(candidate_source: str, space: str, reference_class: str,
                                                      f"subclasses or introspection")])
 
 
-def verify(task: Task, spec: Spec, candidate_path: str, candidate_source: str, first_line: int,
-           space: str, device: str, sets: int = 5, profiler: bool = True) -> tuple[Verification, Verified | None]:
-    """Verify; returns (verification, what timing needs when it passed). `profiler=False` leaves out the
-    profiler-based reference-ops check (under compute-sanitizer, which holds CUPTI itself)."""
-    result = static_verification(candidate_source, space, task.class_name, first_line)
-    if not result.passed:
-        return result, None
-    result.passed = False
-    reference = task.build_model(device, seed=0)
-    input_list, reference_outputs = _reference_runs(task, reference, device, sets)
-    result.sets_checked = [s.describe() for s in input_list]
-    session = _Session(task, spec, candidate_path, device, reference, input_list, reference_outputs, result)
-    try:
-        candidate = session.load()
-        result.checks.append(Check("load", True))
-        _check_sets(session, candidate)
-        result.input_sets = len(input_list)
-        result.checks.append(Check("values", True, f"{len(input_list)} input sets within tolerance: output type, "
-                                                   f"shape, dtype, device, NaN, non-trivial"))
-        result.checks.append(Check("input-mutation", True))
-        result.checks.append(Check("uninitialized-output", True, "no output holds poisoned memory"))
-        if space == "custom_cuda" and profiler:
-            _check_reference_ops(session, candidate)
-            result.checks.append(Check("reference-ops", True, "no fallback to the reference's torch ops"))
-        _check_repeats(session, candidate)
-    except _Rejected as rejected:
-        result.checks.append(rejected.check)
-        return result, None
-    result.passed = True
-    return result, Verified(candidate, input_list, reference_outputs, session.tolerance)
-
-
-def _check_sets(session: _Session, candidate) -> None:
-    for index, (input_set, ref_outs) in enumerate(zip(session.input_list, session.reference_outputs)):
-        session.run_and_judge(candidate, input_set, ref_outs, after_calls=index > 0)
-
-
-def _check_reference_ops(session: _Session, candidate) -> None:
-    """A custom-kernel candidate may call libraries (cuBLAS/cuDNN) and views, but must not re-run, as
-    torch ops, most of the reference's own computation, nor all of it."""
-    from torch.profiler import ProfilerActivity, profile
-
-    from hiera_core.opkinds import kind_of_name
-
-    input_set, ref_outs = session.input_list[0], session.reference_outputs[0]
-    inputs = session.fresh_inputs(input_set)
-    prof = profile(activities=[ProfilerActivity.CPU])
-    try:
-        outs = session.call(candidate, inputs, input_set, around=prof)
-        session.judge(outs, ref_outs, inputs, input_set)
-    except _Rejected as rejected:
-        raise session.diagnose(rejected, input_set, ref_outs) from None
-    ran = {event.name for event in prof.events() if event.name.startswith("aten::")}
-    compute = [op for op in session.spec.ops if kind_of_name(op.op) not in ("view", "copy", "other")]
-    rerun = [op for op in compute if op.op in ran]
-    own_share = sum(op.share for op in compute if op.kind not in LIBRARY_KINDS)
-    rerun_share = sum(op.share for op in rerun if op.kind not in LIBRARY_KINDS)
-    if rerun and (len(rerun) == len(compute) or own_share and rerun_share >= 0.5 * own_share):
-        listed = ", ".join(f"{op.op} ({100 * op.share:.0f}%)" for op in rerun)
-        raise _Rejected(Check("reference-ops", False, f"a custom-kernel candidate runs the reference's own torch ops "
-                                                      f"for {'all' if len(rerun) == len(compute) else 'most'} of its "
-                                                      f"computation: {listed} of the reference's time; implement them "
-                                                      f"in kernels, or submit it in the pytorch space",
-                              input_set.describe()))
-
-
-def _check_repeats(session: _Session, candidate) -> None:
-    """Set A twice (same result, the first not overwritten); then set B written into the second call's
-    tensors (same addresses) and A again at new ones: each must match its own reference."""
-    first_set, first_refs = session.input_list[0], session.reference_outputs[0]
-    where = first_set.describe()
-    first = session.run_and_judge(candidate, first_set, first_refs)
-    kept = [o.clone() for o in first]
-    shared = session.fresh_inputs(first_set)
-    second = session.run_and_judge(candidate, first_set, first_refs, shared)
-    if not all(tensors_equal(a, b) for a, b in zip(first, kept)):
-        raise _Rejected(Check("output-reuse", False, "the second call overwrote the first call's output (outputs "
-                                                     "must be fresh tensors, not a buffer the module reuses)", where))
-    for a, b, tolerance in zip(first, second, session.tolerance):
-        comparison = compare(b, a, tolerance)
-        if not comparison.ok:
-            raise _Rejected(Check("determinism", False, f"two calls on the same inputs differ: {comparison.message}",
-                                  where, comparison.max_error))
-    session.result.checks.append(Check("output-reuse", True))
-    session.result.checks.append(Check("determinism", True))
-    other = next((index for index, s in enumerate(session.input_list[1:], start=1)
-                  if _same_layout(s.inputs, first_set.inputs)), None)
-    if other is None:
-        return
-    other_set, other_refs = session.input_list[other], session.reference_outputs[other]
-    for tensor, value in zip(shared, other_set.inputs):
-        if hasattr(tensor, "copy_"):
-            tensor.copy_(value)
-    session.run_and_judge(candidate, other_set, other_refs, shared)
-    session.run_and_judge(candidate, first_set, first_refs)
-    session.result.checks.append(Check("state", True, f"set {other_set.seed} in the tensors set {first_set.seed} "
-                                                      f"was just computed from, then {first_set.seed} again: each "
-                                                      f"matches its reference"))
-
-
-def _same_layout(a: list, b: list) -> bool:
-    import torch
-
-    return len(a) == len(b) and all(
-        (x.shape, x.dtype, x.stride()) == (y.shape, y.dtype, y.stride()) if isinstance(x, torch.Tensor)
-        else not isinstance(y, torch.Tensor) and x == y for x, y in zip(a, b))
-
-
 # ---- judging the timing --------------------------------------------------------------------------
 
 # Back-to-back calls keeping the device busy beyond this multiple of what the call's GPU work on
 # the timed stream (events) and the host's queueing explain: GPU work the timed stream never waited for.
+CPU_BOUND_MARGIN = 0.25  # on CPU a time is impossible only below a quarter of the nominal bound
 HOST_EXCESS_RATIO = 1.5
 HOST_EXCESS_SLACK_MS = 0.02
-
-
-def timing_checks(spec: Spec, device: str, timed, baseline, last_output, verified: Verified,
-                  exact_rewrite: bool = False) -> list[Check]:
-    """Checks on a candidate's timing: all streams waited for (GPU), not faster than the roofline bound
-    (GPU, on the device the bound is for; for an engine's exact rewrite, the bytes any implementation
-    moves), and the output of the last timed call still right."""
-    import torch
-
-    from hiera_core import gpus
-
-    where = verified.input_sets[0].describe()
-    checks = []
-    if device == "cuda":
-        here = gpus.match_name(torch.cuda.get_device_name())
-        checks.append(streams_check(timed, where))
-        roofline = roofline_check(spec, timed, baseline, here.key if here else None, where, exact_rewrite)
-        if roofline is not None:
-            checks.append(roofline)
-        if not all(check.passed for check in checks):
-            return checks
-    checks.append(_revalidation(last_output, verified, where))
-    return checks
 
 
 def streams_check(timed, where: str) -> Check:
@@ -699,10 +229,14 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
     else:
         bound = spec.roofline.bound_ms
         what = "the roofline lower bound"
+    if device_key == "cpu":  # nominal peaks, not this machine's: only far beyond them is impossible
+        bound *= CPU_BOUND_MARGIN
+        what += f" at {1 / CPU_BOUND_MARGIN:.0f}x the table's nominal CPU peaks"
     if device_key != spec.roofline.device or bound <= 0 or (baseline is not None and _gpu_ms(baseline) < bound):
         return None
     if _gpu_ms(timed) < bound:
-        return Check("roofline", False, f"GPU time {_gpu_ms(timed):.4g} ms is faster than {what}, {bound:.4g} ms "
+        kind = "time" if device_key == "cpu" else "GPU time"
+        return Check("roofline", False, f"{kind} {_gpu_ms(timed):.4g} ms is faster than {what}, {bound:.4g} ms "
                                         f"on {spec.roofline.device_name}" + ("" if exact_rewrite else
                                         " (FLOPs and bytes at peak rates)") + ": the timing cannot be real", where)
     return Check("roofline", True, f"{100 * bound / timed.median_ms:.0f}% of {what}")
@@ -711,24 +245,6 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
 def _gpu_ms(timed) -> float:
     """The call's GPU time: its CUDA-event median, the median where the timing has none."""
     return timed.gpu_median_ms if timed.gpu_median_ms is not None else timed.median_ms
-
-
-def _revalidation(last_output, verified: Verified, where: str) -> Check:
-    import torch
-
-    ref_outs = verified.reference_outputs[0]
-    outs = outputs_as_list(last_output) if isinstance(last_output, (torch.Tensor, tuple, list)) else [last_output]
-    if len(outs) != len(ref_outs) or not all(type(o) is torch.Tensor and o.shape == r.shape and o.dtype == r.dtype
-                                             for o, r in zip(outs, ref_outs)):
-        problem = Comparison(False, "values", "it returned outputs of another type, shape or dtype",
-                             float("inf"), float("inf"))
-    else:
-        problem = next((c for c in (compare(o, r, t) for o, r, t in zip(outs, ref_outs, verified.tolerance))
-                        if not c.ok), None)
-    if problem:
-        return Check("revalidation", False, f"the output of the last timed call is wrong although verification "
-                                            f"passed: {problem.message}", where, problem.max_error)
-    return Check("revalidation", True, "the last timed call's output matches the reference")
 
 
 # ---- compute-sanitizer ---------------------------------------------------------------------------
@@ -753,7 +269,7 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
     """Re-run the verification (a few input sets, no timing) in a worker under `compute-sanitizer
     --tool TOOL`; any error it reports fails the check. Without the caching allocator under memcheck,
     so an access past a tensor's end is past an allocation's end."""
-    from hiera_core.isolate import PACKAGE_ROOT, kill_group, log_tail
+    from hiera_core.isolate import PARENT_PID_VARIABLE, kill_group, log_tail, worker_environment
 
     sanitizer = find_compute_sanitizer()
     if sanitizer is None:
@@ -765,8 +281,8 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
         report_path = Path(folder) / "sanitizer.txt"
         request_path.write_text(json.dumps({**request, "op": "evaluate", "time": False, "sets": 2, "profiler": False}),
                                 encoding="utf-8")
-        env = {name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"}  # as run_worker
-        env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env = worker_environment()
+        env.pop(PARENT_PID_VARIABLE)  # the worker's parent is compute-sanitizer, which dies with us
         if tool == "memcheck":
             env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
         command = [sanitizer, "--tool", tool, "--report-api-errors", "no", "--print-limit", "20",

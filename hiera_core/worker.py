@@ -17,6 +17,7 @@ import traceback
 from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
 from hiera_core.events import stopwatch
+from hiera_core.isolate import die_with_parent
 
 
 def op_prepare(request: dict) -> dict:
@@ -56,15 +57,17 @@ def op_prepare(request: dict) -> dict:
 
 
 def op_evaluate(request: dict) -> dict:
-    """Verify a candidate, then time the reference and the candidate the same way in this process;
-    the candidate's timing is judged too (streams, roofline, its last output re-checked)."""
-    from hiera_core.spec import Spec
-    from hiera_core.task import choose_class, load_task, read_source, split_address
-    from hiera_core.verify import static_verification, timing_checks, verify
+    """Verify a candidate, then time it against the reference (hiera_core.judge). This process is
+    the judge: the candidate runs in a runner process of its own, which this one starts."""
+    from hiera_core.task import choose_class, read_source, split_address
+    from hiera_core.verify import static_verification
 
     path, class_name = split_address(request["address"])
+    reference_source = read_source(path)
     static = static_verification(request["candidate_source"], request["space"],
-                                 choose_class(read_source(path), class_name).name, request["first_line"])
+                                 choose_class(reference_source, class_name).name, request["first_line"])
+    if static.passed:
+        static = file_verification(request["candidate_path"], reference_source.source, request["candidate_source"])
     if not static.passed:  # rejected before torch and the candidate are even imported
         return {"verification": static.to_dict()}
     from hiera_core.cuda.extensions import prebuild
@@ -76,34 +79,46 @@ def op_evaluate(request: dict) -> dict:
     if failure:
         static.add([Check("compile", False, failure)])
         return {"verification": static.to_dict()}
-    from hiera_core.timing import time_module
+    from hiera_core.judge import evaluate
+    from hiera_core.spec import Spec
+    from hiera_core.task import load_task
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
-    with stopwatch(seconds, "verify"):
-        task = load_task(request["address"])
-        spec = Spec.from_dict(request["spec"])
-        device = request["device"]
-        verification, verified = verify(task, spec, request["candidate_path"], request["candidate_source"],
-                                        request["first_line"], request["space"], device,
-                                        sets=request.get("sets", 5), profiler=request.get("profiler", True))
-    result = {"verification": verification.to_dict(), "seconds": seconds}
-    if not verification.passed or not request.get("time", True):
-        return result
-    profile = request.get("profile", True)
-    reference = task.build_model(device, seed=0)
-    inputs = verified.input_sets[0].inputs
-    with stopwatch(seconds, "time_reference"):
-        baseline = time_module(reference, inputs, device, profile=profile)
-    last_output = []
-    with stopwatch(seconds, "time_candidate"):
-        timed = time_module(verified.candidate, inputs, device, profile=profile, on_last_output=last_output.append)
-    verification.add(timing_checks(spec, device, timed, baseline, last_output[0], verified,
-                                   exact_rewrite=request.get("exact_rewrite", False)))
-    result["verification"] = verification.to_dict()
-    result["baseline"] = baseline.to_dict()
-    result["candidate"] = timed.to_dict()
-    result["speedup"] = baseline.median_ms / timed.median_ms if timed.median_ms else None
-    return result
+    with stopwatch(seconds, "evaluate"):
+        result = evaluate(load_task(request["address"]), Spec.from_dict(request["spec"]), request["candidate_path"],
+                          request["space"], request["device"], sets=request.get("sets", 5), seed=request.get("seed"),
+                          profiler=request.get("profiler", True), timed=request.get("time", True),
+                          profile=request.get("profile", True), exact_rewrite=request.get("exact_rewrite", False))
+    result["verification"].checks.insert(0, static.checks[0])
+    out = {key: value.to_dict() if hasattr(value, "to_dict") else value for key, value in result.items()}
+    out["seconds"] = seconds
+    return out
+
+
+def file_verification(candidate_path: str, reference_source: str, candidate_source: str):
+    """The whole file the runner will import: past a proposal header, the reference verbatim, then
+    the candidate part the static checks read. Anything else (code hidden above the candidate
+    marker, a part other than the one checked) is rejected."""
+    from hiera_core import proposal as proposals
+    from hiera_core.verify import Check, Verification
+
+    try:
+        text = open(candidate_path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as error:
+        return Verification(False, [Check("load", False, f"cannot read the candidate file: {error}")])
+    _, body = proposals.split(text)
+    part, _ = proposals.candidate_part(body)
+    if part.rstrip("\n") != candidate_source.rstrip("\n"):
+        return Verification(False, [Check("file-prefix", False, "the candidate file's candidate part is not the "
+                                                                "source that was checked")])
+    prefix = body[:len(body) - len(part)]
+    if prefix and not proposals.prefix_is_reference(prefix, reference_source):
+        line = proposals.first_difference_line(prefix, reference_source)
+        return Verification(False, [Check("file-prefix", False, f"line {line}: the text above the candidate "
+                                                                f"marker is not the reference's source verbatim; put "
+                                                                f"the candidate's code below the marker")])
+    return Verification(True, [Check("static", True, "static checks: the candidate part; above it, the reference "
+                                                     "verbatim")])
 
 
 def op_profile(request: dict) -> dict:
@@ -125,6 +140,7 @@ OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "b
 
 
 def main(argv: list[str]) -> int:
+    die_with_parent()  # before any user code: this process and its group end with the run
     request_path, result_path = argv
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)

@@ -3,12 +3,14 @@
 Every file under hacks/ and controls/ starts with a header line and a comment saying what it
 exploits (hacks) or why it is legitimate (controls):
 
-    # hiera-adversarial: task=NAME space=SPACE expect=CHECK|pass [device=cuda] [uses=nvrtc] [sanitize=yes]
+    # hiera-adversarial: task=NAME space=SPACE|infer expect=CHECK|pass|no-speedup [device=cuda] [uses=nvrtc]
+    #                    [sanitize=yes]
 
 Like HIERA's own candidates, a corpus candidate is appended after the verbatim source of its
 reference (tasks/NAME.py), behind the candidate marker line; `uses=nvrtc` inserts nvrtc_helper.py
 before it. It is then evaluated by the worker op `hiera optimize` uses: verification, then timing
-of the reference and the candidate with the timing checks (streams, roofline, revalidation).
+of the reference and the candidate with the timing checks (streams, roofline, revalidation,
+timing-window) and the significance rule (`no-speedup`: verified, but no speedup may count).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from hiera_core.candidate_space import infer_space
 from hiera_core.errors import HieraError
 from hiera_core.isolate import run_worker
 from hiera_core.proposal import assemble_body, candidate_part
@@ -76,13 +79,15 @@ def request_for(entry: Entry, device: str, folder: Path) -> dict:
     code = entry.path.read_text()
     if entry.uses_nvrtc:
         code = (HERE / "nvrtc_helper.py").read_text() + "\n\n" + code
-    body = assemble_body(reference.read_text(), entry.path.stem, entry.space, code)
+    # space=infer: from the code, as `hiera verify` decides it (never from what a header claims)
+    space = infer_space(code).space if entry.space == "infer" else entry.space
+    body = assemble_body(reference.read_text(), entry.path.stem, "pytorch" if entry.space == "infer" else space, code)
     path = folder / f"{entry.task}_{entry.path.stem}_{device}.py"
     path.write_text(body)
     source, first_line = candidate_part(body)
     return {"address": str(reference), "device": device, "spec": spec_for(entry.task, device),
             "candidate_path": str(path), "candidate_source": source, "first_line": first_line,
-            "space": entry.space}
+            "space": space}
 
 
 def evaluate(entry: Entry, device: str, folder: Path) -> dict:

@@ -44,6 +44,10 @@ def judge(entry, result: dict) -> None:
         assert not failed and result["verification"]["passed"], f"{entry.name} was rejected:\n{describe(result)}"
         assert result["candidate"]["median_ms"] > 0, "a passing candidate is timed"
         return
+    if entry.expect == "no-speedup":  # verified, but no speedup may be claimed for it
+        assert not failed, f"{entry.name} was rejected:\n{describe(result)}"
+        assert not result["significant"], f"{entry.name} counted as {result['speedup']:.2f}x: {result['timing_verdict']}"
+        return
     assert failed, f"{entry.name} passed verification:\n{describe(result)}"
     assert failed[0]["name"] == entry.expect, f"{entry.name}: expected {entry.expect}:\n{describe(result)}"
     if entry.expect in VALUE_CHECKS:
@@ -51,7 +55,7 @@ def judge(entry, result: dict) -> None:
 
 
 def test_the_corpus_has_enough_distinct_tricks_each_explained():
-    assert len(HACKS) >= 15 and len(CONTROLS) >= 10
+    assert len(HACKS) >= 50 and len(CONTROLS) >= 30
     for entry in ENTRIES:
         assert entry.comment().startswith("Exploits:" if entry.kind == "hack" else "Legitimate"), entry.name
     assert {e.expect for e in HACKS} >= {"uninitialized-output", "input-mutation", "state", "reference-fallback",

@@ -6,8 +6,9 @@ import textwrap
 import pytest
 import torch
 
-from hiera_core.bench.worker_ops import check_proposal, op_bench_time
+from hiera_core.bench.worker_ops import CHECK_SEED, CHECK_TOLERANCE, CHECK_TRIALS, op_bench_time
 from hiera_core.isolate import run_worker
+from hiera_core.judge import retime
 from hiera_core.task import load_task
 
 TASK = """
@@ -65,25 +66,29 @@ def test_the_op_in_a_worker_times_all_three_and_checks_the_proposal(task_path):
     check = proposal["check"]
     assert check["correct"] and check["trials"] == 5 and check["max_abs_error"] < 1e-5
     assert result["compile_error"] is None
-    for timed in (result["eager"], result["compile"], proposal["hiera"]):
+    for timed in (result["eager"], result["compile"], proposal["hiera"], proposal["eager"]):
         assert timed["median_ms"] > 0 and timed["iterations"] >= 5, timed
-        assert timed["method"] == result["eager"]["method"]  # one method for all three
+    assert result["compile"]["method"] == result["eager"]["method"]  # one method for eager and compile
+    # The proposal ran in a process of its own, timed against the reference by the paired method.
+    assert proposal["hiera"]["method"] == proposal["eager"]["method"] and "alternating" in proposal["hiera"]["method"]
     assert result["environment"]["torch"] == torch.__version__
     # Where the step's time went: the bench prints it per task.
-    assert set(result["seconds"]) == {"load", "check_proposals", "compile_reference", "time_all"}
+    assert set(result["seconds"]) == {"load", "compile_reference", "time_all", "time_proposals"}
     assert all(value >= 0 for value in result["seconds"].values())
 
 
 @pytest.mark.parametrize("kind, message", [
     ("wrong_values", "trial 0: values differ beyond atol = rtol = 0.01"),
     ("wrong_shape", "trial 0: output torch.float32[32, 8], the reference's is torch.float32[32, 64]"),
-    ("raises_on_import", "loading ModelNew raised RuntimeError: the proposal cannot be imported"),
-    ("no_model_new", "loading ModelNew raised AttributeError"),
+    ("raises_on_import", "load: importing the candidate raised RuntimeError: the proposal cannot be imported"),
+    ("no_model_new", "load: the candidate file defines no class ModelNew"),
 ])
 def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
     task = load_task(f"{task_path}::Model")
-    model, check = check_proposal(task, task.build_model("cpu"), _proposal(task_path, kind), "cpu")
-    assert model is None and not check["correct"] and check["message"].startswith(message), check
+    trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
+    entry = retime(task, _proposal(task_path, kind), "cpu", trials, CHECK_TOLERANCE)
+    check = entry["check"]
+    assert entry["hiera"] is None and not check["correct"] and check["message"].startswith(message), check
 
 
 def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):

@@ -34,7 +34,7 @@ def test_optimize_with_a_scripted_model(tmp_path):
 
     # The failed check reached the model before it answered with the fix.
     feedback = server.requests[2].last_user
-    assert "It was rejected: check 'values' failed: output 0:" in feedback and "Reproducer: seed" in feedback
+    assert "It was rejected: check 'values' failed: output 0:" in feedback and "Reproducer: run seed" in feedback
     assert {k.lower(): v for k, v in server.requests[0].headers.items()}["authorization"] == f"Bearer {KEY}"
 
     # Every prompt and answer is in the store; the key is nowhere in it, nor in the output.

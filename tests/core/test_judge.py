@@ -1,0 +1,156 @@
+"""The judge's parts on their own: the channel's wire format, fresh timed values, perturbed
+parameters, the significance rule and the wall-clock check on a runner's reported times.
+The whole judge against attacks and controls: tests/adversarial."""
+
+from __future__ import annotations
+
+import os
+import time
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+from hiera_core.channel import BadMessage, Channel
+from hiera_core.judge import PairedTiming, Rejected, perturbed_state, significance
+from hiera_core.timing import FreshValues, median_interval
+
+
+@pytest.fixture
+def channel_pair(tmp_path):
+    """Two ends of a channel in one process, as the judge and its runner hold them."""
+    a_to_b, b_to_a = os.pipe(), os.pipe()
+    files = [tmp_path / "a.bin", tmp_path / "b.bin"]
+    for path in files:
+        path.write_bytes(b"")
+    a = Channel(b_to_a[0], a_to_b[1], send_path=str(files[0]), receive_path=str(files[1]))
+    b = Channel(a_to_b[0], b_to_a[1], send_path=str(files[1]), receive_path=str(files[0]))
+    yield a, b
+    a.close()
+    b.close()
+
+
+def test_tensors_cross_the_channel_with_their_values_dtypes_and_layouts(channel_pair):
+    a, b = channel_pair
+    transposed = torch.randn(33, 17).t()
+    sent = [transposed, torch.tensor([True, False]), torch.randn(5, dtype=torch.bfloat16), torch.zeros(0, 3),
+            torch.tensor(2.5)]
+    a.send({"op": "call", "note": "x[batch, seq]"}, sent)
+    message, received = b.receive(timeout_s=5)
+    assert message == {"op": "call", "note": "x[batch, seq]"}
+    for before, after in zip(sent, received):
+        assert after.dtype == before.dtype and after.shape == before.shape and torch.equal(after, before)
+    assert received[0].stride() == transposed.stride()  # the task's layout kept
+    assert received[0].data_ptr() != transposed.data_ptr()  # a fresh allocation
+
+
+def test_a_message_the_protocol_does_not_allow_is_refused(channel_pair):
+    a, b = channel_pair
+    os.write(a.write_fd, (8).to_bytes(8, "little") + b"not-json")
+    with pytest.raises(BadMessage, match="not JSON"):
+        b.receive(timeout_s=5)
+    a.send({"tensors_forged": True})
+    body = b'{"tensors": [{"dtype": "float32", "shape": [4], "stride": [1], "offset": 4096, "nbytes": 16}]}'
+    os.write(a.write_fd, len(body).to_bytes(8, "little") + body)
+    b.receive(timeout_s=5)
+    with pytest.raises(BadMessage, match="bytes described up to"):
+        b.receive(timeout_s=5)
+
+
+def test_every_timed_call_gets_values_no_other_call_saw_in_the_tasks_layout():
+    base = torch.randn(64, 32).t()
+    indices = torch.arange(10)
+    values = FreshValues([[base, indices, 3]])
+    seen = set()
+    for roll in range(1, 40):
+        fresh, same_indices, scalar = values.make(0, roll)
+        assert fresh.stride() == base.stride() and scalar == 3
+        assert torch.equal(same_indices, indices)  # integer inputs (indices, lengths) keep their meaning
+        assert torch.equal(torch.sort(fresh.flatten()).values, torch.sort(base.flatten()).values)  # same values
+        key = tuple(fresh.flatten()[:4].tolist())
+        assert key not in seen and not torch.equal(fresh, base)
+        seen.add(key)
+    assert torch.equal(values.make(0, 0)[0], base)
+
+
+def test_perturbed_parameters_move_zero_gates_and_tiny_scales_and_keep_variances_positive():
+    state = {"gate": torch.zeros(8), "layer_scale": torch.full((8,), 1e-5), "running_var": torch.ones(8),
+             "weight": torch.randn(8, 8), "num_batches_tracked": torch.tensor(3)}
+    moved = perturbed_state(state, seed=7)
+    assert float(moved["gate"].abs().min()) > 0
+    assert bool((moved["layer_scale"] > 0).all()) and float(moved["layer_scale"].mean()) > 1e-2  # a tiny scale grows
+    assert bool((moved["running_var"] > 0).all()) and not torch.equal(moved["running_var"], state["running_var"])
+    assert 0.1 < float((moved["weight"] - state["weight"]).std() / state["weight"].std()) < 1.0  # its own scale
+    assert torch.equal(moved["num_batches_tracked"], state["num_batches_tracked"])
+    assert torch.equal(perturbed_state(state, seed=7)["weight"], moved["weight"])  # reproducible from the seed
+
+
+def _timing(samples):
+    low, high = median_interval(samples)
+    ordered = sorted(samples)
+    return SimpleNamespace(median_ms=ordered[len(ordered) // 2], median_low_ms=low, median_high_ms=high,
+                           iqr_ms=ordered[3 * len(ordered) // 4] - ordered[len(ordered) // 4])
+
+
+def test_a_speedup_counts_only_beyond_the_measured_spread_and_never_for_the_references_own_ops():
+    reference = _timing([1.0 + 0.01 * (i % 7) for i in range(30)])
+    faster = _timing([0.5 + 0.01 * (i % 5) for i in range(30)])
+    noisy = _timing([0.6 + 0.8 * (i % 2) for i in range(30)])
+    slower = _timing([2.0 + 0.01 * (i % 3) for i in range(30)])
+    assert significance(reference, faster, same_ops=False)["significant"]
+    judged = significance(reference, noisy, same_ops=False)
+    assert not judged["significant"] and judged["timing_verdict"].startswith("within the measured spread")
+    assert "candidate" in judged["unreliable"]
+    assert significance(reference, slower, same_ops=False)["timing_verdict"] == "slower"
+    same = significance(reference, faster, same_ops=True)
+    assert not same["significant"] and same["timing_verdict"].startswith("no change")
+
+
+class _Side:
+    """A timing side whose calls sleep `call_ms`; it reports `reported` of that time as the calls'
+    and `as_making` of it as time spent making their values."""
+
+    def __init__(self, name, call_ms, reported=1.0, as_making=0.0):
+        self.name, self.call_ms, self.reported, self.as_making = name, call_ms, reported, as_making
+
+    def step(self, step, calls, head_start_ms=0.0):
+        started = time.perf_counter()
+        if not step.startswith("noop") and step != "warm_up":
+            time.sleep(self.call_ms * len(calls) / 1000)
+        wall = (time.perf_counter() - started) * 1000
+        making = 0.0 if step.startswith("noop") else self.call_ms * self.as_making * len(calls)
+        return {"times": [self.call_ms * self.reported] * len(calls), "ms": self.call_ms, "harness_ms": making}, wall
+
+    def outputs(self, indices):
+        return [[torch.zeros(1)] for _ in indices]
+
+
+def test_reported_times_the_judges_clock_does_not_bear_out_are_rejected():
+    def always_right(call, outs):
+        return None
+
+    honest = PairedTiming(_Side("reference", 3.0), _Side("candidate", 3.0), "cpu", True, always_right)
+    honest.run()
+    assert all(check.passed for check in honest.checks), honest.checks
+    forged = PairedTiming(_Side("reference", 3.0), _Side("candidate", 3.0, reported=0.01), "cpu", True, always_right)
+    forged.run()
+    failed = [check for check in forged.checks if not check.passed]
+    assert failed and failed[0].name == "timing-window"
+    # The time reported as spent making the calls' values instead: more than the same work costs the reference.
+    shifted = PairedTiming(_Side("reference", 3.0), _Side("candidate", 3.0, reported=0.01, as_making=0.99), "cpu",
+                           True, always_right)
+    shifted.run()
+    failed = [check for check in shifted.checks if not check.passed]
+    assert failed and failed[0].name == "timing-window" and "making the fresh values" in failed[0].message
+
+
+def test_a_wrong_timed_output_is_found_whichever_call_it_was():
+    def wrong(call, outs):
+        from hiera_core.verify import Check
+
+        return Check("revalidation", False, "a timed call's output is wrong")
+
+    timing = PairedTiming(_Side("reference", 0.5), _Side("candidate", 0.5), "cpu", True, wrong)
+    timing.run()
+    assert [c.name for c in timing.checks if not c.passed][:1] == ["revalidation"]
+    assert issubclass(Rejected, Exception)
