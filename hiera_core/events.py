@@ -8,7 +8,8 @@ line, flushed), which is what the language server consumes:
 
 `event` is one of: "start" (run begins: task, budget), "stage" (a stage begins or advances),
 "candidate" (one candidate finished: name, space, status, speedup), "log" (a line of detail),
-"result" (the final summary, same object as `--json`), "error" (a HieraError as a dict).
+"result" (the final summary, same object as `--json`), "error" (a HieraError as a dict; also
+a run interrupted by a signal: kind "cancelled", "interrupted by SIGTERM during verify").
 `stage` is one of STAGES; `progress` is overall, 0..1.
 """
 

@@ -1,14 +1,22 @@
 """Running worker ops in child processes with a time limit and (on CPU) a memory limit.
 
 The child gets its own process group, so a timeout kills everything it started (inductor's
-compile workers too). Its stdout/stderr go to a log file whose tail is quoted when it dies.
-Pure: never imports torch.
+compile workers too), and a Ctrl-C at the terminal reaches only the parent, which records the
+run before it stops them. Every worker tree ends with its job: the parent kills the groups it
+started when it is interrupted, terminated or exits (`stop_running_workers`, called by the CLI's
+signal handlers and at exit), and each child asks the kernel to kill it when its parent dies
+(`die_with_parent`), which covers a parent killed with SIGKILL. Children see an allowlist of the
+environment (`worker_environment`, docs/workers.md). Their stdout/stderr go to a log file whose
+tail is quoted when they die. Pure: never imports torch.
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -37,15 +45,117 @@ _running: set[subprocess.Popen] = set()
 _running_lock = threading.Lock()
 _stopped = threading.Event()
 
+PARENT_PID_VARIABLE = "HIERA_PARENT_PID"  # set for each child: the PID whose death must end it
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+# What a worker's environment keeps (docs/workers.md): what torch, CUDA, compilers, Python and
+# HIERA itself need. Anything else (cloud credentials, tokens, the API key) never reaches the
+# model-written code the worker runs.
+WORKER_VARIABLES = frozenset((
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TZ", "LANG", "LANGUAGE", "TMPDIR", "TMP", "TEMP",
+    "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "XDG_CACHE_HOME", "VIRTUAL_ENV", "CONDA_PREFIX",
+    "CC", "CXX", "NVCC_APPEND_FLAGS", "NVCC_PREPEND_FLAGS", "MAX_JOBS", "OMP_NUM_THREADS", "KMP_AFFINITY",
+))
+WORKER_PREFIXES = ("LC_", "CUDA_", "CUDNN_", "CUBLAS", "NCCL_", "NVIDIA_", "TORCH", "PYTORCH_", "TRITON_",
+                   "OMP_", "MKL_", "OPENBLAS_", "KMP_", "PYTHON", "HIERA_")
+# Kept out even under an allowed prefix (HIERA_API_KEY, TORCH_HUB_TOKEN, ...).
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE", re.IGNORECASE)
+
+
+def worker_environment(placement: Placement | None = None) -> dict[str, str]:
+    """The environment of a child that runs user or model-written code: this process's, filtered to
+    WORKER_VARIABLES and WORKER_PREFIXES minus anything named like a secret; HIERA's package on
+    PYTHONPATH; this process as the parent it dies with; `placement`'s GPU when given."""
+    env = {name: value for name, value in os.environ.items()
+           if (name in WORKER_VARIABLES or name.startswith(WORKER_PREFIXES)) and not SECRET_NAME.search(name)}
+    env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    env[PARENT_PID_VARIABLE] = str(os.getpid())
+    if placement is not None:
+        env["CUDA_VISIBLE_DEVICES"] = placement.gpu
+        env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"  # so an index means the GPU nvidia-smi shows under it
+    return env
+
+
+def die_with_parent(parent_pid: int | None = None) -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux; elsewhere nothing): the
+    first thing a child entry point does, before it starts any thread. `parent_pid` (default:
+    $HIERA_PARENT_PID, set by worker_environment) closes the race of a parent that died before the
+    request was made: then this process is already re-parented, and ends now. (A parent other than
+    `parent_pid` that is alive, e.g. a wrapper script the interpreter setting names, is not a race:
+    it is watched.) A process that leads its group also gets a reaper (`_reap_group_after`), so
+    what it starts (inductor's compile workers, a build) ends with it however it ends."""
+    if parent_pid is None:
+        given = os.environ.get(PARENT_PID_VARIABLE, "")
+        parent_pid = int(given) if given.isdigit() else None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if parent_pid is not None and os.getppid() != parent_pid and not _alive(parent_pid):
+        os._exit(128 + signal.SIGKILL)
+    os.environ[PARENT_PID_VARIABLE] = str(os.getpid())  # the parent of the children this one starts
+    if os.getpgrp() == os.getpid():
+        _reap_group_after(os.getpid())
+
+
+def _reap_group_after(leader: int) -> None:
+    """Fork a reaper that waits for `leader` to end (the pipe's write end closes with it, whatever
+    kills it) and then SIGKILLs the rest of its process group, the reaper last."""
+    read_end, write_end = os.pipe()  # not inherited by programs the leader executes (PEP 446)
+    if os.fork() != 0:
+        os.close(read_end)
+        return
+    try:
+        os.close(write_end)
+        while os.read(read_end, 1):
+            pass
+    finally:
+        os.killpg(leader, signal.SIGKILL)
+        os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP reached the CLI (a kill, the editor's cancel, a closed terminal): raised in
+    the main thread like KeyboardInterrupt, so the run is recorded and its workers stopped."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+
+def raise_terminated(signal_number: int, _frame) -> None:
+    raise Terminated(signal_number)
+
 
 def stop_running_workers() -> None:
     """Kill every worker this process has running and start no more: for a process that is ending
-    (Ctrl-C in `hiera bench`, whose tasks run in threads that would otherwise go on to their next step)."""
+    (Ctrl-C or SIGTERM in the CLI, Ctrl-C in `hiera bench`, whose tasks run in threads that would
+    otherwise go on to their next step; and at exit, whatever the reason)."""
     with _running_lock:
         _stopped.set()
         processes = list(_running)
     for process in processes:
         kill_group(process)
+
+
+atexit.register(stop_running_workers)
 
 
 def _interrupted(doing: str) -> HieraError:
@@ -78,22 +188,18 @@ def log_tail(path: Path, lines: int = 15) -> str:
 
 
 def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: str,
-               log_path: Path | None = None, python: str | None = None, placement: Placement | None = None) -> dict:
+               log_path: Path | None = None, python: str | None = None, placement: Placement | None = None,
+               timeout_hint: str | None = None) -> dict:
     """Run `op` in a child (on `placement`'s GPU and cores when given); returns its result or raises
-    HieraError (timeout, crash, user error)."""
+    HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says instead of
+    the default (the limit is --timeout)."""
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
         request_path.write_text(json.dumps({**request, "op": op}, default=str), encoding="utf-8")
         log = log_path or Path(folder) / "worker.log"
         log.parent.mkdir(parents=True, exist_ok=True)
-        # Workers run model-written code: they never see the API key.
-        env = {name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"}
-        env["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        if placement is not None:
-            env["CUDA_VISIBLE_DEVICES"] = placement.gpu
-            env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"  # so an index means the GPU nvidia-smi shows under it
+        env = worker_environment(placement)  # workers run model-written code: no secrets
         # On CPU an address-space cap turns runaway allocations into a clean error instead of the
         # OOM killer; CUDA reserves huge virtual ranges, so no cap there.
         total = _total_memory()
@@ -118,8 +224,8 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
             except subprocess.TimeoutExpired:
                 kill_group(process)
                 raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s and was stopped", kind="timeout",
-                                 hint="the forward may hang (e.g. an endless loop); fix it, or raise --timeout "
-                                      "if the task is just slow") from None
+                                 hint=timeout_hint or "the forward may hang (e.g. an endless loop); fix it, or "
+                                                      "raise --timeout if the task is just slow") from None
             except BaseException:
                 kill_group(process)  # Ctrl-C or cancellation: leave no orphaned worker behind
                 raise

@@ -1,6 +1,10 @@
 """The LLM part of a run: space selection by a model, then refinement chains that write candidates,
 get structured feedback from verification and profiling, and improve on it within budgets.
 
+Planning (`Planning`) is one request in a background thread with its own deadline
+(`planning_deadline`): the offline candidates are evaluated while it is out, and a server that
+never answers costs the run nothing but that deadline (then the offline ranking is used).
+
 Shape of the loop (all bookkeeping in the calling thread; only HTTP requests run elsewhere):
 - `concurrency` refinement chains; each has at most one request in flight (a daemon thread, so a
   cancelled run never waits for a slow server). Several chains = several samples in flight,
@@ -13,9 +17,11 @@ Shape of the loop (all bookkeeping in the calling thread; only HTTP requests run
   Waiting candidates from the model go first (their chains are blocked on them); offline
   candidates fill the gaps while requests are out, and all of them are always evaluated, so a
   model can only add to the race.
-- Budgets: samples (implementation requests), tokens (prompt + completion, planning included;
-  in-flight requests reserve theirs), wall time (no new request or model-candidate evaluation
-  after it; requests are cut off at it).
+- Budgets, all hard: samples (implementation requests), tokens (prompt + completion, planning
+  included; in-flight requests reserve theirs, and an answer is counted at most at the
+  max-answer-tokens it was granted), wall time (no new request or model-candidate evaluation after
+  it; requests still out at it are abandoned, and a model candidate's evaluation is stopped at it).
+- A failing endpoint is dropped by the client's circuit breaker (ModelUnavailable): said once.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from hiera_core.spec import Spec, render_text
 
 MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
 PLAN_ANSWER_TOKENS = 1024
+PLAN_DEADLINE_S = 120.0  # planning's own deadline (at most half the time budget)
 MAX_QUOTED_LINES = 12
 # HIERA's runtime helpers answers may call without defining them: the NVRTC launch helpers
 # (hiera_core/cuda/proposal_runtime.py) and the extension builder (hiera_core/cuda/extension_runtime.py).
@@ -81,33 +88,79 @@ class Pending:
 
 
 # ---- planning ---------------------------------------------------------------------------------
+def planning_deadline(config: LLMConfig, started: float) -> float:
+    """When planning gives up on the model (time.monotonic()): PLAN_DEADLINE_S after `started`, at
+    most half the time budget, so that implementation keeps the rest."""
+    return started + min(PLAN_DEADLINE_S, config.time_budget_s / 2)
+
+
+class Planning:
+    """Space selection by the model, asked in a daemon thread so the caller can evaluate the offline
+    candidates meanwhile; the exchange is recorded from the calling thread, in `plan()`."""
+
+    def __init__(self, client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, device_text: str,
+                 deadline: float):
+        self.record = record
+        self.spec = spec
+        self.deadline = deadline
+        self.planner = LLMPlanner(self._answer, device_text)
+        model = config.planning_model
+        messages = self.planner.messages(spec, self.planner.fallback.plan(spec))
+        self.exchange = record.open("plan", model, messages)
+        self._outcome: queue.Queue = queue.Queue(maxsize=1)
+        max_tokens = min(PLAN_ANSWER_TOKENS, config.token_budget)
+
+        def request() -> None:
+            try:
+                outcome: Reply | Exception = client.complete(model, messages, max_tokens, deadline=deadline)
+            except (RequestFailed, ModelUnavailable) as error:
+                outcome = error
+            except Exception as error:  # noqa: BLE001 - planning must end in a plan whatever happens
+                outcome = RequestFailed(f"internal error: {type(error).__name__}: {error}"[:300], 1)
+            self._outcome.put((outcome, time.monotonic()))
+
+        threading.Thread(target=request, name="hiera-llm-plan", daemon=True).start()
+
+    def done(self) -> bool:
+        return not self._outcome.empty()
+
+    def plan(self) -> Plan:
+        """The model's plan, or the offline ranking's with why not (an unusable answer, a lost request,
+        no answer by the deadline); raises ModelUnavailable when the endpoint cannot serve the run."""
+        plan = self.planner.plan(self.spec)
+        self.record.plan_choice = plan.choice
+        if self.exchange.status == "answered":
+            used = plan.choice["source"] == "model"
+            self.record.close(self.exchange, "used" if used else "invalid", "" if used else plan.choice["problem"])
+        self.record.save()
+        return plan
+
+    def _answer(self, messages: list[dict]) -> str:
+        """The planner's `ask`: the answer that came, or why none did."""
+        try:
+            outcome, arrived = self._outcome.get(timeout=max(0.0, self.deadline - time.monotonic()))
+        except queue.Empty:
+            waited = self.deadline - self.record.started
+            outcome, arrived = RequestFailed(f"no answer by planning's deadline ({waited:.3g} s into the run): "
+                                             "abandoned", 1), self.deadline
+        if not isinstance(outcome, Reply):  # when it ended, not when the caller got round to reading it
+            self.exchange.done_s = arrived - self.record.started
+        if isinstance(outcome, ModelUnavailable):
+            self.record.close(self.exchange, "error", outcome.message)
+            raise outcome
+        if isinstance(outcome, RequestFailed):
+            self.record.close(self.exchange, "error", outcome.reason, attempts=outcome.attempts,
+                              retries=outcome.retries)
+            raise outcome
+        self.record.answered(self.exchange, outcome)
+        return outcome.text
+
+
 def plan_with_model(client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, device_text: str,
                     deadline: float) -> Plan:
-    """The LLM planner's plan; the exchange is recorded, and so is a fallback to the offline ranking."""
-    model = config.planning_model
-    opened: list[Exchange] = []
-
-    def ask(messages: list[dict]) -> str:
-        exchange = record.open("plan", model, messages)
-        opened.append(exchange)
-        try:
-            reply = client.complete(model, messages, min(PLAN_ANSWER_TOKENS, config.token_budget), deadline=deadline)
-        except RequestFailed as error:
-            record.close(exchange, "error", error.reason, attempts=error.attempts, retries=error.retries)
-            raise
-        except ModelUnavailable as error:
-            record.close(exchange, "error", error.message)
-            raise
-        record.answered(exchange, reply)
-        return reply.text
-
-    plan = LLMPlanner(ask, device_text).plan(spec)
-    record.plan_choice = plan.choice
-    if opened and opened[0].status == "answered":
-        used = plan.choice["source"] == "model"
-        record.close(opened[0], "used" if used else "invalid", "" if used else plan.choice["problem"])
-    record.save()
-    return plan
+    """The LLM planner's plan, waited for until `deadline`; the exchange is recorded, and so is a
+    fallback to the offline ranking."""
+    return Planning(client, config, record, spec, device_text, deadline).plan()
 
 
 def describe_device(spec: Spec) -> str:
@@ -127,7 +180,7 @@ def plan_only(config: LLMConfig, record: LLMRecord, spec: Spec) -> tuple[Plan, M
     client = ChatClient(config)
     try:
         return plan_with_model(client, config, record, spec, describe_device(spec),
-                               record.started + config.time_budget_s), None
+                               planning_deadline(config, record.started)), None
     except ModelUnavailable as error:
         record.unavailable(error)
         offline = ExpertPlanner().plan(spec)
@@ -143,9 +196,12 @@ def plan_only(config: LLMConfig, record: LLMRecord, spec: Spec) -> tuple[Plan, M
 class Refiner:
     def __init__(self, *, client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, plan: Plan,
                  reference_source: str, class_name: str, device_text: str, offline: list[dict],
-                 evaluate: Callable[[dict], tuple[object, int]], emit: Emit):
-        """`evaluate(candidate)` verifies and times one candidate in a worker and returns
-        (CandidateOutcome, line where the candidate's code starts in the evaluated file)."""
+                 evaluate: Callable[..., tuple[object, int]], emit: Emit,
+                 evaluated: list[tuple[dict, object]] | None = None):
+        """`evaluate(candidate, deadline=None)` verifies and times one candidate in a worker, stopping
+        at `deadline` (time.monotonic()) when given, and returns (CandidateOutcome, line where the
+        candidate's code starts in the evaluated file). `evaluated`: offline candidates already
+        evaluated (while the model planned), as (candidate, outcome)."""
         self.client = client
         self.config = config
         self.record = record
@@ -165,7 +221,10 @@ class Refiner:
         self.sent = 0
         self.stopped = ""  # why no more requests go out
         self.best: tuple[str, float, str, str | None] | None = None  # name, speedup, space, model code
-        self.evaluated: list[tuple[dict, object]] = []
+        self.evaluated: list[tuple[dict, object]] = list(evaluated or [])
+        for _, outcome in self.evaluated:
+            self._note_best(outcome, None)
+        self.out: dict[int, Exchange] = {}  # requests in flight, by exchange id
         self.closed_unevaluated = 0  # samples that ended without an evaluation (for progress)
         self._arch: str | None = None
 
@@ -173,11 +232,13 @@ class Refiner:
     def run(self) -> list[tuple[dict, object]]:
         """Evaluate the offline candidates and the model's; returns (candidate, outcome) in order."""
         self.deadline = self.record.started + self.budget.wall_s  # planning counts against the wall budget
-        self.total_work = len(self.offline) + self.budget.samples
+        self.total_work = len(self.offline) + len(self.evaluated) + self.budget.samples
         for index in range(min(self.config.concurrency, self.budget.samples)):
             self._dispatch(Chain(index + 1))
         while True:
             self._collect(block=False)
+            if self.out and time.monotonic() >= self.deadline:
+                self._abandon_requests()
             if self.waiting:
                 self._evaluate_pending(self.waiting.pop(0))
             elif self.offline:
@@ -197,10 +258,21 @@ class Refiner:
                 chain, exchange, reply, reserved = self.results.get(block=block, timeout=0.5 if block else None)
             except queue.Empty:
                 return
+            block = False
+            if self.out.pop(exchange.id, None) is None:  # abandoned at the deadline: already closed
+                continue
             self.in_flight -= 1
             self.reserved_tokens -= reserved
             self._handle(chain, exchange, reply)
-            block = False
+
+    def _abandon_requests(self) -> None:
+        """The time budget is spent: requests still out are closed now, not waited for."""
+        self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
+        for exchange in self.out.values():
+            self._close_unevaluated(exchange, "error", f"{self.stopped}: abandoned while the request was out")
+        self.out.clear()
+        self.in_flight = 0
+        self.reserved_tokens = 0
 
     # ---- requests -----------------------------------------------------------------------------
     def _dispatch(self, chain: Chain) -> None:
@@ -223,6 +295,7 @@ class Refiner:
         reserved = prompt_tokens + max_tokens
         self.reserved_tokens += reserved
         self.in_flight += 1
+        self.out[exchange.id] = exchange
         what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else "first draft"
         self._stage(f"asking {self.config.model} for sample {self.sent}/{self.budget.samples} "
                     f"(chain {chain.index}, {what})")
@@ -314,12 +387,17 @@ class Refiner:
             self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
             self._close_unevaluated(exchange, "not evaluated", self.stopped)
             return
-        outcome, first_line = self.evaluate(pending.candidate)
+        outcome, first_line = self.evaluate(pending.candidate, deadline=self.deadline)
         self.evaluated.append((pending.candidate, outcome))
+        self.record.candidate_done(outcome.name, "llm", outcome.status, outcome.speedup)
+        if outcome.status == "failed" and time.monotonic() >= self.deadline:  # stopped by the budget
+            self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
+            self.record.close(exchange, "not evaluated", f"{self.stopped} during its evaluation",
+                              candidate=outcome.name)
+            return
         self.record.close(exchange, outcome.status,
                           outcome.verification if outcome.status == "verified" else outcome.reason,
                           candidate=outcome.name, speedup=outcome.speedup)
-        self.record.candidate_done(outcome.name, "llm", outcome.status, outcome.speedup)
         previous_best = self.best
         self._note_best(outcome, pending.code)
         chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best)

@@ -11,7 +11,8 @@ Layout:
 
 Every write is atomic (temp file in the same folder + os.replace), so readers never see half a
 file, even while a run is in progress; index updates take an flock so two processes writing at
-once never lose each other's entries. Pure: no torch.
+once never lose each other's entries. Files get the mode the user's umask gives (a file replaced
+keeps its own). A store that cannot be written is one HieraError naming it. Pure: no torch.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ import json
 import os
 import re
 import secrets
+import stat
 import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
+
+from hiera_core.errors import HieraError
 
 STORE_DIR = ".hiera"
 WORKSPACE_MARKERS = (".hiera", ".git", "pyproject.toml")
@@ -55,10 +59,33 @@ def iso_time() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it (os.umask sets it, racing other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(path: Path) -> int:
+    """An existing file's mode, else what open() would give a new one (mkstemp's is 0600)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(handle, _mode_for(path))
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
@@ -81,6 +108,18 @@ def read_json(path: Path) -> Any | None:
         return None
 
 
+@contextlib.contextmanager
+def _writing(root: Path) -> Iterator[None]:
+    """OSErrors of writing into the store as one HieraError that names it (no traceback)."""
+    try:
+        yield
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename and str(error.filename) != str(root) else ""
+        raise HieraError(f"cannot write HIERA's store {root}: {error.strerror or error}{where}", kind="store",
+                         hint="HIERA records every run there (the editor reads it too): make it a folder you can "
+                              "write, or remove it") from None
+
+
 class Store:
     def __init__(self, root: str | os.PathLike):
         self.workspace = Path(root).resolve()
@@ -93,8 +132,10 @@ class Store:
     # ---- locking -------------------------------------------------------------------------
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "a+") as handle:
+        with _writing(self.root):
+            self.root.mkdir(parents=True, exist_ok=True)
+            handle = open(self.root / ".lock", "a+")
+        with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
@@ -126,7 +167,8 @@ class Store:
             record = self.read_index(key)
             record.update(entries)
             record["updated"] = time.time()
-            atomic_write_json(self.index_path(key), record)
+            with _writing(self.root):
+                atomic_write_json(self.index_path(key), record)
             return record
 
 
@@ -138,12 +180,14 @@ class Run:
 
     def write_json(self, name: str, data: Any) -> Path:
         target = self.path / name
-        atomic_write_json(target, data)
+        with _writing(self.store.root):
+            atomic_write_json(target, data)
         return target
 
     def write_text(self, name: str, text: str) -> Path:
         target = self.path / name
-        atomic_write_text(target, text)
+        with _writing(self.store.root):
+            atomic_write_text(target, text)
         return target
 
     def read_json(self, name: str) -> Any | None:
@@ -151,6 +195,7 @@ class Run:
 
     def append_event(self, line: str) -> None:
         """Append one JSON line; appends of a single short write are atomic on POSIX."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / "events.jsonl", "a", encoding="utf-8") as handle:
-            handle.write(line.rstrip("\n") + "\n")
+        with _writing(self.store.root):
+            self.path.mkdir(parents=True, exist_ok=True)
+            with open(self.path / "events.jsonl", "a", encoding="utf-8") as handle:
+                handle.write(line.rstrip("\n") + "\n")

@@ -6,18 +6,26 @@ Retried: 429, 408, 409, 5xx, timeouts, dropped connections; exponential backoff 
 or the server's Retry-After when it gives one.
 
 Two outcomes besides an answer:
-- `RequestFailed`: this request is lost (retries exhausted, context too long, empty answer); the
-  sample that asked for it fails with the reason, and the run goes on.
+- `RequestFailed`: this request is lost (retries exhausted, context too long, empty answer, a body
+  that is not a chat completion, an answer over its size limit); the sample that asked for it
+  fails with the reason, and the run goes on.
 - `ModelUnavailable` (a HieraError): the endpoint cannot serve this run at all (401/403, 404,
-  connection refused, a request the server refuses outright); one line says why, and the run
-  continues without the model.
+  connection refused, a request the server refuses outright, or BREAKER_FAILURES requests lost in
+  a row: the circuit breaker, after which every call fails at once); one line says why, and the
+  run continues without the model.
 The API key never appears in either message.
+
+What an answer may cost is bounded here, whatever the server does: the body is read up to
+MAX_BODY_BYTES_PER_TOKEN x max_tokens (a larger one is refused unread), and an answer longer than
+max_tokens (as the server counts it, or by its length) is cut to max_tokens and counted as that.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -27,6 +35,13 @@ from hiera_core.llm.config import LLMConfig
 
 RETRY_STATUSES = {408, 409, 429}
 MAX_BACKOFF_S = 30.0
+BREAKER_FAILURES = 3  # requests lost in a row (each after its retries) before the endpoint is dropped
+# The body of a chat completion holding max_tokens tokens: ~4 characters a token, up to 6 bytes a
+# character in JSON (\uXXXX), plus the envelope.
+MAX_BODY_BYTES_PER_TOKEN = 32
+BODY_ENVELOPE_BYTES = 64 * 1024
+CHARS_PER_TOKEN = 4
+MAX_CHARS_PER_TOKEN = 8  # longer than this for its token count: the server's count is not believed
 _CONTEXT_PATTERNS = re.compile(r"context[ _]length|context window|maximum context|context size|too many tokens|"
                                r"prompt is too long|reduce the length", re.IGNORECASE)
 
@@ -59,10 +74,15 @@ class Reply:
     attempts: int
     seconds: float
     retries: list[str] = field(default_factory=list)  # one line per retried attempt
+    note: str = ""  # what was done to the answer (cut to max_tokens), for the record
 
 
 def estimate_tokens(text: str) -> int:
-    return max(1, len(text) // 4)
+    return max(1, len(text) // CHARS_PER_TOKEN)
+
+
+class _Slow(Exception):
+    """The body did not arrive in time (a server that trickles it): retried like a timeout."""
 
 
 class ChatClient:
@@ -80,12 +100,38 @@ class ChatClient:
         # Newer OpenAI models take max_completion_tokens and refuse max_tokens; local servers
         # mostly know only max_tokens. Switched once on the first refusal.
         self._token_param = "max_tokens"
+        self._lock = threading.Lock()
+        self._lost_in_a_row = 0
+        self._dropped: ModelUnavailable | None = None  # set by the circuit breaker
 
     def close(self) -> None:
         self._client.close()
 
     def complete(self, model: str, messages: list[dict], max_tokens: int, *, deadline: float | None = None) -> Reply:
         """One answer; raises RequestFailed or ModelUnavailable. `deadline` is time.monotonic()."""
+        with self._lock:
+            if self._dropped is not None:
+                raise self._dropped
+        try:
+            reply = self._complete(model, messages, max_tokens, deadline)
+        except ContextTooLong:  # the prompt's fault, not the endpoint's
+            raise
+        except RequestFailed as lost:
+            with self._lock:
+                self._lost_in_a_row += 1
+                if self._lost_in_a_row >= BREAKER_FAILURES and self._dropped is None:
+                    self._dropped = ModelUnavailable(
+                        f"dropped {self._where()} after {self._lost_in_a_row} requests lost in a row "
+                        f"(the last: {lost.reason})"[:300], kind="llm-dropped")
+                dropped = self._dropped
+            if dropped is not None:
+                raise dropped from None
+            raise
+        with self._lock:
+            self._lost_in_a_row = 0
+        return reply
+
+    def _complete(self, model: str, messages: list[dict], max_tokens: int, deadline: float | None) -> Reply:
         openai = self._openai
         started = time.monotonic()
         retries: list[str] = []
@@ -96,10 +142,8 @@ class ChatClient:
             if deadline is not None:
                 timeout = min(timeout, max(deadline - time.monotonic(), 1.0))
             try:
-                response = self._client.chat.completions.create(
-                    model=model, messages=messages, timeout=timeout, **{self._token_param: max_tokens},
-                    **({} if self.config.temperature is None else {"temperature": self.config.temperature}))
-                return self._reply(response, messages, attempts, started, retries)
+                body = self._post(model, messages, max_tokens, timeout)
+                return self._reply(body, messages, max_tokens, attempts, started, retries)
             except openai.BadRequestError as error:
                 text = self._redact(_server_message(error))
                 if self._token_param == "max_tokens" and "max_completion_tokens" in text:
@@ -124,7 +168,7 @@ class ChatClient:
                     raise ModelUnavailable(f"{self._where()} refused the request for {model} ({reason})",
                                            kind="llm-request") from None
                 wait = _retry_after(error.response.headers)
-            except openai.APITimeoutError:
+            except (openai.APITimeoutError, _Slow):
                 reason = f"no answer within {timeout:.3g} s"
                 wait = None
             except openai.APIConnectionError as error:
@@ -133,8 +177,11 @@ class ChatClient:
                                            "running, and is the base URL right?)", kind="llm-connection") from None
                 reason = f"connection failed: {self._redact(str(error.__cause__ or error))}"[:200]
                 wait = None
-            except openai.OpenAIError as error:  # e.g. a 200 whose body is not a chat completion
+            except openai.OpenAIError as error:
                 raise RequestFailed(f"unusable response: {self._redact(str(error))}"[:300], attempts, retries) from None
+            except RequestFailed as error:  # a body that cannot be an answer: lost, as the server meant it
+                error.attempts, error.retries = attempts, retries
+                raise
             if attempts > self.config.max_retries:
                 raise RequestFailed(f"{reason} (gave up after {attempts} attempts)", attempts, retries)
             delay = wait if wait is not None else self.backoff_s * 2 ** (attempts - 1) * random.uniform(0.5, 1.0)
@@ -144,18 +191,54 @@ class ChatClient:
             retries.append(f"attempt {attempts}: {reason}; retrying in {delay:.2g} s")
             self.sleep(delay)
 
-    def _reply(self, response, messages: list[dict], attempts: int, started: float, retries: list[str]) -> Reply:
-        choice = response.choices[0] if response.choices else None
-        text = (choice.message.content or "") if choice and choice.message else ""
+    def _post(self, model: str, messages: list[dict], max_tokens: int, timeout: float) -> bytes:
+        """The body of a 2xx answer, read up to its size limit and within `timeout` in all (the
+        library's timeout bounds each read, not the whole); error statuses raise as the library does."""
+        limit = BODY_ENVELOPE_BYTES + MAX_BODY_BYTES_PER_TOKEN * max_tokens
+        stop = time.monotonic() + timeout
+        with self._client.chat.completions.with_streaming_response.create(
+                model=model, messages=messages, timeout=timeout, **{self._token_param: max_tokens},
+                **({} if self.config.temperature is None else {"temperature": self.config.temperature})) as response:
+            chunks, size = [], 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise RequestFailed(f"the answer was larger than {limit} bytes, more than max-answer-tokens "
+                                        f"({max_tokens}) can hold: refused", 1)
+                if time.monotonic() > stop:
+                    raise _Slow()
+                chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _reply(self, body: bytes, messages: list[dict], max_tokens: int, attempts: int, started: float,
+               retries: list[str]) -> Reply:
+        try:
+            payload = json.loads(body)
+            choices = payload["choices"]
+            choice = choices[0] if choices else {}
+            text = (choice.get("message") or {}).get("content") or ""
+            finish_reason = choice.get("finish_reason")
+            usage = payload.get("usage") or {}
+            if not isinstance(text, str) or not isinstance(usage, dict):
+                raise TypeError("unexpected field types")
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError):
+            shown = " ".join(body[:120].decode("utf-8", "replace").split())
+            raise RequestFailed(f"the server's answer is not a chat completion: {self._redact(shown)!r}"[:300],
+                                attempts, retries) from None
         if not text.strip():
             raise RequestFailed("the server sent an empty answer", attempts, retries)
-        usage = response.usage
-        estimated = usage is None or not usage.prompt_tokens
-        prompt_tokens = estimate_tokens("".join(m["content"] for m in messages)) if estimated else usage.prompt_tokens
-        completion_tokens = (estimate_tokens(text) if estimated or usage.completion_tokens is None
-                             else usage.completion_tokens)
-        return Reply(text, choice.finish_reason, prompt_tokens, completion_tokens, estimated, attempts,
-                     time.monotonic() - started, retries)
+        prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        estimated = not (isinstance(prompt, int) and prompt > 0)
+        prompt_tokens = estimate_tokens("".join(m["content"] for m in messages)) if estimated else prompt
+        completion_tokens = (estimate_tokens(text) if estimated or not isinstance(completion, int) or completion < 0
+                             else completion)
+        note = ""
+        if completion_tokens > max_tokens or len(text) > MAX_CHARS_PER_TOKEN * max_tokens:
+            note = (f"the answer ({completion_tokens} tokens, {len(text)} characters) was over max-answer-tokens "
+                    f"{max_tokens}: cut to its first {CHARS_PER_TOKEN * max_tokens} characters")
+            text, finish_reason, completion_tokens = text[:CHARS_PER_TOKEN * max_tokens], "length", max_tokens
+        return Reply(text, finish_reason, prompt_tokens, completion_tokens, estimated, attempts,
+                     time.monotonic() - started, retries, note)
 
     def _where(self) -> str:
         return self.config.endpoint()

@@ -4,7 +4,8 @@
                                                attempts, and what became of it
     .hiera/runs/<run>/llm.json                 the summary below, rewritten after each exchange
 
-Measures (as in the HIERA paper): validity (verified samples / finished samples), sample
+Measures (as in the HIERA paper): validity (verified samples / finished samples, a lost request
+being no answer to judge), sample
 efficiency (the number of the first sample whose candidate verified), speedup (best verified
 speedup over time, offline candidates included since they race too), and tokens used.
 Written from the orchestrating thread only. The API key is never part of anything here.
@@ -38,7 +39,7 @@ class Exchange:
     tokens_estimated: bool = False
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
-    status: str = "pending"  # pending | answered | one of TERMINAL
+    status: str = "pending"  # pending | answered | interrupted | one of TERMINAL
     reason: str = ""
     candidate: str | None = None
     speedup: float | None = None
@@ -87,6 +88,8 @@ class LLMRecord:
         exchange.retries = reply.retries
         exchange.status = "answered"
         exchange.done_s = exchange.sent_s + reply.seconds  # when it arrived, not when it was read
+        if reply.note:
+            self.notes.append(f"exchange {exchange.id}: {reply.note}")
         self.save(exchange)
 
     def close(self, exchange: Exchange, status: str, reason: str = "", *, attempts: int | None = None,
@@ -102,6 +105,14 @@ class LLMRecord:
         if exchange.done_s is None:
             exchange.done_s = self.elapsed()
         self.save(exchange)
+
+    def interrupted(self, how: str) -> None:
+        """The run was interrupted: every open exchange is closed, and the record says why it stopped."""
+        for exchange in self.exchanges:
+            if exchange.status in ("pending", "answered"):
+                self.close(exchange, "interrupted", f"the run was interrupted ({how})")
+        self.stop_reason = f"interrupted ({how})"
+        self.save()
 
     def unavailable(self, error) -> None:
         """The endpoint cannot serve this run (a ModelUnavailable): the model's part ends here."""
@@ -127,6 +138,7 @@ class LLMRecord:
     def summary(self) -> dict:
         samples = self.samples()
         finished = [e for e in samples if e.status in TERMINAL]
+        judged = [e for e in finished if e.status != "error"]
         verified = [e for e in samples if e.status == "verified"]
         prompt = sum(e.prompt_tokens for e in self.exchanges)
         completion = sum(e.completion_tokens for e in self.exchanges)
@@ -136,7 +148,7 @@ class LLMRecord:
             "endpoint": self.config.get("base_url") or "https://api.openai.com/v1", "config": self.config,
             "samples": len(samples), "finished": len(finished), "verified": len(verified),
             "invalid": sum(e.status == "invalid" for e in samples),
-            "valid_rate": len(verified) / len(finished) if finished else None,
+            "valid_rate": len(verified) / len(judged) if judged else None,
             "samples_to_first_valid": min((e.sample for e in verified), default=None),
             "tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion,
                        "estimated": any(e.tokens_estimated for e in self.exchanges)},

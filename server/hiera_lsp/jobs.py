@@ -1,8 +1,10 @@
 """Long jobs (`hiera optimize|profile|verify|spec ... --events`) as child processes.
 
 Each job is a child process in its own process group (so cancelling kills whatever it started),
-read with asyncio (never pygls's thread pool, whose threads also read stdin). One job per module
-at a time and at most `max_parallel` overall; the rest wait in FIFO order. A job ends in one of
+that dies with the server (it is told the server's PID, and asks the kernel for a parent-death
+signal: hiera_core.isolate.die_with_parent), and that the server kills when it exits or is
+terminated (atexit and SIGTERM/SIGHUP handlers). Jobs are read with asyncio (never pygls's thread
+pool, whose threads also read stdin). One job per module at a time and at most `max_parallel` overall; the rest wait in FIFO order. A job ends in one of
 the states below with a message a user can act on; whatever the child does (crash, hang, out
 of memory, garbage on stdout) the server carries on.
 """
@@ -10,14 +12,19 @@ of memory, garbage on stdout) the server carries on.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import collections
 import itertools
 import json
 import os
 import signal
+import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable
+
+from hiera_core.isolate import PARENT_PID_VARIABLE
 
 QUEUED, RUNNING = "queued", "running"
 SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED = "succeeded", "no_improvement", "failed", "cancelled"
@@ -79,6 +86,8 @@ class JobQueue:
         self.listener = listener
         self.max_parallel = max_parallel
         self.jobs: dict[str, Job] = {}
+        _queues.add(self)
+        _end_jobs_with_this_process()
 
     def set_max_parallel(self, count: int) -> None:
         self.max_parallel = count
@@ -133,7 +142,8 @@ class JobQueue:
         self.listener(job, None)
         try:
             job.process = await asyncio.create_subprocess_exec(
-                *job.argv, cwd=job.cwd, env=job.env, stdin=asyncio.subprocess.DEVNULL,
+                *job.argv, cwd=job.cwd, env={**job.env, PARENT_PID_VARIABLE: str(os.getpid())},
+                stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 start_new_session=True, limit=64 * 1024 * 1024)
         except OSError as error:
@@ -231,6 +241,37 @@ class JobQueue:
         for old in finished[:-FINISHED_KEPT]:
             del self.jobs[old]
         self.listener(job, None)
+
+
+# Every queue of this process, so that its ending (however it ends) kills their jobs.
+_queues: "weakref.WeakSet[JobQueue]" = weakref.WeakSet()
+_exit_handlers_installed = False
+
+
+def _kill_every_job() -> None:
+    for queue in list(_queues):
+        queue.kill_all()
+
+
+def _end_jobs_with_this_process() -> None:
+    """At exit, and on SIGTERM or SIGHUP (an editor closing, a kill), kill the jobs' process groups
+    before the server ends (the jobs' own parent-death signal covers a SIGKILL of the server)."""
+    global _exit_handlers_installed
+    if _exit_handlers_installed:
+        return
+    _exit_handlers_installed = True
+    atexit.register(_kill_every_job)
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def end(number: int, _frame) -> None:
+        _kill_every_job()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)  # end as that signal says, now that nothing is left behind
+
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(number) in (signal.SIG_DFL, None):
+            signal.signal(number, end)
 
 
 def _error_text(error: dict) -> str:

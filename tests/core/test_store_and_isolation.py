@@ -1,15 +1,17 @@
 """The .hiera store under concurrent writers, and workers that hang, crash or run out of memory."""
 
 import multiprocessing
+import os
+import stat
 import threading
 import time
 
 import pytest
-from core_helpers import SIMPLE_TASK, json_files_parse, workspace, write_task
+from core_helpers import SIMPLE_TASK, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.errors import HieraError
 from hiera_core.isolate import run_worker
-from hiera_core.store import Store, atomic_write_json, find_workspace_root, read_json
+from hiera_core.store import Store, atomic_write_json, atomic_write_text, find_workspace_root, read_json
 
 
 def _hammer(root: str, writer: int, count: int) -> None:
@@ -97,3 +99,56 @@ def test_out_of_memory_is_a_clear_error(tmp_path):
     with pytest.raises(HieraError, match="ran out of memory") as caught:
         _prepare(path)
     assert caught.value.kind == "oom" and caught.value.line == 11
+
+
+def test_a_store_that_cannot_be_written_is_one_error_naming_it(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "task.py", SIMPLE_TASK)
+    (folder / ".hiera").write_text("not a folder")  # as unwritable as a read-only one, even for root
+    run = hiera("spec", "task.py", "--device", "cpu", cwd=folder)
+    # Before: a NotADirectoryError (or PermissionError) traceback.
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith(f"error: cannot write HIERA's store {folder / '.hiera'}: Not a directory")
+
+
+def test_a_permission_error_in_the_store_names_it(tmp_path, monkeypatch):
+    store = Store(tmp_path)
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(store.root / "runs"))
+
+    monkeypatch.setattr("tempfile.mkstemp", refused)
+    with pytest.raises(HieraError) as caught:
+        store.new_run("optimize").write_json("run.json", {})
+    assert caught.value.kind == "store"
+    assert caught.value.message == f"cannot write HIERA's store {store.root}: Permission denied ({store.root / 'runs'})"
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_written_files_follow_the_umask(tmp_path, umask, mode):
+    previous = os.umask(umask)
+    try:
+        run = Store(tmp_path).new_run("optimize")
+        written = [run.write_json("run.json", {}), run.write_text("proposal.py", "x = 1\n")]
+    finally:
+        os.umask(previous)
+    assert [stat.S_IMODE(path.stat().st_mode) for path in written] == [mode, mode]  # before: 0600 whatever the umask
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "model_hiera.py"
+    target.write_text("old\n")
+    target.chmod(0o755)
+    atomic_write_text(target, "new\n")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o755 and target.read_text() == "new\n"
+
+
+@pytest.mark.parametrize("message", ["expected x[batch, seq] layout", "closing tag [/x] in the message"])
+def test_messages_print_literally(tmp_path, message):
+    folder = workspace(tmp_path)
+    write_task(folder, "task.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0",
+                                                      f"raise ValueError({message!r})"))
+    run = hiera("spec", "task.py", "--device", "cpu", cwd=folder)
+    # Before: "expected x layout" (rich ate the brackets), or a MarkupError traceback for [/x].
+    assert run.returncode == 2 and "MarkupError" not in run.stderr, run.stderr
+    assert message in run.stderr

@@ -1,8 +1,10 @@
 """A real HTTP server on 127.0.0.1 speaking the chat-completions protocol, with scripted answers.
 
 Each POST to /v1/chat/completions takes the next step of the script:
-    Answer("text")                  200 with that assistant message (usage counted as chars / 4)
+    Answer("text")                  200 with that assistant message (usage counted as chars / 4, or
+                                    as `completion_tokens` says: a server that runs past max_tokens)
     Status(429, headers={...})      an OpenAI-style error body with that status
+    Raw(b"<html>", status=200)      exactly that body (not a chat completion: HTML, bad JSON, ...)
     Hang()                          never answers (until the server stops)
     a callable(request_body) -> step, to decide from the prompt
 When the script runs out, `then` (default: 500) answers every further request. Every request
@@ -24,6 +26,14 @@ class Answer:
     finish_reason: str = "stop"
     usage: bool = True
     delay_s: float = 0.0
+    completion_tokens: int | None = None
+
+
+@dataclass
+class Raw:
+    body: bytes
+    status: int = 200
+    content_type: str = "text/html"
 
 
 @dataclass
@@ -108,6 +118,13 @@ class ChatServer:
         if isinstance(step, Hang):
             self.stopping.wait()
             return
+        if isinstance(step, Raw):
+            handler.send_response(step.status)
+            handler.send_header("Content-Type", step.content_type)
+            handler.send_header("Content-Length", str(len(step.body)))
+            handler.end_headers()
+            handler.wfile.write(step.body)
+            return
         if isinstance(step, Status):
             error = {"message": step.message, "type": "scripted", "code": step.code}
             handler._json(step.status, {"error": error}, step.headers)
@@ -119,8 +136,9 @@ class ChatServer:
                    "choices": [{"index": 0, "finish_reason": step.finish_reason,
                                 "message": {"role": "assistant", "content": step.text}}]}
         if step.usage:
-            payload["usage"] = {"prompt_tokens": prompt, "completion_tokens": max(1, len(step.text) // 4),
-                                "total_tokens": prompt + max(1, len(step.text) // 4)}
+            completion = step.completion_tokens or max(1, len(step.text) // 4)
+            payload["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                                "total_tokens": prompt + completion}
         handler._json(200, payload)
 
     def __enter__(self) -> "ChatServer":

@@ -4,7 +4,7 @@ import socket
 import time
 
 import pytest
-from chat_server import Answer, ChatServer, Hang, Status
+from chat_server import Answer, ChatServer, Hang, Raw, Status
 from llm_helpers import config_for
 
 from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, RequestFailed
@@ -30,7 +30,7 @@ def test_an_answer_with_usage_and_the_key_sent_as_bearer():
 
 def test_tokens_are_estimated_when_the_server_sends_no_usage():
     with ChatServer([Answer("x" * 400, usage=False)]) as server:
-        reply = client_for(server).complete("scripted", MESSAGES, 64)
+        reply = client_for(server).complete("scripted", MESSAGES, 256)
     assert reply.tokens_estimated and reply.completion_tokens == 100
 
 
@@ -122,3 +122,48 @@ def test_an_empty_answer_fails_the_request():
     with ChatServer([Answer("   ")]) as server:
         with pytest.raises(RequestFailed, match="empty answer"):
             client_for(server).complete("scripted", MESSAGES, 64)
+
+
+@pytest.mark.parametrize("body, content_type", [
+    (b"<html><body>502 Bad Gateway</body></html>", "text/html"),  # a proxy's page, with status 200
+    (b'{"choices": [{"message": {"content": "half', "application/json"),  # cut short
+    (b'{"object": "list", "data": []}', "application/json"),  # JSON, but not a chat completion
+    (b'"just a string"', "application/json"),
+])
+def test_a_200_that_is_not_a_chat_completion_is_a_lost_request(body, content_type):
+    # Before: AttributeError: 'str' object has no attribute 'choices' (a traceback out of `hiera plan`).
+    with ChatServer([Raw(body, content_type=content_type)]) as server:
+        with pytest.raises(RequestFailed, match="the server's answer is not a chat completion"):
+            client_for(server).complete("scripted", MESSAGES, 64)
+
+
+def test_an_answer_over_max_tokens_is_cut_and_counted_as_max_tokens():
+    # A server that ignores max_tokens: 120 000 characters it says are 30 000 tokens, for 8192 asked.
+    with ChatServer([Answer("y" * 120_000, completion_tokens=30_000)]) as server:
+        reply = client_for(server).complete("scripted", MESSAGES, 8192)
+    assert (reply.completion_tokens, reply.finish_reason, len(reply.text)) == (8192, "length", 4 * 8192)
+    assert reply.note.startswith("the answer (30000 tokens, 120000 characters) was over max-answer-tokens 8192")
+
+
+def test_a_huge_answer_is_refused_unread():
+    # Before: a 5 MB answer was accepted whole and counted as 1.31M tokens against a 400k budget.
+    with ChatServer([Answer("z" * 5_000_000)]) as server:
+        with pytest.raises(RequestFailed, match=r"larger than \d+ bytes, more than max-answer-tokens \(8192\)"):
+            client_for(server).complete("scripted", MESSAGES, 8192)
+
+
+def test_the_circuit_breaker_drops_the_endpoint_after_requests_lost_in_a_row():
+    with ChatServer([Answer("fine"), Status(500), Status(500), Answer("fine"), Status(500), Status(500),
+                     Status(500)], then=Answer("fine")) as server:
+        client = client_for(server, max_retries=0)
+        outcomes = []
+        for _ in range(8):
+            try:
+                outcomes.append(client.complete("scripted", MESSAGES, 64).text)
+            except ModelUnavailable as error:
+                outcomes.append(error.kind)
+            except RequestFailed:
+                outcomes.append("lost")
+    # An answer between failures resets the count; the third in a row drops the endpoint for good.
+    assert outcomes == ["fine", "lost", "lost", "fine", "lost", "lost", "llm-dropped", "llm-dropped"]
+    assert len(server.requests) == 7  # once dropped, the endpoint is not asked again

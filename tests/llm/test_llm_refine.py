@@ -31,7 +31,7 @@ class FakeEvaluator:
         self.intervals: list[tuple[float, float]] = []
         self.threads: set[str] = set()
 
-    def __call__(self, candidate: dict):
+    def __call__(self, candidate: dict, deadline: float | None = None):
         started = time.monotonic()
         time.sleep(self.seconds)
         self.calls.append(candidate)
@@ -52,12 +52,12 @@ class FakeEvaluator:
         return outcome, FIRST_LINE
 
 
-def refiner_for(server, spec, record, evaluate, space="pytorch", **config):
+def refiner_for(server, spec, record, evaluate, space="pytorch", emit=discard, **config):
     client = ChatClient(config_for(server.url, **config), backoff_s=0.01)
     plan = chosen_plan(ExpertPlanner().plan(spec), SpaceChoice(space, "fold the chain", "scripted", "model"))
     return Refiner(client=client, config=client.config, record=record, spec=spec, plan=plan,
                    reference_source="import torch\nclass Model: ...\n", class_name="Model",
-                   device_text="cpu: test machine", offline=OFFLINE, evaluate=evaluate, emit=discard)
+                   device_text="cpu: test machine", offline=OFFLINE, evaluate=evaluate, emit=emit)
 
 
 def statuses(record):
@@ -106,14 +106,22 @@ def test_malformed_answers_are_failed_samples_whose_reason_goes_back(tiny_spec, 
     assert record.summary()["valid_rate"] == 0.25 and record.summary()["invalid"] == 3
 
 
-def test_500s_until_the_sample_budget_is_spent(tiny_spec, record):
+def test_500s_forever_trip_the_circuit_breaker_which_says_so_once(tiny_spec, record):
     evaluate = FakeEvaluator()
+    events = []
     with ChatServer([], then=Status(500, "internal error")) as server:
-        evaluated = refiner_for(server, tiny_spec, record, evaluate, samples=3, max_retries=1).run()
-    assert statuses(record) == [(1, "error"), (2, "error"), (3, "error")]
-    assert all(e.reason == "HTTP 500: internal error (gave up after 2 attempts)" and e.attempts == 2
-               for e in record.samples())
-    assert len(server.requests) == 6 and record.summary()["stop_reason"] == "sample budget spent (3 samples)"
+        evaluated = refiner_for(server, tiny_spec, record, evaluate, samples=20, max_retries=1,
+                                emit=events.append).run()
+    # Before: 20 samples x 2 attempts, valid rate 0. Now the endpoint is dropped after 3 lost requests.
+    assert statuses(record) == [(1, "error"), (2, "error"), (3, "error")] and len(server.requests) == 6
+    lost = "HTTP 500: internal error (gave up after 2 attempts)"
+    assert [e.reason for e in record.samples()[:2]] == [lost, lost]
+    summary = record.summary()
+    assert summary["stop_reason"] == (f"model unavailable: dropped {server.url} after 3 requests lost in a row "
+                                      f"(the last: {lost})")
+    assert summary["valid_rate"] is None  # lost requests say nothing of the model's answers
+    said = [event.message for event in events if "llm_error" in event.data]
+    assert len(said) == 1 and said[0].startswith(f"dropped {server.url}")
     assert [c["name"] for c, _ in evaluated] == ["pytorch.compile_default"]  # the offline candidate still raced
 
 
