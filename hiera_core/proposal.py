@@ -23,6 +23,17 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def final_newline_variants(text: str) -> tuple[str, ...]:
+    """`text` as written, and as an editor may save it: with one final newline added (Vim's
+    'fixeol' after an edit that ends in a newline) or removed."""
+    trimmed = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else None
+    return (text, text + "\n") + ((trimmed,) if trimmed is not None else ())
+
+
+def same_up_to_final_newline(a: str, b: str) -> bool:
+    return b in final_newline_variants(a)
+
+
 @dataclass
 class ProposalHeader:
     reference: str  # path of the reference file, relative to the proposal's directory
@@ -112,7 +123,8 @@ def check(proposal_path: str, text: str | None = None) -> ProposalStatus:
     reference_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(proposal_path)),
                                                    header.reference))
     status = ProposalStatus(header, reference_path)
-    status.hand_edited = sha256_text(body) != header.body_sha256
+    # One final newline more or less is how editors save files, not an edit of the proposal.
+    status.hand_edited = header.body_sha256 not in {sha256_text(variant) for variant in final_newline_variants(body)}
     status.unverified = not header.verified()
     try:
         with open(reference_path, encoding="utf-8") as handle:
@@ -136,6 +148,20 @@ def assemble_body(reference_source: str, candidate_name: str, space: str, candid
     banner = f"{CANDIDATE_MARKER}{candidate_name} ({space}) "
     return (reference_source.rstrip("\n") + "\n\n\n" + banner + "-" * max(4, 80 - len(banner)) + "\n"
             + candidate_code.rstrip("\n") + "\n")
+
+
+def prefix_is_reference(prefix: str, reference_source: str) -> bool:
+    """Whether the part of a body above its candidate marker is what assemble_body puts there."""
+    marker_line = prefix.rstrip("\n").rsplit("\n", 1)[-1]
+    return (marker_line.startswith(CANDIDATE_MARKER)
+            and prefix[:len(prefix) - len(marker_line) - 1].rstrip("\n") == reference_source.rstrip("\n"))
+
+
+def first_difference_line(text: str, reference_source: str) -> int:
+    for number, (ours, theirs) in enumerate(zip(text.splitlines(), reference_source.splitlines()), start=1):
+        if ours != theirs:
+            return number
+    return min(len(text.splitlines()), len(reference_source.splitlines())) + 1
 
 
 def candidate_part(body: str) -> tuple[str, int]:

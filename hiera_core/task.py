@@ -66,7 +66,7 @@ class SourceInfo:
 def read_source(path: str) -> SourceInfo:
     """Read and statically inspect a task file; syntax errors are reported with their location."""
     if not os.path.exists(path):
-        raise HieraError(f"no such file: {path}", kind="usage", hint="check the path (FILE or FILE::Class)")
+        raise HieraError("no such file", file=path, kind="usage", hint="check the path (FILE or FILE::Class)")
     if not path.endswith(".py"):
         raise HieraError(f"{path} is not a Python file", file=path, kind="usage",
                          hint="point hiera at the .py file that defines the nn.Module")
@@ -95,6 +95,17 @@ def read_source(path: str) -> SourceInfo:
 
 
 def choose_class(info: SourceInfo, class_name: str | None) -> ClassSite:
+    site = _choose_class(info, class_name)
+    namesakes = [other for other in info.classes if other.name == site.name]
+    if len(namesakes) > 1:
+        lines = ", ".join(str(other.line) for other in namesakes)
+        raise HieraError(f"{len(namesakes)} classes named {site.name} (lines {lines}): Python keeps only the last one",
+                         file=info.path, line=namesakes[-1].line, kind="usage",
+                         hint="rename or delete all but one (a rewrite of Model is named ModelNew)")
+    return site
+
+
+def _choose_class(info: SourceInfo, class_name: str | None) -> ClassSite:
     modules = info.module_classes()
     if class_name:
         for site in info.classes:

@@ -30,8 +30,11 @@ __all__ = ["analyze_file", "analyze_source", "CheckConfig", "ConfigError", "load
            "Rule", "RULES", "SEVERITIES", "severity_rank", "char_column", "line_starts", "EXTENSIONS"]
 
 
-def analyze_file(path: str, text: str | bytes | None = None, config: CheckConfig | None = None) -> list[Finding]:
-    """Findings for one file; `text` is the content (read from `path` when None)."""
+def analyze_file(path: str, text: str | bytes | None = None, config: CheckConfig | None = None,
+                 parsed: object | None = None) -> list[Finding]:
+    """Findings for one file; `text` is the content (read from `path` when None). `parsed` is the
+    text's PythonDocument or CudaDocument when the caller has one (the editor's incremental parse),
+    so it is not parsed again."""
     config = config or CheckConfig()
     if not path.endswith(EXTENSIONS) or config.excludes(path):
         return []
@@ -45,33 +48,33 @@ def analyze_file(path: str, text: str | bytes | None = None, config: CheckConfig
                                b"", config)
     else:
         source = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
-    return _configured(analyze_source(path, source), source, config)
+    return _configured(analyze_source(path, source, parsed), source, config)
 
 
-def analyze_source(path: str, source: bytes) -> list[Finding]:
+def analyze_source(path: str, source: bytes, parsed: object | None = None) -> list[Finding]:
     """Every finding of every rule for `source` (named `path`), before configuration and suppressions."""
     findings = _utf8_problem(path, source)
     if path.endswith(PYTHON_EXTENSIONS):
-        findings += _analyze_python(path, source)
+        findings += _analyze_python(path, source, parsed)
     elif path.endswith(CUDA_EXTENSIONS):
-        findings += _analyze_cuda(path, source)
+        findings += _analyze_cuda(path, source, parsed)
     return findings
 
 
-def _analyze_cuda(path: str, source: bytes) -> list[Finding]:
+def _analyze_cuda(path: str, source: bytes, doc=None) -> list[Finding]:
     from hiera_core.analysis.contract_rules import check_cuda_annotations
     from hiera_core.analysis.cuda_rules import check_cuda
     from hiera_core.analysis.cuda_source import parse_cuda
 
-    doc = parse_cuda(source)
+    doc = doc or parse_cuda(source)
     return check_cuda(doc, path) + check_cuda_annotations(doc, path)
 
 
-def _analyze_python(path: str, source: bytes) -> list[Finding]:
+def _analyze_python(path: str, source: bytes, doc=None) -> list[Finding]:
     from hiera_core.analysis.contract_rules import check_python
     from hiera_core.analysis.python_source import parse_python
 
-    doc = parse_python(source)
+    doc = doc or parse_python(source)
     findings = check_python(doc, path)
     # CUDA sources embedded in string literals (load_inline, NVRTC) get the CUDA rules too
     for span in doc.embedded_cuda:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 from collections.abc import Iterator
 
 from hiera_core import proposal
@@ -21,7 +23,10 @@ _BLOCK_RE = re.compile(r"^\s*(\d+)(?:\s*[x,]\s*(\d+))?(?:\s*[x,]\s*(\d+))?\s*$")
 
 # -- Python: proposals and directives ------------------------------------------------------------
 def check_python(doc: PythonDocument, path: str) -> list[Finding]:
-    findings = list(_proposal_status(doc, path))
+    findings = [finding("HC003", f"syntax error: {doc.syntax_error.message}", path, doc.syntax_error.span,
+                        "fix the syntax; `python -m py_compile FILE` shows the same error")] if doc.syntax_error else []
+    findings.extend(_proposal_status(doc, path))
+    findings.extend(_duplicate_classes(doc, path))
     findings.extend(_directives(doc, path))
     return findings
 
@@ -44,14 +49,17 @@ def _proposal_status(doc: PythonDocument, path: str) -> Iterator[Finding]:
     elif status.stale:
         yield finding("HC201", f"reference {header.reference} changed since this proposal was verified", path,
                       at("reference-sha256"), f"re-run `hiera optimize {header.reference}`")
+    # The reference as the user named the proposal (relative stays relative), so the command runs as shown.
+    reference = os.path.normpath(os.path.join(os.path.dirname(path), header.reference))
+    verify = f"hiera verify {shlex.quote(f'{reference}::{header.reference_class}')} {shlex.quote(path)}"
     if status.hand_edited:
         yield finding("HC202", "proposal edited after verification (body-sha256 differs)", path,
-                      at("body-sha256"), f"re-run `hiera verify {path}` or revert the edit")
+                      at("body-sha256"), f"re-run `{verify}` or revert the edit")
     if status.unverified:
         message = (f"proposal is not verified: {header.verification}" if header.verification
                    else "proposal has no verification record")
         yield finding("HC203", message, path, at("verification" if header.verification else "hiera-proposal"),
-                      f"run `hiera verify {path}`")
+                      f"run `{verify}`")
 
 
 def _directive_span(doc: PythonDocument, line: int, char_col: int) -> Span:
@@ -69,6 +77,20 @@ def _item_span(doc: PythonDocument, lines: list[int], key: str) -> Span:
         if match:
             return _directive_span(doc, line, match.start())
     return _directive_span(doc, lines[0], 0)
+
+
+def _duplicate_classes(doc: PythonDocument, path: str) -> Iterator[Finding]:
+    """Top-level module classes (column 0) whose name an earlier one already has."""
+    first: dict[str, int] = {}
+    for cls in doc.classes:
+        if not cls.is_module or cls.span.start_col != 0:
+            continue
+        if cls.name in first:
+            yield finding("HC207", f"a second class {cls.name} (the first is on line {first[cls.name] + 1}): "
+                          "Python keeps only this one", path, cls.name_span,
+                          "rename or delete all but one (a rewrite of Model is named ModelNew)")
+        else:
+            first[cls.name] = cls.name_span.start_line
 
 
 def _directives(doc: PythonDocument, path: str) -> Iterator[Finding]:

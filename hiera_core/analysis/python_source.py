@@ -7,14 +7,16 @@ to run on every keystroke. Positions are bytes and 0-based lines (see findings.S
     doc = parse_python(text)                  # str or bytes
     for cls in doc.classes:
         cls.name, cls.is_module, cls.bases, cls.forward, cls.directives
-    doc.has_get_inputs, doc.has_get_init_inputs, doc.proposal
+    doc.has_get_inputs, doc.has_get_init_inputs, doc.proposal, doc.syntax_error
     doc = parse_python(new_text, old_tree)    # incremental: old_tree already tree.edit()-ed
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import threading
+import warnings
 from dataclasses import dataclass, field
 
 import tree_sitter_python
@@ -33,6 +35,9 @@ _QUERY = Query(PYTHON, """
 (string) @string
 """)
 _MODULE_BASE_RE = re.compile(r"^(?:(?:torch\.)?nn\.[A-Z]\w*|Module)$")
+# A top-level def, class or assignment, read from the text where a parse error may have swallowed it.
+_TOP_LEVEL_NAME_RE = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)"
+                                rb"|(\w+)[ \t]*(?::[ \t]*[\w.\[\], |]*)?=(?!=))", re.M)
 
 
 def _parser() -> Parser:
@@ -62,6 +67,14 @@ class PyClass:
     is_module: bool  # looks like an nn.Module subclass (directly or through a class of this file)
 
 
+@dataclass(frozen=True)
+class PySyntaxError:
+    """Python's own verdict on a file the parser found errors in: its message and where."""
+
+    message: str
+    span: Span
+
+
 @dataclass
 class PythonDocument:
     source: bytes
@@ -72,6 +85,7 @@ class PythonDocument:
     proposal: ProposalHeader | None  # the HIERA proposal header, when this file is a proposal
     directive_comments: list[tuple[int, Span]] = field(default_factory=list)  # (0-based line, span)
     embedded_cuda: list[Span] = field(default_factory=list)  # string literals holding CUDA (`__global__`)
+    syntax_error: PySyntaxError | None = None  # the first one, as Python reports it
 
     @property
     def has_get_inputs(self) -> bool:
@@ -108,12 +122,38 @@ def parse_python(text: str | bytes, old_tree: Tree | None = None) -> PythonDocum
     functions: list[PyFunction] = []
     names: set[str] = set()
     _module_level(tree.root_node, functions, names)
+    syntax_error = None
+    if tree.root_node.has_error:
+        syntax_error = _syntax_error(decoded, source)
+        # An unclosed bracket makes the parser fold the rest of the file into an error node, so a
+        # `def get_inputs` below it would look missing: the text still shows what is defined.
+        names.update(next(group for group in match.groups() if group).decode("utf-8", "replace")
+                     for match in _TOP_LEVEL_NAME_RE.finditer(source))
     directive_comments = sorted(
         (node.start_point[0], Span.of(node)) for node in captures.get("directive", [])
         if DIRECTIVE_RE.match(node.text.decode("utf-8", "replace"))
         and not node.text.decode("utf-8", "replace").split(":", 1)[1].strip().startswith("ignore["))
     return PythonDocument(source, tree, classes, functions, names, parse_header(decoded),
-                          directive_comments, _embedded_cuda(captures))
+                          directive_comments, _embedded_cuda(captures), syntax_error)
+
+
+def _syntax_error(text: str, source: bytes) -> PySyntaxError | None:
+    """Python's syntax error in `text` (None when Python accepts what the parser could not read)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not errors
+            ast.parse(text)
+    except SyntaxError as error:
+        lines = text.split("\n")
+        line = min(max((error.lineno or 1) - 1, 0), len(lines) - 1)
+        line_text = lines[line]
+        column = len(line_text[:max((error.offset or 1) - 1, 0)].encode("utf-8"))
+        # From the column to the end of the line; the whole line when Python points past its end
+        span = Span.line_range(source, line, column)
+        return PySyntaxError(error.msg, span if span.end_col > span.start_col else Span.line_range(source, line))
+    except (ValueError, RecursionError):  # null bytes; nesting deeper than Python's parser goes
+        return None
+    return None
 
 
 def _outer(node: Node) -> Node:

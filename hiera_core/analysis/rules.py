@@ -29,6 +29,10 @@ _TABLE = (
     Rule("HC002", "not-utf8", "warning", "The file is not valid UTF-8.",
          "Sources are read as UTF-8. The file was still analysed on its bytes, but columns after the "
          "first invalid byte may be off and nvcc or Python may reject it. Save it as UTF-8."),
+    Rule("HC003", "syntax-error", "error", "The Python file does not parse.",
+         "Python rejects the file with a syntax error here, so HIERA cannot import or run its modules. "
+         "The other rules still see what the parser could read, and names defined below the error "
+         "(such as get_inputs) still count. `python -m py_compile FILE` shows the same error."),
     Rule("HC101", "unguarded-global-index", "warning",
          "Global memory indexed by a global thread index without a bounds guard.",
          "A kernel reads or writes a pointer parameter (global memory) at an index computed from "
@@ -158,6 +162,11 @@ _TABLE = (
          "`dynamic=NAME:DIM` declares a dimension of a forward() input as varying at run time; "
          "verification then varies it. NAME is not a parameter of the class's forward(), so the "
          "declaration would be ignored. Use the parameter's name."),
+    Rule("HC207", "duplicate-module-class", "error",
+         "Two module classes of the file have the same name.",
+         "Two top-level `nn.Module` classes share a name, so Python keeps only the last one and the "
+         "first is dead code: HIERA (and anyone importing the file) would optimize a class other than "
+         "the one written first. Rename or delete all but one; a rewrite of `Model` is named `ModelNew`."),
     Rule("HC210", "annotation-invalid", "error",
          "A `// hiera:` annotation in a `.cu` file cannot be read.",
          "Contract annotations sit in the comment lines directly above a `__global__` function: "

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import click
 
-from hiera_core.cuda.nvrtc import SourceOrigin, compile_cuda, detect_arch
+from hiera_core.cuda.nvrtc import SourceOrigin, compile_cuda, detect_arch, toolkit_include_dirs, without_host_includes
 from hiera_core.cuda.resources import kernel_resources
+
+CUDA_SUFFIXES = (".cu", ".cuh")
 
 
 @click.command("kernels")
@@ -27,11 +29,16 @@ from hiera_core.cuda.resources import kernel_resources
 def kernels(file: Path, arch: str | None, block: int | None, dyn_smem: int, include_dirs: tuple[Path, ...],
             defines: tuple[str, ...], as_json: bool) -> None:
     """Registers, spills, shared memory and theoretical occupancy of every kernel in FILE."""
+    if file.suffix not in CUDA_SUFFIXES:
+        raise click.BadParameter(f"{file} is not a CUDA source ({', '.join(CUDA_SUFFIXES)}); for the kernels of a "
+                                 f"Python module, run `hiera optimize {file}` or `hiera-lsp --check {file}`",
+                                 param_hint="FILE")
     source = file.read_text()
     target = arch or detect_arch()
-    options = [f"-I{path}" for path in (file.parent, *include_dirs)] + [f"-D{d}" for d in defines]
+    folders = [str(path) for path in (file.parent, *include_dirs)] + toolkit_include_dirs()
+    options = [f"-I{folder}" for folder in folders] + [f"-D{d}" for d in defines]
     origin = SourceOrigin(str(file))
-    compiled = compile_cuda(source, arch=target, options=options, origin=origin)
+    compiled = compile_cuda(without_host_includes(source, folders), arch=target, options=options, origin=origin)
     report = kernel_resources(source, arch=target, block=block, dynamic_smem=dyn_smem, compiled=compiled)
     if as_json:
         click.echo(json.dumps({"file": str(file), **report.to_dict()}, indent=2))

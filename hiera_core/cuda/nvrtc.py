@@ -33,6 +33,13 @@ _DIAGNOSTIC_RE = re.compile(
 _PTXAS_ERROR_RE = re.compile(r"^ptxas (?:error|fatal)\s*: (?P<message>.*)$")
 _ARCH_RE = re.compile(r"^sm_\d+[af]?$")
 _MEMORY_CACHE: dict[str, "CompileResult"] = {}
+_ANGLE_INCLUDE_RE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^>\n]+)>[^\n]*$", re.M)
+# NVRTC compiles device code only and has no C library: these C headers (and every C++ standard
+# header) are host headers there, unless CCCL has a device version (cuda/std/cstdint for stdint.h).
+C_HEADERS = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "locale.h", "math.h",
+             "setjmp.h", "signal.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+             "string.h", "time.h", "wchar.h", "unistd.h"}
+HOST_ONLY_CUDA_HEADERS = {"cuda.h"}  # the driver API: host code, and it pulls in stdlib.h
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,24 @@ class CompileResult:
                 "diagnostics": [d.__dict__ for d in self.diagnostics]}
 
 
+# What the custom-CUDA space needs beyond torch: GPU only, so it is the [cuda] extra, not the base install.
+CUSTOM_CUDA_MODULES = ("cuda.core", "cuda.bindings")
+
+
+def custom_cuda_unavailable() -> str | None:
+    """One line saying the custom-CUDA space is off and what to install, or None when it is on."""
+    import importlib.util
+
+    try:
+        missing = [name for name in CUSTOM_CUDA_MODULES if importlib.util.find_spec(name) is None]
+    except ModuleNotFoundError:  # the `cuda` namespace itself is absent
+        missing = list(CUSTOM_CUDA_MODULES)
+    if not missing:
+        return None
+    return (f"custom CUDA kernels space off: {', '.join(missing)} not installed here; "
+            "pip install 'hiera[cuda]' (cuda-core, cuda-bindings, NVRTC, ninja) to turn it on")
+
+
 def nvrtc_version() -> str:
     from cuda.bindings import nvrtc
 
@@ -116,6 +141,38 @@ def detect_arch() -> str:
     _, major = driver.cuDeviceGetAttribute(attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0)
     _, minor = driver.cuDeviceGetAttribute(attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0)
     return f"sm_{major}{minor}"
+
+
+def toolkit_include_dirs() -> list[str]:
+    """The CUDA headers NVRTC does not carry (cuda_runtime.h, cuda_fp16.h, CCCL's cuda/std and cub),
+    where cuda.pathfinder finds them: pip wheels, conda, CUDA_HOME/CUDA_PATH, /usr/local/cuda."""
+    try:
+        from cuda.pathfinder import find_nvidia_header_directory
+    except ImportError:
+        return []
+    found = (find_nvidia_header_directory(name) for name in ("cudart", "cccl"))
+    return list(dict.fromkeys(folder for folder in found if folder))
+
+
+def without_host_includes(source: str, include_dirs: list[str]) -> str:
+    """`source` with each `#include <...>` of a host header that no include dir holds turned into a
+    comment (same line count, so diagnostics keep their lines), or into CCCL's device version of a C
+    or C++ standard header where there is one: what nvcc's host pass would use is out of NVRTC's reach."""
+    cccl = next((Path(folder) for folder in include_dirs if (Path(folder) / "cuda" / "std").is_dir()), None)
+
+    def replace(match: re.Match) -> str:
+        header = match.group(1).strip()
+        if header not in HOST_ONLY_CUDA_HEADERS and any((Path(folder) / header).is_file() for folder in include_dirs):
+            return match.group(0)
+        cxx_standard = "/" not in header and "." not in header  # <vector>, <cstdint>
+        standard = ("c" + header[:-2]) if header in C_HEADERS else header if cxx_standard else None
+        if header not in HOST_ONLY_CUDA_HEADERS and standard is None:
+            return match.group(0)  # not a host header: NVRTC's "cannot open" is the right error
+        if standard is not None and cccl is not None and (cccl / "cuda" / "std" / standard).is_file():
+            return f"#include <cuda/std/{standard}>  // for <{header}>: CCCL's device version"
+        return f"// #include <{header}>: a host header, left out of the NVRTC compile"
+
+    return _ANGLE_INCLUDE_RE.sub(replace, source)
 
 
 def cache_dir() -> Path:

@@ -3,7 +3,8 @@
 Precedence, per setting (highest first):
     1. CLI flags          --model, --base-url, --plan-model, --samples, --token-budget, --time-budget
     2. environment        HIERA_MODEL, HIERA_PLAN_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY
-    3. pyproject.toml     [tool.hiera] at the workspace root (kebab-case keys, see TOML_KEYS)
+    3. pyproject.toml     [tool.hiera] at the workspace root (kebab-case keys, see TOML_KEYS; the
+                          run's budget, device and timeout too: `run_settings`, below the flags)
     4. editor settings    HIERA_EDITOR_SETTINGS: a JSON object {"model", "baseUrl", "planModel"}
                           that the language server sets for the jobs it starts
 No model anywhere: offline expert mode.
@@ -38,6 +39,8 @@ TOML_KEYS = {
     "request-timeout": "request_timeout_s", "max-retries": "max_retries", "temperature": "temperature",
     "max-answer-tokens": "max_answer_tokens",
 }
+# [tool.hiera] keys of the run itself (budget, device, timeout): `run_settings` reads them, below the flags.
+RUN_TOML_KEYS = {"budget": "budget", "device": "device", "timeout": "timeout_s"}
 EDITOR_KEYS = {"model": "model", "baseUrl": "base_url", "planModel": "plan_model"}
 ENV_KEYS = {ENV_MODEL: "model", ENV_PLAN_MODEL: "plan_model", ENV_BASE_URL: "base_url"}
 # Local servers (vLLM, SGLang, Ollama, llama.cpp) ignore the key but the client needs one.
@@ -102,6 +105,55 @@ class LLMConfig:
                 f"{planner}{budgets}")
 
 
+@dataclass
+class RunSettings:
+    """A run's budget, device and time limit per worker step, with where each came from."""
+
+    budget: int = 4  # offline expert candidates
+    device: str | None = None  # None: the default device (cuda when a GPU is present)
+    timeout_s: float = 600.0
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def run_settings(workspace: str | os.PathLike | None, budget: int | None = None, device: str | None = None,
+                 timeout_s: float | None = None) -> RunSettings:
+    """The CLI flags (None: not given) over [tool.hiera] budget, device and timeout over the defaults;
+    raises HieraError(kind="config") for a bad value in pyproject.toml."""
+    settings = RunSettings()
+    flags = {"budget": budget, "device": device, "timeout_s": timeout_s}
+    layers = [("pyproject.toml [tool.hiera]", _toml_table(workspace)[1]),
+              ("CLI flags", {name: value for name, value in flags.items() if value is not None})]
+    for source, values in layers:
+        for key, value in values.items():
+            name = RUN_TOML_KEYS.get(key, key) if source != "CLI flags" else key
+            if name not in flags:
+                continue
+            setattr(settings, name, _validated_run(name, value, source))
+            settings.sources[name] = source
+    return settings
+
+
+def _validated_run(name: str, value: Any, source: str) -> Any:
+    def bad(expected: str) -> HieraError:
+        key = next(key for key, field_name in RUN_TOML_KEYS.items() if field_name == name)
+        return HieraError(f"{source}: {key} must be {expected}, got {value!r}", kind="config",
+                          hint="fix it in pyproject.toml, or override it with the command's flag")
+
+    if name == "device":
+        if value not in ("cuda", "cpu"):
+            raise bad('"cuda" or "cpu"')
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise bad("a number")
+    if name == "budget":
+        if not isinstance(value, int) or not 1 <= value <= 64:
+            raise bad("an integer from 1 to 64")
+        return value
+    if value <= 0:
+        raise bad("a positive number of seconds")
+    return float(value)
+
+
 def without_credentials(url: str) -> str:
     """`url` without the user:password@ a proxy URL may carry."""
     parts = urlsplit(url)
@@ -147,20 +199,25 @@ def _editor_layer(env: Mapping[str, str]) -> dict:
     return {EDITOR_KEYS[key]: value for key, value in data.items() if key in EDITOR_KEYS and value not in (None, "")}
 
 
-def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dict:
+def _toml_table(workspace: str | os.PathLike | None) -> tuple[Path | None, dict]:
+    """(path, [tool.hiera] table) of the workspace's pyproject.toml; (None, {}) when there is none."""
     if workspace is None:
-        return {}
+        return None, {}
     path = Path(workspace) / "pyproject.toml"
     try:
         with open(path, "rb") as handle:
-            table = tomllib.load(handle).get("tool", {}).get("hiera", {})
+            return path, tomllib.load(handle).get("tool", {}).get("hiera", {})
     except FileNotFoundError:
-        return {}
+        return None, {}
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise HieraError(f"cannot read {path}: {error}", file=str(path), kind="config") from None
+
+
+def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dict:
+    path, table = _toml_table(workspace)
     values = {}
     for key, value in table.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) or key in RUN_TOML_KEYS:
             continue
         if key in ("api-key", "api_key"):
             warnings.append(f"{path}: [tool.hiera] {key} is ignored: the key belongs in {ENV_API_KEY}, "
@@ -168,7 +225,8 @@ def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dic
         elif key in TOML_KEYS:
             values[TOML_KEYS[key]] = value
         else:
-            warnings.append(f"{path}: unknown [tool.hiera] key '{key}' (known: {', '.join(TOML_KEYS)})")
+            known = ", ".join([*TOML_KEYS, *RUN_TOML_KEYS])
+            warnings.append(f"{path}: unknown [tool.hiera] key '{key}' (known: {known})")
     return values
 
 

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import traceback
+from dataclasses import dataclass
 
 from hiera_core.analysis import (
     EXTENSIONS,
@@ -38,6 +39,14 @@ GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 class UsageError(Exception):
     pass
+
+
+@dataclass
+class Failure:
+    """A file that could not be analysed (path None: the whole run, e.g. a parser is not installed)."""
+
+    path: str | None
+    message: str
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +80,7 @@ def main(args: list[str]) -> int:
         return 2
     findings: list[Finding] = []
     sources: dict[str, bytes] = {}  # files with findings, to turn byte columns into characters
-    internal_error = False
+    failures: list[Failure] = []
     for path in paths:
         try:
             try:
@@ -83,16 +92,24 @@ def main(args: list[str]) -> int:
             if file_findings and source is not None:
                 sources[path] = source
             findings.extend(file_findings)
+        except ImportError as error:
+            # A parser missing from this interpreter fails every file alike: one error, not one per file,
+            # and no count of findings that reads as a clean result.
+            failures = [Failure(None, f"cannot analyse {path}: {error} (in {sys.executable}); "
+                                      f"hint: pip install hiera, which installs the tree-sitter parsers")]
+            print(f"hiera-lsp --check: {failures[0].message}", file=sys.stderr)
+            findings, paths = [], []
+            break
         except Exception as error:  # a bug in a rule must not hide the other files' results
-            internal_error = True
-            print(f"{path}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+            failures.append(Failure(path, f"internal error: {type(error).__name__}: {error}"))
+            print(f"{path}: {failures[-1].message}", file=sys.stderr)
             if os.environ.get("HIERA_DEBUG"):
                 traceback.print_exc()
     try:
-        _write(options.format, findings, len(paths), sources)
+        _write(options.format, findings, len(paths), sources, failures)
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly, as other CLI tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if internal_error:
+    if failures:
         return 2
     fail_rank = severity_rank(options.fail_on or config.fail_on)
     return 1 if any(severity_rank(item.severity) >= fail_rank for item in findings) else 0
@@ -179,11 +196,15 @@ class _Positions:
                 item.end_line + 1, column(item.end_line, item.end_col_byte))
 
 
-def _write(format_: str, findings: list[Finding], files_checked: int, sources: dict[str, bytes]) -> None:
+def _write(format_: str, findings: list[Finding], files_given: int, sources: dict[str, bytes],
+           failures: list[Failure]) -> None:
     findings = sorted(findings, key=lambda item: (item.path, item.start_byte, item.code))
     position = _Positions(sources)
+    files_checked = files_given - sum(failure.path is not None for failure in failures)
     out = sys.stdout
     if format_ == "text":
+        if any(failure.path is None for failure in failures):
+            return  # nothing was checked: the error on stderr is the whole result
         for item in findings:
             line, column, _, _ = position(item)
             out.write(f"{item.path}:{line}:{column}: {item.code} {item.message}\n")
@@ -191,17 +212,21 @@ def _write(format_: str, findings: list[Finding], files_checked: int, sources: d
                 out.write(f"    hint: {item.hint}\n")
         counts = {severity: sum(item.severity == severity for item in findings) for severity in reversed(SEVERITIES)}
         summary = ", ".join(f"{count} {severity}{'s' if count != 1 else ''}" for severity, count in counts.items())
-        out.write(f"{files_checked} file{'s' if files_checked != 1 else ''} checked: {summary}\n")
+        failed = f" ({len(failures)} not analysed: internal error)" if failures else ""
+        out.write(f"{files_checked} file{'s' if files_checked != 1 else ''} checked{failed}: {summary}\n")
     elif format_ == "json":
         records = []
         for item in findings:
             line, column, end_line, end_column = position(item)
             records.append({**item.to_dict(), "location": {"line": line, "column": column, "end_line": end_line,
                                                            "end_column": end_column}})
-        json.dump({"files_checked": files_checked, "findings": records}, out, indent=2)
+        report = {"files_checked": files_checked, "findings": records}
+        if failures:
+            report["errors"] = [vars(failure) for failure in failures]
+        json.dump(report, out, indent=2)
         out.write("\n")
     elif format_ == "sarif":
-        json.dump(_sarif(findings, position), out, indent=2)
+        json.dump(_sarif(findings, position, failures), out, indent=2)
         out.write("\n")
     else:
         for item in findings:
@@ -218,7 +243,7 @@ def _github_escape(text: str, is_property: bool) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if is_property else text
 
 
-def _sarif(findings: list[Finding], position: _Positions) -> dict:
+def _sarif(findings: list[Finding], position: _Positions, failures: list[Failure]) -> dict:
     from hiera_core import __version__
 
     codes = list(RULES)
@@ -239,6 +264,10 @@ def _sarif(findings: list[Finding], position: _Positions) -> dict:
             }}],
         }
         results.append(result)
+    notifications = [{"level": "error", "message": {"text": failure.message}, **(
+        {"locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(failure.path),
+                                                                  "uriBaseId": "%SRCROOT%"}}}]}
+        if failure.path is not None else {})} for failure in failures]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -246,6 +275,7 @@ def _sarif(findings: list[Finding], position: _Positions) -> dict:
             "tool": {"driver": {"name": "hiera", "version": __version__, "rules": rules}},
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {"%SRCROOT%": {"uri": _directory_uri(os.getcwd())}},
+            "invocations": [{"executionSuccessful": not failures, "toolExecutionNotifications": notifications}],
             "results": results,
         }],
     }

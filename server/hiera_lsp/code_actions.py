@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.analysis.python_source import PyClass
 from hiera_core.proposal import proposal_path_for
 from hiera_lsp import commands, proposals
 from hiera_lsp.diagnostics import STALE_PROPOSAL
@@ -21,6 +20,7 @@ from hiera_lsp.documents import Document
 from hiera_lsp.records import all_records, read_record
 
 if TYPE_CHECKING:
+    from hiera_core.analysis.python_source import PyClass
     from hiera_lsp.server import HieraLanguageServer
 
 OPTIMIZE_KIND = "refactor.hiera.optimize"
@@ -92,11 +92,13 @@ def _apply_action(ls: "HieraLanguageServer", source_path: str, text: str, class_
     """The proposal edit as an action; none for clients that cannot create files through edits."""
     speedup = f" ({proposal['speedup']:.2f}x)" if isinstance(proposal.get("speedup"), (int, float)) else ""
     target = proposal_path_for(source_path)
+    title = f"HIERA: Apply proposal{speedup} -> {os.path.basename(target)}"
+    if proposals.can_preview(ls.client_capabilities):  # the client's diff and confirmation, via the command
+        return [_command_action(title, APPLY_KIND, commands.APPLY_PROPOSAL, [from_fs_path(source_path), class_name])]
     edit = proposals.proposal_edit(ls, target, text, f"HIERA proposal for {class_name}{speedup}")
     if edit is None:
         return []
-    return [types.CodeAction(title=f"HIERA: Apply proposal{speedup} -> {os.path.basename(target)}",
-                             kind=APPLY_KIND, edit=edit)]
+    return [types.CodeAction(title=title, kind=APPLY_KIND, edit=edit)]
 
 
 def _proposal_file_actions(ls: "HieraLanguageServer", document: Document,

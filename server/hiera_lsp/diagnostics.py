@@ -7,7 +7,9 @@ inputs at all (says what to add). On a proposal file: each contract assumption o
 
 Analysis runs on the server's analysis thread. In push mode each document has at most one
 analysis in flight; changes that arrive meanwhile are coalesced into one more run on the latest
-snapshot, so fast typing never queues stale work.
+snapshot, so fast typing never queues stale work. The rules run on the snapshot's own incremental
+parse. A file over LARGE_BYTES is analysed only once typing pauses (LARGE_DEBOUNCE_S), and a
+large CUDA file in a child process, so that hovers and edits elsewhere are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -15,21 +17,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing
 import os
-from typing import TYPE_CHECKING
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Callable
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.analysis import analyze_file
-from hiera_core.analysis.config import ConfigError, load_config
-from hiera_core.analysis.python_source import PyClass, PythonDocument
 from hiera_core.proposal import parse_header, proposal_path_for
 from hiera_lsp.documents import CUDA, MAX_PARSED_BYTES, Document
-from hiera_lsp.proposals import read_text
+from hiera_lsp.proposals import current_text, read_text
 from hiera_lsp.records import read_record
 
 if TYPE_CHECKING:
+    from hiera_core.analysis.python_source import PyClass, PythonDocument
     from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,8 @@ VERIFICATION_FAILURE = "HL202"
 MISSING_INPUTS = "HL203"
 CONTRACT_ASSUMPTION = "HL204"
 MAX_FAILURES_SHOWN = 5
+LARGE_BYTES = 256 << 10  # larger files are analysed after a pause in typing, CUDA ones in a child process
+LARGE_DEBOUNCE_S = 0.3
 
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
              "info": types.DiagnosticSeverity.Information}
@@ -54,7 +58,21 @@ def _diagnostic(document: Document, start: int, end: int, encoding: str, message
                             severity=severity, code=code, source=SOURCE, related_information=related)
 
 
-def diagnostics_for(document: Document, encoding: str) -> list[types.Diagnostic]:
+TextOf = Callable[[str], "str | None"]  # a path's text as the user sees it (open buffer, else disk)
+
+
+def analyze_here(path: str, document: Document, config) -> list:
+    """The shared analysis's findings, on the snapshot's own (incremental) parse."""
+    from hiera_core.analysis import analyze_file
+
+    return analyze_file(path, document.data, config, parsed=document.view)
+
+
+Analyze = Callable[[str, Document, object], list]
+
+
+def diagnostics_for(document: Document, encoding: str, text_of: TextOf = read_text,
+                    analyze: Analyze = analyze_here) -> list[types.Diagnostic]:
     """Everything HIERA says about one snapshot (blocking: call it on the analysis thread)."""
     if document.language is None:
         return []
@@ -63,6 +81,8 @@ def diagnostics_for(document: Document, encoding: str) -> list[types.Diagnostic]
                             f"HIERA does not analyse files over {MAX_PARSED_BYTES >> 20} MB in the editor (this one "
                             f"is {len(document.data) / 1e6:.1f} MB); `hiera-lsp --check` still does",
                             TOO_LARGE, types.DiagnosticSeverity.Information)]
+    from hiera_core.analysis.config import ConfigError, load_config
+
     path = document.path or _UNTITLED_NAMES[document.language]
     try:
         config = load_config(os.path.dirname(os.path.abspath(path)))
@@ -71,14 +91,14 @@ def diagnostics_for(document: Document, encoding: str) -> list[types.Diagnostic]
         config = None
     items = [_diagnostic(document, f.start_byte, f.end_byte, encoding,
                          f"{f.message}\n{f.hint}" if f.hint else f.message, f.code, _SEVERITY[f.severity])
-             for f in analyze_file(path, document.data, config)]
+             for f in analyze(path, document, config)]
     view = document.python
     if view is not None:
         items += _proposal_assumptions(document, view, encoding)
         if document.path:
             for cls in view.classes:
                 if cls.is_module:
-                    items += _module_diagnostics(document, view, cls, encoding)
+                    items += _module_diagnostics(document, view, cls, encoding, text_of)
     return items
 
 
@@ -97,7 +117,7 @@ def _proposal_assumptions(document: Document, view: PythonDocument, encoding: st
 
 
 def _module_diagnostics(document: Document, view: PythonDocument, cls: PyClass,
-                        encoding: str) -> list[types.Diagnostic]:
+                        encoding: str, text_of: TextOf) -> list[types.Diagnostic]:
     name = cls.name_span
     items = []
 
@@ -105,7 +125,7 @@ def _module_diagnostics(document: Document, view: PythonDocument, cls: PyClass,
         items.append(_diagnostic(document, name.start_byte, name.end_byte, encoding, message, code,
                                  severity, related))
 
-    stale = _stale_proposal(document, cls)
+    stale = _stale_proposal(document, cls, text_of)
     if stale:
         at_name(f"the proposal {os.path.basename(stale)} was verified against an earlier version of "
                 "this file; it may no longer compute the same thing\nre-run HIERA: Optimize, or "
@@ -144,10 +164,11 @@ def _shortened(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else "…" + text[-limit:]
 
 
-def _stale_proposal(document: Document, cls: PyClass) -> str | None:
-    """Path of this class's proposal when it was verified against a different text of this file."""
+def _stale_proposal(document: Document, cls: PyClass, text_of: TextOf) -> str | None:
+    """Path of this class's proposal when it was verified against a different text of this file
+    (the proposal as open in the editor, even never saved, else on disk)."""
     proposal_path = proposal_path_for(document.path)
-    text = read_text(proposal_path)
+    text = text_of(proposal_path)
     header = parse_header(text) if text else None
     if header is None or header.reference_class != cls.name:
         return None
@@ -157,17 +178,36 @@ def _stale_proposal(document: Document, cls: PyClass) -> str | None:
     return proposal_path if hashlib.sha256(document.data).hexdigest() != header.reference_sha256 else None
 
 
+def _reference_of_proposal(path: str | None) -> str | None:
+    """`<stem>.py` for a `<stem>_hiera.py` proposal (as proposal_path_for names it)."""
+    if path and path.endswith("_hiera.py") and os.path.basename(path) != "_hiera.py":
+        return path[:-len("_hiera.py")] + ".py"
+    return None
+
+
 class DiagnosticsPublisher:
     def __init__(self, ls: "HieraLanguageServer"):
         self.ls = ls
         self._latest: dict[str, Document] = {}
         self._tasks: dict[str, asyncio.Task] = {}
+        self._child: ProcessPoolExecutor | None = None
+
+    def _analyze_in_child(self, path: str, document: Document, config) -> list:
+        """A large CUDA file's rules in a child process: in a thread they would hold the GIL for
+        seconds, and every other request would wait for it."""
+        from hiera_core.analysis import analyze_file
+
+        if self._child is None:
+            self._child = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._child.submit(analyze_file, path, document.data, config).result()
 
     async def compute(self, document: Document) -> list[types.Diagnostic]:
         loop = asyncio.get_running_loop()
+        analyze = (self._analyze_in_child if document.language == CUDA and len(document.data) > LARGE_BYTES
+                   else analyze_here)
         try:
             return await loop.run_in_executor(self.ls.analysis_executor, diagnostics_for, document,
-                                              self.ls.encoding)
+                                              self.ls.encoding, lambda path: current_text(self.ls, path), analyze)
         except Exception as error:  # a bug in one rule must not cost the user the server
             log.exception("analysis of %s failed", document.uri)
             return [types.Diagnostic(
@@ -178,8 +218,18 @@ class DiagnosticsPublisher:
                 source=SOURCE)]
 
     def changed(self, document: Document) -> None:
+        # A proposal's buffer decides whether its reference's class is stale, saved or not.
+        reference = _reference_of_proposal(document.path)
+        partner = self.ls.documents.get(from_fs_path(reference)) if reference else None
         if self.ls.pull_diagnostics:
+            if partner is not None:
+                self.refresh_all()
             return
+        self._schedule(document)
+        if partner is not None:
+            self._schedule(partner)
+
+    def _schedule(self, document: Document) -> None:
         self._latest[document.uri] = document
         if document.uri not in self._tasks:
             self._tasks[document.uri] = asyncio.get_running_loop().create_task(self._publish(document.uri))
@@ -202,6 +252,11 @@ class DiagnosticsPublisher:
     async def _publish(self, uri: str) -> None:
         try:
             while (document := self._latest.pop(uri, None)) is not None:
+                if len(document.data) > LARGE_BYTES:
+                    # Someone typing in a large file: analyse only the text they pause on.
+                    await asyncio.sleep(LARGE_DEBOUNCE_S)
+                    if uri in self._latest:
+                        continue
                 items = await self.compute(document)
                 if self.ls.documents.get(uri) is None:
                     return  # closed meanwhile; closing already cleared its diagnostics

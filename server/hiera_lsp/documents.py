@@ -11,27 +11,52 @@ bytes are treated as binary, and files over MAX_PARSED_BYTES as too large: kept,
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import tree_sitter
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from hiera_core.analysis.cuda_source import CudaDocument, parse_cuda
-from hiera_core.analysis.python_source import PythonDocument, parse_python
 from hiera_lsp.positions import LineIndex, encode
+
+log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:  # the grammars load on the first parse, not while the editor waits for initialize
+    import tree_sitter
+
+    from hiera_core.analysis.cuda_source import CudaDocument
+    from hiera_core.analysis.python_source import PythonDocument
 
 PYTHON = "python"
 CUDA = "cuda"
 _SUFFIXES = {".py": PYTHON, ".pyi": PYTHON, ".cu": CUDA, ".cuh": CUDA}
 _LANGUAGE_IDS = {"python": PYTHON, "cuda": CUDA, "cuda-cpp": CUDA}
-_PARSERS = {PYTHON: parse_python, CUDA: parse_cuda}
 _BINARY_PROBE = 8192
 MAX_PARSED_BYTES = 1 << 20
+
+
+def parse(language: str, data: bytes, old: "tree_sitter.Tree | None") -> "PythonDocument | CudaDocument":
+    if language == PYTHON:
+        from hiera_core.analysis.python_source import parse_python
+
+        return parse_python(data, old)
+    from hiera_core.analysis.cuda_source import parse_cuda
+
+    return parse_cuda(data, old)
+
+
+def load_analysis() -> None:
+    """Imports the grammars and rules ahead of the first document (on the analysis thread)."""
+    try:
+        import hiera_core.analysis  # noqa: F401
+        import hiera_core.analysis.cuda_source  # noqa: F401
+        import hiera_core.analysis.python_source  # noqa: F401
+    except ImportError as error:  # each document's diagnostics then say what is missing
+        log.warning("the source analysis cannot load: %s", error)
 
 
 def language_of(path: str | None, language_id: str) -> str | None:
@@ -92,7 +117,7 @@ class Document:
                     old = self._base_tree.copy()
                     for edit in self._edits:
                         old.edit(**edit.__dict__)
-                self._view = _PARSERS[self.language](self.data, old)
+                self._view = parse(self.language, self.data, old)
                 self._base_tree = None
                 self._edits = ()
             return self._view

@@ -3,36 +3,40 @@
 On a module class name or its `forward`: the last profile (latency, top kernels with their
 share, FLOPs, bytes, intensity, roofline bound and how close to it) and the best proposal
 (speedup, space, verification, GPU, date). On a `__global__` kernel (its name or a launch of
-it): what the source says (parameters, launch bounds, static shared memory, launches) and what a
-profile measured, with ptxas registers/spills/occupancy when the profile recorded them. On a
+it): what the source says (parameters, launch bounds, static shared memory, launches), ptxas
+registers/spills/shared memory/occupancy of the buffer from a background NVRTC compile
+(kernel_resources), and what a profile measured. On a
 `# hiera:` directive: what each key means.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Callable
 
 from lsprotocol import types
 
-from hiera_core.analysis.cuda_source import CudaDocument, CudaFunction
-from hiera_core.analysis.findings import Span
-from hiera_core.analysis.python_source import PythonDocument
-from hiera_core.directives import DIRECTIVE_RE, KNOWN_KEYS, Directives, parse_directive_body
-from hiera_core.spec import human_bytes, human_flops
-from hiera_lsp.documents import Document
+from hiera_lsp.documents import CUDA, PYTHON, Document
 from hiera_lsp.records import all_records, read_record
 
+if TYPE_CHECKING:
+    from hiera_core.analysis.cuda_source import CudaDocument, CudaFunction
+    from hiera_core.analysis.findings import Span
+    from hiera_core.analysis.python_source import PythonDocument
+
 TOP_KERNELS = 3
+KernelFigures = Callable[[Document, str], str]  # (document, kernel name) -> NVRTC's line for the hover
 
 
-def hover(document: Document, position: types.Position, encoding: str) -> types.Hover | None:
+def hover(document: Document, position: types.Position, encoding: str,
+          kernel_figures: KernelFigures | None = None) -> types.Hover | None:
     offset = document.offset_at(position, encoding)
     view = document.view
     markdown, span = None, None
-    if isinstance(view, PythonDocument):
+    if view is not None and document.language == PYTHON:
         markdown, span = _python_hover(document, view, offset)
-    elif isinstance(view, CudaDocument):
-        markdown, span = _kernel_hover(document, view, offset)
+    elif view is not None and document.language == CUDA:
+        markdown, span = _kernel_hover(document, view, offset, kernel_figures)
     if markdown is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
@@ -63,6 +67,8 @@ def _ms(value) -> str:
 
 
 def module_markdown(name: str, record: dict) -> str:
+    from hiera_core.spec import human_bytes, human_flops  # the spec module is large: loaded on first use
+
     profile = record.get("profile") or {}
     proposal = record.get("proposal") or {}
     last_run = record.get("last_run") or {}
@@ -104,6 +110,8 @@ def module_markdown(name: str, record: dict) -> str:
 
 
 def _directive_markdown(document: Document, view: PythonDocument, line: int, span: Span) -> str:
+    from hiera_core.directives import DIRECTIVE_RE, KNOWN_KEYS, Directives, parse_directive_body
+
     text = document.data[span.start_byte:span.end_byte].decode("utf-8", "replace")
     match = DIRECTIVE_RE.match(text)
     body = match.group("body") if match else ""
@@ -122,19 +130,22 @@ def _directive_markdown(document: Document, view: PythonDocument, line: int, spa
     return "\n".join(out)
 
 
-def _kernel_hover(document: Document, view: CudaDocument, offset: int):
+def _kernel_hover(document: Document, view: CudaDocument, offset: int, kernel_figures: KernelFigures | None):
     for function in view.kernels:
         if _within(function.name_span, offset):
-            return kernel_markdown(document, view, function), function.name_span
+            return kernel_markdown(document, view, function, kernel_figures), function.name_span
     for launch in view.launches:
         if _within(launch.name_span, offset):
             function = view.function_named(launch.kernel)
             if function is not None and function.is_kernel:
-                return kernel_markdown(document, view, function), launch.name_span
+                return kernel_markdown(document, view, function, kernel_figures), launch.name_span
     return None, None
 
 
-def kernel_markdown(document: Document, view: CudaDocument, function: CudaFunction) -> str:
+def kernel_markdown(document: Document, view: CudaDocument, function: CudaFunction,
+                    kernel_figures: KernelFigures | None = None) -> str:
+    from hiera_core.spec import human_bytes
+
     out = [f"**HIERA · kernel `{function.name}`** ({len(function.params)} parameters)"]
     facts = []
     if function.launch_bounds:
@@ -153,6 +164,8 @@ def kernel_markdown(document: Document, view: CudaDocument, function: CudaFuncti
         facts.append(f"{len(launches)} launch(es) here" + (f", block {', '.join(blocks)}" if blocks else ""))
     if facts:
         out.append(" · ".join(facts))
+    if kernel_figures is not None:
+        out.append(kernel_figures(document, function.name))
     out += _measured(document, function.name)
     return "\n\n".join(out)
 

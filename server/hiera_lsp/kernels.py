@@ -12,8 +12,6 @@ import os
 import re
 from dataclasses import dataclass
 
-from hiera_core.analysis.python_source import parse_python
-
 _SKIPPED_DIRS = {"node_modules", "__pycache__", "site-packages", "build", "dist", "venv", "env"}
 _MAX_FILE_BYTES = 2_000_000
 _MAX_FILES = 20_000
@@ -53,6 +51,8 @@ def _read(path: str, open_texts: dict[str, str]) -> str | None:
 
 def find_loaders(root: str, cu_path: str, kernel: str, open_texts: dict[str, str]) -> list[Loader]:
     """Modules that load `kernel` of `cu_path`, best first (same folder as the .cu file first)."""
+    from hiera_core.analysis.python_source import parse_python
+
     names_file = re.compile(r"[\"'][^\"'\n]*\b" + re.escape(os.path.basename(cu_path)) + r"[\"']")
     names_kernel = re.compile(r"[\"']" + re.escape(kernel) + r"[\"']")
     found: list[Loader] = []

@@ -2,24 +2,35 @@
 
 Begin when the job is queued (so a queued job can be cancelled from the UI too), report on the
 CLI's start/stage/candidate events with the overall percentage and the stage, end with the
-job's final message. The client's cancel button cancels the token's future; that cancels the
+job's final message. One step (compiling and verifying a candidate) can take minutes without an
+event, so while a job runs its last message is repeated each TICK_S with the time that step has
+taken: the bar visibly moves, and says where the time goes. The client's cancel button cancels the token's future; that cancels the
 job. Clients without window.workDoneProgress get no progress, only the final message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Callable
 
 from lsprotocol import types
 
-from hiera_lsp.jobs import FINISHED, Job
+from hiera_lsp.jobs import FINISHED, RUNNING, Job
 
 if TYPE_CHECKING:
     from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
 _REPORTED_EVENTS = ("start", "stage", "candidate")
+TICK_S = 1.0
+
+
+def elapsed(seconds: float) -> str:
+    """'45 s', '3 min 05 s'."""
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
 class JobProgress:
@@ -27,6 +38,8 @@ class JobProgress:
         self.ls = ls
         self.tokens: dict[str, str] = {}  # job id -> token
         self.percent: dict[str, int] = {}
+        self.last_report: dict[str, tuple[str, float]] = {}  # job id -> (message, when it came)
+        self.tickers: dict[str, asyncio.Task] = {}
 
     def supported(self) -> bool:
         window = self.ls.client_capabilities.window
@@ -49,6 +62,8 @@ class JobProgress:
             title=job.title, cancellable=True, message=message, percentage=0))
         self.ls.work_done_progress.tokens[token].add_done_callback(
             lambda future: on_cancel() if future.cancelled() else None)
+        if job.state == RUNNING:  # it started while the client answered
+            self.started(job)
 
     def report(self, job: Job, event: dict) -> None:
         token = self.tokens.get(job.id)
@@ -60,18 +75,35 @@ class JobProgress:
         stage = event.get("stage") or job.stage
         message = str(event.get("message") or "")
         text = f"{stage}: {message}" if stage and message else (stage or message)
+        self.last_report[job.id] = (text, time.monotonic())
         self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
             message=text[:200], percentage=percent))
 
     def started(self, job: Job) -> None:
         token = self.tokens.get(job.id)
         if token is not None:
+            self.last_report[job.id] = ("starting", time.monotonic())
             self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
                 message="starting", percentage=self.percent[job.id]))
+            if job.id not in self.tickers:
+                self.tickers[job.id] = asyncio.get_running_loop().create_task(self._tick(job.id, token))
+
+    async def _tick(self, job_id: str, token: str) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            text, since = self.last_report[job_id]
+            quiet = time.monotonic() - since
+            if quiet >= TICK_S:
+                self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
+                    message=f"{text[:180]} · {elapsed(quiet)}", percentage=self.percent[job_id]))
 
     def end(self, job: Job, message: str) -> None:
         token = self.tokens.pop(job.id, None)
+        ticker = self.tickers.pop(job.id, None)
+        if ticker is not None:
+            ticker.cancel()
         self.percent.pop(job.id, None)
+        self.last_report.pop(job.id, None)
         if token is None:
             return
         self.ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))

@@ -1,7 +1,9 @@
 """A proposal as a WorkspaceEdit that creates or replaces `<stem>_hiera.py`, confirmed by the user.
 
-The edit carries a change annotation with `needsConfirmation: true`, so VS Code shows a diff
-preview before anything changes. Clients that cannot create files through an edit (no
+The edit carries a change annotation with `needsConfirmation: true`, so a client previews it
+before anything changes. HIERA's VS Code extension instead announces PREVIEW_CAPABILITY and is
+sent PREVIEW_REQUEST (reference, target, text): it shows the reference and the proposal side by
+side and writes the file on one confirmation. Clients that cannot create files through an edit (no
 `documentChanges` and no `create` resource operation) get no edit; the caller then points the
 user at the run's proposal file instead.
 """
@@ -14,13 +16,21 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.proposal import proposal_path_for
+from hiera_core.proposal import proposal_path_for, same_up_to_final_newline
 from hiera_lsp.positions import LineIndex, encode
 
 if TYPE_CHECKING:
     from hiera_lsp.server import HieraLanguageServer
 
 ANNOTATION_ID = "hiera.proposal"
+PREVIEW_CAPABILITY = "hieraProposalPreview"  # in the client's experimental capabilities
+PREVIEW_REQUEST = "hiera/previewProposal"
+
+
+def current_text(ls: "HieraLanguageServer", path: str) -> str | None:
+    """A file's text as the user sees it: its open buffer (possibly never saved), else the disk."""
+    document = ls.documents.get(from_fs_path(path))
+    return document.text if document is not None else read_text(path)
 
 
 def read_text(path: str) -> str | None:
@@ -86,19 +96,38 @@ def pending_proposal(ls: "HieraLanguageServer", source_path: str, record: dict) 
     target = proposal_path_for(source_path)
     open_document = ls.documents.get(from_fs_path(target))
     current = open_document.text if open_document is not None else read_text(target)
-    return None if current == text else text
+    return None if current is not None and same_up_to_final_newline(current, text) else text
+
+
+def can_preview(capabilities: types.ClientCapabilities) -> bool:
+    """The client (HIERA's VS Code extension) shows PREVIEW_REQUEST as a diff of the reference and
+    the proposal and applies it on one confirmation; VS Code's own Refactor Preview shows a new
+    file's edit unticked, as a diff against an empty file."""
+    experimental = capabilities.experimental
+    return isinstance(experimental, dict) and experimental.get(PREVIEW_CAPABILITY) is True
+
+
+async def _preview(ls: "HieraLanguageServer", source_path: str, target: str, text: str, label: str) -> bool:
+    answer = await ls.protocol.send_request_async(PREVIEW_REQUEST, {
+        "reference": from_fs_path(source_path), "target": from_fs_path(target), "text": text, "label": label})
+    applied = answer.get("applied") if isinstance(answer, dict) else getattr(answer, "applied", False)
+    return applied is True
 
 
 async def apply_proposal(ls: "HieraLanguageServer", source_path: str, text: str,
                          label: str) -> tuple[bool, str]:
     """Ask the client to apply the proposal, then show it. Returns (applied, target path)."""
     target = proposal_path_for(source_path)
-    edit = proposal_edit(ls, target, text, label)
-    if edit is None:
-        return False, target
-    result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
-    if not result.applied:
-        return False, target
+    if can_preview(ls.client_capabilities):
+        if not await _preview(ls, source_path, target, text, label):
+            return False, target
+    else:
+        edit = proposal_edit(ls, target, text, label)
+        if edit is None:
+            return False, target
+        result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+        if not result.applied:
+            return False, target
     if can_show_documents(ls):
         await ls.window_show_document_async(types.ShowDocumentParams(uri=from_fs_path(target),
                                                                      take_focus=True))

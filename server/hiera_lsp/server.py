@@ -20,8 +20,9 @@ from pygls.uris import to_fs_path
 import hiera_lsp
 from hiera_lsp import code_actions, commands, hover
 from hiera_lsp.diagnostics import DiagnosticsPublisher
-from hiera_lsp.documents import Document, DocumentStore
+from hiera_lsp.documents import Document, DocumentStore, load_analysis
 from hiera_lsp.jobs import JobQueue
+from hiera_lsp.kernel_resources import KernelResources
 from hiera_lsp.progress import JobProgress
 from hiera_lsp.records import workspace_root
 from hiera_lsp.settings import SECTION, Settings
@@ -45,6 +46,7 @@ class HieraLanguageServer(LanguageServer):
         self.jobs = JobQueue(lambda job, event: commands.on_job_update(self, job, event))
         self.progress = JobProgress(self)
         self.diagnostics = DiagnosticsPublisher(self)
+        self.kernel_resources = KernelResources(self)
 
     @property
     def encoding(self) -> str:
@@ -126,6 +128,8 @@ def create_server() -> HieraLanguageServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: HieraLanguageServer, params: types.InitializedParams) -> None:
+        # Loaded after initialize is answered, before the first document usually arrives.
+        asyncio.get_running_loop().run_in_executor(ls.analysis_executor, load_analysis)
         try:
             await ls.fetch_configuration()
             await ls.watch_store()
@@ -147,13 +151,16 @@ def create_server() -> HieraLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: HieraLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.diagnostics.changed(ls.documents.open(params.text_document))
+        document = ls.documents.open(params.text_document)
+        ls.diagnostics.changed(document)
+        ls.kernel_resources.changed(document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: HieraLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
         document = ls.documents.change(params, ls.encoding)
         if document is not None:
             ls.diagnostics.changed(document)
+            ls.kernel_resources.changed(document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: HieraLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -164,11 +171,12 @@ def create_server() -> HieraLanguageServer:
     def did_close(ls: HieraLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.documents.close(params.text_document.uri)
         ls.diagnostics.closed(params.text_document.uri)
+        ls.kernel_resources.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: HieraLanguageServer, params: types.HoverParams) -> types.Hover | None:
         document = _document(ls, params.text_document.uri)
-        return hover.hover(document, params.position, ls.encoding)
+        return hover.hover(document, params.position, ls.encoding, ls.kernel_resources.line_for)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=list(code_actions.KINDS)))

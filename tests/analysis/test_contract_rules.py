@@ -146,3 +146,34 @@ def test_annotation_error_points_at_the_bad_token():
     source = "// hiera: requires n % 4 = 0\n__global__ void k(int n) {}\n"
     finding = next(f for f in analyze_file("k.cu", source) if f.code == "HC210")
     assert source.encode()[finding.start_byte:finding.end_byte] == b"= 0"
+
+
+def test_proposal_hints_give_a_verify_command_with_the_reference(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write_proposal(tmp_path, verification="")
+    path.write_text(path.read_text().replace("    pass\n", "    pass  # tweak\n"))
+    hints = {f.code: f.hint for f in analyze_file("model_hiera.py")}
+    # `hiera verify REFERENCE[::Class] CANDIDATE`: the proposal alone is a usage error ("Missing argument")
+    assert hints["HC202"] == "re-run `hiera verify model.py::Model model_hiera.py` or revert the edit"
+    assert hints["HC203"] == "run `hiera verify model.py::Model model_hiera.py`"
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "model_hiera.py").write_text(path.read_text().replace("# reference: model.py", "# reference: ../model.py"))
+    assert "`hiera verify model.py::Model sub/model_hiera.py`" in {f.code: f.hint for f in
+                                                                    analyze_file("sub/model_hiera.py")}["HC202"]
+
+
+def test_a_syntax_error_is_the_files_finding(tmp_path):
+    text = "import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return (x\n\n\n" \
+           "def get_inputs():\n    return [torch.randn(4)]\n"
+    [found] = analyze_file(str(tmp_path / "task.py"), text)
+    assert (found.code, found.severity, found.start_line + 1) == ("HC003", "error", 5)
+    assert found.message == "syntax error: '(' was never closed"
+
+
+def test_two_module_classes_of_one_name(tmp_path):
+    text = REFERENCE + "\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return x + x\n" \
+                       "\n\nclass Helper:\n    class Model(nn.Module):\n        pass\n"
+    [found] = analyze_file(str(tmp_path / "twice.py"), text)  # the nested Model is another namespace
+    assert (found.code, found.start_line + 1) == ("HC207", 8)
+    assert found.message == "a second class Model (the first is on line 3): Python keeps only this one"

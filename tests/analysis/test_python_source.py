@@ -80,6 +80,38 @@ def test_error_tolerant_on_half_typed_code():
     assert [c.name for c in doc.classes] == ["A", "B"]
 
 
+BROKEN_ABOVE_INPUTS = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x
+
+
+def get_inputs():
+    return [torch.randn(4)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_a_syntax_error_is_reported_and_inputs_below_it_still_count():
+    # The unclosed bracket folds the rest of the file into the parser's error node.
+    doc = parse_python(BROKEN_ABOVE_INPUTS)
+    assert doc.syntax_error is not None and doc.syntax_error.message == "'(' was never closed"
+    assert (doc.syntax_error.span.start_line, doc.syntax_error.span.start_col) == (6, 25)
+    assert doc.has_get_inputs and doc.has_get_init_inputs
+
+
+def test_python_decides_what_is_a_syntax_error():
+    assert parse_python(SOURCE).syntax_error is None
+    doc = parse_python("def forward(self, x)\n    return x\n")
+    assert doc.syntax_error.message == "expected ':'" and doc.syntax_error.span.start_line == 0
+
+
 def test_embedded_cuda_strings():
     text = 'src = r"""\n__global__ void k(float* p) {}\n"""\nother = "no kernel"\nf = f"__global__ {x}"\n'
     doc = parse_python(text)

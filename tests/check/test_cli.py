@@ -207,3 +207,62 @@ def test_module_entry_point(tmp_path):
     result = subprocess.run([sys.executable, "-m", "hiera_lsp", "--check", "k.cu"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": ""})
     assert result.returncode == 1 and result.stdout.startswith("k.cu:2:29: HC105")
+
+
+MISSING_PARSER = ("import sys\nsys.modules['tree_sitter_cuda'] = None  # as in an interpreter without it\n"
+                  "from hiera_lsp.cli import main\nsys.exit(main(['--check', *sys.argv[1:]]))\n")
+
+
+@pytest.mark.parametrize("format_", ["text", "sarif"])
+def test_a_missing_parser_is_one_error_not_a_clean_count(tmp_path, format_):
+    (tmp_path / "a.cu").write_text(ERROR)
+    (tmp_path / "b.cu").write_text(ERROR)
+    result = subprocess.run([sys.executable, "-c", MISSING_PARSER, "a.cu", "b.cu", "--format", format_],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("hiera-lsp --check: cannot analyse a.cu:") and "tree_sitter_cuda" in line
+    assert "pip install hiera" in line and "internal error" not in line
+    if format_ == "text":
+        assert result.stdout == ""  # no "2 files checked: 0 errors" that reads as a pass
+        return
+    log = json.loads(result.stdout)
+    jsonschema.validate(log, SCHEMA)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    [notification] = invocation["toolExecutionNotifications"]
+    assert notification["level"] == "error" and "tree_sitter_cuda" in notification["message"]["text"]
+    assert log["runs"][0]["results"] == []
+
+
+def test_an_internal_error_is_recorded_in_sarif(workdir, capsys, monkeypatch):
+    (workdir / "a.cu").write_text(ERROR)
+    monkeypatch.setattr(check, "analyze_file", lambda *args: (_ for _ in ()).throw(RuntimeError("boom")))
+    code, out, _ = run(["a.cu", "--format", "sarif"], capsys)
+    [invocation] = json.loads(out)["runs"][0]["invocations"]
+    assert code == 2 and invocation["executionSuccessful"] is False
+    [notification] = invocation["toolExecutionNotifications"]
+    assert notification["message"]["text"] == "internal error: RuntimeError: boom"
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "a.cu"
+
+
+def test_a_clean_sarif_run_says_it_succeeded(workdir, capsys):
+    (workdir / "k.cu").write_text(CLEAN)
+    [invocation] = json.loads(run(["k.cu", "--format", "sarif"], capsys)[1])["runs"][0]["invocations"]
+    assert invocation == {"executionSuccessful": True, "toolExecutionNotifications": []}
+
+
+def test_version_prints_and_exits_0(capsys):
+    from hiera_core import __version__
+
+    assert cli_main(["--version"]) == 0
+    assert capsys.readouterr().out == f"hiera-lsp {__version__}\n"
+
+
+@pytest.mark.parametrize("args", [["--verison"], ["--tcp"], ["check", "k.cu"]])
+def test_an_unknown_argument_is_a_usage_error_not_a_silent_server(args):
+    # stdin stays open: a server started by mistake would wait on it until the timeout
+    result = subprocess.run([sys.executable, "-m", "hiera_lsp", *args], stdin=subprocess.PIPE,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"hiera-lsp: unknown argument {args[0]!r}\nusage: hiera-lsp")

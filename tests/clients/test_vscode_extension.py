@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from hiera_core.proposal import proposal_path_for
-from hiera_lsp import code_actions, commands, jobs
+from hiera_lsp import code_actions, commands, jobs, proposals
 from hiera_lsp.documents import language_of
 from hiera_lsp.settings import DEVICES, SECTION, Settings
 
@@ -166,7 +166,7 @@ def test_check_workspace_reads_the_real_check_report(extension, tmp_path):
         }
     """))
     check = node(extension, "const w = require('./src/workspaceCheck.js');"
-                            "console.log(JSON.stringify(w.checkCommand({command: 'PY', args: ['-m', 'hiera_lsp']}, false)))")
+                            "console.log(JSON.stringify(w.checkCommand({command: 'PY', args: ['-m', 'hiera_lsp']}, null)))")
     assert check["command"] == "PY"
     result = subprocess.run([sys.executable, *check["args"]], cwd=tmp_path, capture_output=True, text=True,
                             timeout=120)
@@ -198,3 +198,39 @@ def test_menus_only_show_contributed_commands(manifest):
     for menu, entries in manifest["contributes"]["menus"].items():
         for entry in entries:
             assert entry["command"] in contributed, (menu, entry["command"])
+
+
+def test_the_proposal_preview_is_the_request_and_capability_the_server_uses(extension):
+    [request] = node(extension, "console.log(JSON.stringify([require('./src/proposal.js').PREVIEW_REQUEST]))")
+    assert request == proposals.PREVIEW_REQUEST
+    assert f"{proposals.PREVIEW_CAPABILITY}: true" in (extension / "src" / "extension.js").read_text()
+
+
+def test_interpreter_settings_are_read_from_user_settings_in_remote_windows(manifest):
+    # VS Code drops `machine` and `machine-overridable` values of local User settings in a remote
+    # window (code-server, Remote-SSH): the server then started on plain python3.
+    properties = manifest["contributes"]["configuration"]["properties"]
+    for key in ("hiera.pythonPath", "hiera.serverPath"):
+        assert properties[key].get("scope", "window") in ("window", "resource"), key
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_check_workspace_in_a_new_repository_checks_untracked_files_not_ignored_ones(extension, tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / "build").mkdir()
+    kernel = "__global__ void k(float* x, int n) { if (threadIdx.x < n) { __syncthreads(); } }\n"
+    (tmp_path / "build" / "generated.cu").write_text(kernel)
+    (tmp_path / "k.cu").write_text(kernel)  # never `git add`-ed
+    git = node(extension, "console.log(JSON.stringify(require('./src/workspaceCheck.js').GIT_FILES))")
+    listed = subprocess.run([git["command"], *git["args"]], cwd=tmp_path, capture_output=True, text=True, check=True)
+    script = ("const w = require('./src/workspaceCheck.js'); const [out] = process.argv.slice(1).map(JSON.parse);"
+              "console.log(JSON.stringify(w.checkCommand({command: 'PY', args: ['-m', 'hiera_lsp']}, w.parseGitFiles(out))))")
+    check = node(extension, script, listed.stdout)
+    result = subprocess.run([sys.executable, *check["args"]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    report = node(extension, "const w = require('./src/workspaceCheck.js'); const [out, folder] = "
+                             "process.argv.slice(1).map(JSON.parse); console.log(JSON.stringify(w.parseReport(out, folder)))",
+                  result.stdout, str(tmp_path))
+    assert report["filesChecked"] == 1
+    assert {problem["file"] for problem in report["problems"]} == {str(tmp_path / "k.cu")}

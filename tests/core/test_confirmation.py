@@ -95,3 +95,11 @@ def test_a_candidate_outside_kernelbench_tolerance_keeps_its_loop_figure(tmp_pat
 def test_candidates_within_noise_are_not_re_timed(tmp_path):
     session = FreshProcessTimings({}, tmp_path)
     assert _confirm_best(session, [verified("noise", 1.01)]) is None and session.processes == []
+
+
+def test_a_slowdown_is_called_a_slowdown_not_noise():
+    from hiera_core.optimize import short_of_speedup
+
+    assert short_of_speedup("fused", 0.43) == "the best verified candidate (fused) is 0.43x, slower than the reference"
+    assert short_of_speedup("fused", 1.01).endswith("1.01x, within noise of the reference")
+    assert short_of_speedup("fused", 0.999).endswith("1.00x, within noise of the reference")

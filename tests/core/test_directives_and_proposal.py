@@ -69,6 +69,19 @@ def test_check_reports_fresh_stale_edited_unverified(tmp_path):
     assert proposal.check(str(target)).unverified
 
 
+def test_one_final_newline_more_or_less_is_not_a_hand_edit(tmp_path):
+    # Editors save with their own final-newline habits (Vim's 'fixeol' after an LSP edit adds one).
+    (tmp_path / "model.py").write_text("ref\n")
+    target = tmp_path / "model_hiera.py"
+    text = proposal.render(_header(), "ref\n\nclass ModelNew: pass\n")
+    for saved in (text + "\n", text[:-1], text.replace("\n", "\r\n") + "\r\n"):
+        target.write_bytes(saved.encode())
+        assert not proposal.check(str(target)).hand_edited, repr(saved[-4:])
+    target.write_text(text + "\n\n")
+    assert proposal.check(str(target)).hand_edited
+    assert proposal.same_up_to_final_newline(text, text + "\n") and not proposal.same_up_to_final_newline(text, text + " ")
+
+
 def test_candidate_part_locates_the_candidate():
     body = proposal.assemble_body("import torch\nclass Model: pass\n", "pytorch.x", "pytorch", "class ModelNew(Model):\n    pass\n")
     source, line = proposal.candidate_part(body)

@@ -125,3 +125,27 @@ def test_gpu_roofline_uses_the_tf32_peak_where_the_reference_itself_runs_on_tens
     # torch.compile's cuDNN convolution took 0.0744 ms on an H200 (hiera bench, 2026-11-29): a lower
     # bound must sit below it, which the CUDA-core peak (0.144 ms) did not.
     assert conv.roofline.bound_ms < 0.0744
+
+
+def test_meta_on_a_task_that_fits_says_why_it_was_not_run(tmp_path):
+    path = write_task(tmp_path, "simple.py", SIMPLE_TASK)
+    text = render_text(prepare(load_task(str(path)), "cpu", force_meta=True).spec)
+    assert "does not fit" not in text
+    assert "meta-device trace only, nothing was run; not measured: " in text and "--meta was given" in text
+
+
+def test_a_gpu_without_the_cuda_extra_plans_no_custom_kernels_and_says_what_to_install(monkeypatch):
+    import importlib.util
+
+    from hiera_core.cuda import nvrtc
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "cuda.core" else real(name, *a))
+    line = nvrtc.custom_cuda_unavailable()
+    assert line == ("custom CUDA kernels space off: cuda.core not installed here; pip install 'hiera[cuda]' "
+                    "(cuda-core, cuda-bindings, NVRTC, ninja) to turn it on")
+    plan = ExpertPlanner().plan(_gpu_spec("elementwise_chain.py"))
+    assert not [entry for entry in plan.entries if entry.space == "custom_cuda"]
+    assert {"strategy": "custom_cuda.pointwise_chain", "reason": line} in plan.skipped
+    monkeypatch.setattr(importlib.util, "find_spec", real)
+    assert nvrtc.custom_cuda_unavailable() is None  # this machine has the extra (tests install it)

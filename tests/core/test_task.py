@@ -112,3 +112,15 @@ def test_wrong_return_types(tmp_path):
     task = load_task(str(path))
     with pytest.raises(HieraError, match="returned dict; HIERA needs a tensor"):
         task.run_forward(task.build_model("cpu"), task.make_inputs("cpu"))
+
+
+def test_two_classes_of_the_same_name_are_a_clear_error(tmp_path):
+    path = write_task(tmp_path, "twice.py", SIMPLE_TASK + """
+    class Model(nn.Module):
+        def forward(self, x):
+            return x
+""")
+    with pytest.raises(HieraError) as raised:
+        load_task(str(path))
+    assert raised.value.message == "2 classes named Model (lines 5, 21): Python keeps only the last one"
+    assert raised.value.line == 21 and "ModelNew" in raised.value.hint

@@ -184,3 +184,44 @@ def test_cli_reports_mapped_errors_and_fails(tmp_path):
     result = CliRunner().invoke(kernels, [str(path), "--arch", "sm_90"])
     assert result.exit_code == 1
     assert f"{path}:3: error: identifier \"missing_value\" is undefined" in result.output
+
+
+def test_cli_compiles_a_file_with_host_includes(tmp_path):
+    path = tmp_path / "k.cu"
+    # printf is NVRTC's own; <stdio.h> and <vector> serve host code that NVRTC never compiles
+    path.write_text('#include <stdio.h>\n#include <vector>\n__global__ void k(int n) { printf("%d\\n", n); }\n'
+                    "__global__ void broken() { missing_value = 1; }\n")
+    result = CliRunner().invoke(kernels, [str(path), "--arch", "sm_90"])
+    # the includes are handled and the lines of errors after them stay the file's own
+    assert result.exit_code == 1 and f"{path}:4: error: identifier \"missing_value\" is undefined" in result.output
+    path.write_text(path.read_text().replace("missing_value = 1;", ""))
+    result = CliRunner().invoke(kernels, [str(path), "--arch", "sm_90"])
+    assert result.exit_code == 0, result.output
+    assert "k(int):" in result.output
+
+
+@pytest.mark.skipif(not nvrtc.toolkit_include_dirs(), reason="no CUDA toolkit headers (cuda_runtime.h) here")
+def test_cli_compiles_a_file_with_cuda_includes(tmp_path):
+    path = tmp_path / "k.cu"
+    path.write_text("#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <stdint.h>\n"
+                    "__global__ void half_copy(__half* y, const __half* x, uint32_t n) {\n"
+                    "    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = x[i];\n}\n")
+    result = CliRunner().invoke(kernels, [str(path), "--arch", "sm_90"])
+    assert result.exit_code == 0, result.output
+    assert "half_copy(" in result.output
+
+
+def test_host_includes_become_comments_on_their_own_lines():
+    source = "#include <stdio.h>\n#include <mylib.h>\n#include \"local.h\"\n__global__ void k() {}\n"
+    prepared = nvrtc.without_host_includes(source, [])
+    assert prepared.count("\n") == source.count("\n")
+    lines = prepared.splitlines()
+    assert lines[0].startswith("// #include <stdio.h>: a host header")
+    assert lines[1:] == source.splitlines()[1:]  # a missing library header stays an error of its own
+
+
+def test_cli_refuses_python_files(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text("import torch\n")
+    result = CliRunner().invoke(kernels, [str(path)])
+    assert result.exit_code == 2 and "is not a CUDA source (.cu, .cuh)" in result.output

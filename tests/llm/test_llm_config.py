@@ -87,10 +87,36 @@ def test_unknown_keys_warn_and_subtables_belong_to_other_tools(tmp_path):
     config = resolve(Overrides(), write_pyproject(tmp_path, 'modle = "typo"'), {})
     assert config.warnings == [f"{tmp_path / 'pyproject.toml'}: unknown [tool.hiera] key 'modle' (known: model, "
                                "plan-model, base-url, samples, token-budget, time-budget, concurrency, "
-                               "request-timeout, max-retries, temperature, max-answer-tokens)"]
+                               "request-timeout, max-retries, temperature, max-answer-tokens, budget, device, timeout)"]
 
 
 def test_editor_settings_may_be_the_whole_settings_object():
     settings = json.dumps({"hiera": {"model": "m", "baseUrl": "", "budget": 3}})
     config = resolve(Overrides(), None, {"HIERA_EDITOR_SETTINGS": settings, "OPENAI_API_KEY": "k"})
     assert config.model == "m" and config.base_url is None  # empty values are not settings
+
+
+def test_tool_hiera_gives_the_runs_budget_device_and_timeout_below_the_flags(tmp_path):
+    from hiera_core.llm.config import run_settings
+
+    folder = write_pyproject(tmp_path, 'budget = 2\ndevice = "cpu"\ntimeout = 90\nmodel = "m"')
+    settings = run_settings(folder)
+    assert (settings.budget, settings.device, settings.timeout_s) == (2, "cpu", 90.0)
+    assert settings.sources == dict.fromkeys(("budget", "device", "timeout_s"), "pyproject.toml [tool.hiera]")
+    flagged = run_settings(folder, budget=6, timeout_s=30.0)
+    assert (flagged.budget, flagged.device, flagged.timeout_s) == (6, "cpu", 30.0)
+    assert (run_settings(None).budget, run_settings(None).device, run_settings(None).timeout_s) == (4, None, 600.0)
+    # the run's keys are known keys of the table: no "unknown key" warning for them
+    assert resolve(Overrides(), folder, {"OPENAI_API_KEY": "k"}).warnings == []
+
+
+@pytest.mark.parametrize("body, message", [
+    ('budget = 0', r"pyproject.toml \[tool.hiera\]: budget must be an integer from 1 to 64, got 0"),
+    ('device = "gpu"', r"device must be \"cuda\" or \"cpu\", got 'gpu'"),
+    ('timeout = "long"', r"timeout must be a number, got 'long'"),
+])
+def test_bad_run_settings_in_tool_hiera_name_the_key(tmp_path, body, message):
+    from hiera_core.llm.config import run_settings
+
+    with pytest.raises(HieraError, match=message):
+        run_settings(write_pyproject(tmp_path, body))

@@ -175,7 +175,8 @@ def workspace(tmp_path: Path) -> Workspace:
 def fake_interpreter(workspace: Workspace) -> str:
     """An executable standing in for the job interpreter: it runs the fake CLI instead."""
     script = workspace.root.parent / "fake-python"
-    script.write_text(f'#!/bin/sh\n# drop "-m hiera_core.cli"\nshift 2\n'
+    script.write_text(f'#!/bin/sh\n[ "$1" = -c ] && exec "{sys.executable}" "$@"\n'
+                      f'# drop "-m hiera_core.cli"\nshift 2\n'
                       f'exec "{sys.executable}" "{FAKE_CLI}" "$@"\n')
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)
@@ -208,6 +209,15 @@ class EditRecorder:
     def __init__(self, accept: bool = True):
         self.accept = accept
         self.received: list[types.ApplyWorkspaceEditParams] = []
+        self.previews: list[dict] = []
+
+    def preview(self, params) -> dict:
+        """hiera/previewProposal as the VS Code extension answers it: shown, confirmed, written."""
+        params = {key: getattr(params, key) for key in ("reference", "target", "text", "label")}
+        self.previews.append(params)
+        if self.accept:
+            Path(to_fs_path(params["target"])).write_text(params["text"], encoding="utf-8")
+        return {"applied": self.accept}
 
     def __call__(self, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         self.received.append(params)
@@ -301,10 +311,13 @@ class Session:
 
 def _capabilities(client: str) -> types.ClientCapabilities:
     """push: VS Code 1.65; pull: the same with pull diagnostics and refresh (as VS Code has since
-    1.7x); neovim: Neovim 0.11, which pulls but cannot be asked to refresh (the server pushes)."""
+    1.7x); neovim: Neovim 0.11, which pulls but cannot be asked to refresh (the server pushes);
+    vscode-extension: VS Code with HIERA's extension, which previews proposals itself."""
     if client == "neovim":
         return client_capabilities("neovim@v0.11.0")
     capabilities = client_capabilities("visual-studio-code")
+    if client == "vscode-extension":
+        capabilities.experimental = {"hieraProposalPreview": True}
     if client == "pull":
         capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(related_document_support=True)
         capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
@@ -328,6 +341,7 @@ async def start_server(workspace: Workspace):
         _fix_code_action_structuring(client)
         edits = EditRecorder(accept_edits)
         client.feature(types.WORKSPACE_APPLY_EDIT)(edits)
+        client.feature("hiera/previewProposal")(lambda params: edits.preview(params))
         if settings is not None:
             client.set_configuration({"hiera": settings})
         capabilities = _capabilities(mode)

@@ -1,12 +1,13 @@
 """Stands in for `python -m hiera_core.cli` in the server's job tests: fast and scriptable.
 
     fake_hiera.py optimize|profile|verify FILE::Class [CANDIDATE] --events [...]
+    fake_hiera.py kernels FILE.cu [-I DIR] --json
 
 Prints `--events` JSON lines like the real CLI and writes the same `.hiera/` records through
 hiera_core.store, so hovers and diagnostics see what a real run leaves. The class name picks the
-behaviour: Model (a proposal), Slow (a proposal after ~6 s, with a grandchild process in its
-group), Hang, Crash (SIGSEGV), Oom (a real MemoryError), Broken (an error event, exit 2),
-Noisy (non-JSON output, then no improvement). Each run appends its argv and the model settings
+behaviour: Model (a proposal), Slow (a proposal after ~8 s, with a grandchild process in its
+group), Compiling (as Slow, without the grandchild), Hang, Crash (SIGSEGV), Oom (a real
+MemoryError), Broken (an error event, exit 2), Noisy (non-JSON output, then no improvement). Each run appends its argv and the model settings
 it was given through the environment to $FAKE_HIERA_LOG.
 """
 
@@ -39,7 +40,7 @@ def optimize(path: str, class_name: str, store: Store, key: str, pause: float) -
                                      ("verify", "verifying and timing fused (1/1)", 0.4)):
         time.sleep(pause)
         emit("stage", stage, message, progress)
-    time.sleep(pause)
+    time.sleep(3 * pause)  # verifying takes longest, without events, as a compile does
     emit("candidate", "profile", "fused: verified, 1.0 ms vs 2.5 ms eager (2.50x)", 0.95,
          {"name": "fused", "status": "verified", "speedup": 2.5})
     with open(path, encoding="utf-8") as handle:
@@ -71,6 +72,12 @@ def optimize(path: str, class_name: str, store: Store, key: str, pause: float) -
 
 
 def main(argv: list[str]) -> int:
+    if argv[0] == "kernels":  # the hover's NVRTC figures, not a job: one kernel, always the same
+        print(json.dumps({"ok": True, "arch": "sm_90", "errors": "", "kernels": [
+            {"name": "scale_kernel(float const*, float*, int)", "registers": 16, "spill_stores": 0, "spill_loads": 0,
+             "static_smem": 0, "occupancy": {"block": 256, "block_assumed": True, "occupancy": 1.0,
+                                             "limiter": "warps"}}]}))
+        return 0
     with open(os.environ["FAKE_HIERA_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"argv": argv, "HIERA_EDITOR_SETTINGS": os.environ.get("HIERA_EDITOR_SETTINGS"),
                               "HIERA_MODEL": os.environ.get("HIERA_MODEL")}) + "\n")
@@ -108,7 +115,7 @@ def main(argv: list[str]) -> int:
             child = subprocess.Popen(["sleep", "300"])
             with open(os.environ["FAKE_HIERA_LOG"] + ".children", "a", encoding="utf-8") as pids:
                 pids.write(f"{child.pid}\n")
-        return optimize(path, class_name, store, key, pause=1.0 if class_name == "Slow" else 0.05)
+        return optimize(path, class_name, store, key, pause=1.0 if class_name in ("Slow", "Compiling") else 0.05)
     if command == "profile":
         emit("start", "load", "profiling", 0.0)
         record = {"device": "cpu", "device_name": "fake CPU", "latency_ms": 2.5, "spread_ms": 0.05,

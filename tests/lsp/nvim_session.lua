@@ -84,6 +84,24 @@ local ok, failure = pcall(function()
   seen.proposal = table.concat(vim.api.nvim_buf_get_lines(proposal, 0, -1, false), '\n')
   vim.wait(20000, function() return #vim.diagnostic.get(proposal) > 0 end, 50)
   seen.proposal_diagnostics = codes(proposal)
+
+  -- Applied, not yet written: nothing left to apply, and an edit of the reference makes it stale.
+  seen.actions_after_apply = {}
+  for _, action in ipairs(request(client, py, 'textDocument/codeAction', params)) do
+    table.insert(seen.actions_after_apply, action.title)
+  end
+  vim.api.nvim_buf_set_lines(py, 17, 17, false, { '    # changed' })
+  seen.stale = vim.wait(20000, function()
+    for _, diagnostic in ipairs(vim.diagnostic.get(py)) do
+      if diagnostic.code == 'HL201' then return true end
+    end
+    return false
+  end, 50)
+
+  -- Written as Neovim writes it (its own final newline): not a hand edit.
+  vim.api.nvim_buf_call(proposal, function() vim.cmd('silent write') end)
+  vim.wait(3000, function() return false end, 100) -- the save re-diagnoses every open document
+  seen.written_proposal_diagnostics = codes(proposal)
 end)
 
 seen.error = not ok and tostring(failure) or nil

@@ -118,3 +118,16 @@ async def test_pulled_diagnostics_for_unknown_documents_are_errors(start_server)
         await session.pulled(session.workspace.uri("ghost.cu"))
     await asyncio.sleep(0)
     await _still_serving(session)
+
+
+async def test_a_syntax_error_is_the_diagnostic_not_missing_inputs(start_server):
+    session = await start_server()
+    text = ("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, x):\n"
+            "        return torch.relu(x\n\n\ndef get_inputs():\n    return [torch.randn(4)]\n\n\n"
+            "def get_init_inputs():\n    return []\n")
+    uri = session.open("broken_task.py", text)
+    items = await session.pushed(uri, lambda items: any(item.code == "HC003" for item in items))
+    [syntax] = [item for item in items if item.code == "HC003"]
+    assert syntax.range.start.line == 6 and syntax.message.startswith("syntax error: '(' was never closed\n")
+    # get_inputs is defined below the error: the file has inputs, whatever the parser made of the rest
+    assert not [item for item in items if "no inputs" in item.message]

@@ -165,3 +165,31 @@ async def test_runs_outside_the_editor_are_picked_up_through_file_watching(start
     items = await session.pushed(uri, lambda items: any(item.code == "HL202" for item in items))
     [failure] = [item for item in items if item.code == "HL202"]
     assert failure.severity == types.DiagnosticSeverity.Warning  # the run found nothing: worth a warning
+
+
+async def test_a_large_cu_file_is_analysed_once_typing_pauses_and_on_its_latest_text(start_server):
+    session = await start_server("push")
+    block = session.workspace.text(CU)
+    text = block * (300_000 // len(block.encode()) + 1)  # over 256 KB: analysed in a child process
+    uri = session.open("kernels/large.cu", text)
+    first = await session.pushed(uri, timeout=60)
+    unguarded = _codes(first).count("HC101")
+    assert unguarded == text.count("y[i] = 2.0f * x[i];")
+
+    publishes = []  # each push replaces the client's list: count them
+    initial = session.client.diagnostics[uri]
+
+    async def watch():
+        while True:
+            if session.client.diagnostics[uri] is not (publishes or [initial])[-1]:
+                publishes.append(session.client.diagnostics[uri])
+            await asyncio.sleep(0.005)
+
+    watcher = asyncio.get_running_loop().create_task(watch())
+    for version in range(2, 7):  # a burst of typing, each key well within the pause
+        _edit(session, uri, version, (4, 0), (4, 0), "/")
+    items = await session.pushed(uri, lambda items: _codes(items).count("HC101") == unguarded - 1, timeout=60)
+    await asyncio.sleep(1.0)
+    watcher.cancel()
+    assert len(publishes) == 1, [_codes(each).count("HC101") for each in publishes]  # the latest text only
+    assert _codes(publishes[0]) == _codes(items)

@@ -6,6 +6,9 @@ leaves the same text and the same syntax tree as parsing the final text from scr
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -120,3 +123,13 @@ def test_positions_round_trip_at_character_boundaries(text, encoding):
             assert index.offset(index.position(offset, encoding), encoding) == offset
         offset += len(encode(char))
     assert index.offset(index.end_position(encoding), encoding) == len(index.data)
+
+
+def test_starting_the_server_loads_no_grammar_analysis_torch_openai_or_rich():
+    # An editor waits for initialize: what the first document needs loads afterwards (load_analysis).
+    heavy = ("tree_sitter", "tree_sitter_python", "tree_sitter_cuda", "hiera_core.analysis", "hiera_core.spec",
+             "torch", "openai", "rich")
+    script = ("import sys; import hiera_lsp.cli, hiera_lsp.server; "
+              f"print(','.join(name for name in {heavy!r} if name in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == ""

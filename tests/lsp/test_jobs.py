@@ -55,6 +55,18 @@ async def test_progress_reports_stages_and_percentages_then_ends(start_server):
     assert [(j["id"], j["state"]) for j in jobs] == [(job["id"], "succeeded")]
 
 
+async def test_a_long_step_without_events_still_moves_the_progress_message(start_server):
+    # A candidate's compile and verification can take minutes without an event from the CLI.
+    session = await start_server()
+    job = await session.command("hiera.optimize", session.workspace.uri("models.py"), "Compiling")
+    await session.job_message("optimize", "Compiling")
+
+    messages = [report.message for report in session.progress(job["id"])[1:-1]]
+    ticks = [message for message in messages if message.startswith("verify: verifying and timing fused (1/1) · ")]
+    assert len(ticks) >= 2, messages
+    assert ticks[0].endswith(" · 1 s") and ticks[-1] != ticks[0]
+
+
 async def test_cancel_from_the_progress_ui_kills_the_job_and_its_children(start_server):
     session = await start_server()
     job = await session.command("hiera.optimize", session.workspace.uri("models.py"), "Slow")

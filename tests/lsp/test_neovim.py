@@ -47,3 +47,6 @@ def test_neovim_session(workspace, tmp_path):
     assert "class ModelNew" in seen["proposal"] and seen["proposal"].startswith("# ---- HIERA proposal")
     assert seen["shown"] == [f"file://{workspace.root}/elementwise_chain_hiera.py"]
     assert "HL204" in seen["proposal_diagnostics"]
+    assert "HC202" not in seen["written_proposal_diagnostics"], seen["written_proposal_diagnostics"]
+    assert not any(title.startswith("HIERA: Apply proposal") for title in seen["actions_after_apply"])
+    assert seen["stale"] is True

@@ -107,3 +107,53 @@ async def test_reverify_the_proposal_from_its_file(start_server):
     argv = session.workspace.job_argvs()[-1]
     assert argv[:3] == ["verify", f"{session.workspace.path('models.py')}::Model",
                         str(session.workspace.path("models_hiera.py"))]
+
+
+async def test_a_proposal_buffer_with_an_extra_final_newline_is_applied_and_judges_staleness(start_server):
+    # Neovim applies the edit into a new buffer and writes one more final newline ('fixeol'); the
+    # buffer may never be written at all. Neither may re-offer the proposal or hide staleness.
+    session = await start_server("neovim", accept_edits=False)
+    await session.command("hiera.optimize", session.workspace.uri("models.py"), "Model")
+    await session.job_message("optimize", "Model")
+    proposal_text = open(_run_proposal(session), encoding="utf-8").read()
+    assert not session.workspace.path("models_hiera.py").exists()
+    proposal_uri = session.open("models_hiera.py", proposal_text + "\n")
+
+    items = await session.pushed(proposal_uri)
+    assert not any(item.code == "HC202" for item in items)
+    uri = session.open("models.py")
+    assert await session.code_actions(uri, 9, 8, only=["refactor.hiera.apply"]) == []
+
+    session.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=10, character=0), end=types.Position(line=10, character=0)),
+            text="        x = x + 0\n")]))
+    items = await session.pushed(uri, lambda items: any(item.code == "HL201" for item in items))
+    [stale] = [item for item in items if item.code == "HL201"]
+    assert stale.related_information[0].location.uri == proposal_uri
+
+
+async def test_the_vscode_extension_is_asked_to_preview_reference_against_proposal(start_server):
+    # VS Code's Refactor Preview shows a created file unticked, diffed against an empty file; the
+    # extension shows the reference and the proposal instead and applies on one confirmation.
+    session = await start_server("vscode-extension", accept_edits=False)
+    await session.command("hiera.optimize", session.workspace.uri("models.py"), "Model")
+    message = await session.job_message("optimize", "Model")
+    run_text = open(_run_proposal(session), encoding="utf-8").read()
+
+    assert session.edits.received == []
+    [preview] = session.edits.previews
+    assert preview["reference"] == session.workspace.uri("models.py")
+    assert preview["target"] == session.workspace.uri("models_hiera.py")
+    assert preview["text"] == run_text and "HIERA proposal for Model (2.50x)" in preview["label"]
+    assert "the edit was declined" in message.message
+
+    uri = session.open("models.py")
+    [apply] = await session.code_actions(uri, 9, 8, only=["refactor.hiera.apply"])
+    assert apply.edit is None and apply.command.command == "hiera.applyProposal"
+    session.edits.accept = True
+    assert (await session.command(apply.command.command, *apply.command.arguments))["applied"] is True
+    assert len(session.edits.previews) == 2 and session.edits.received == []
+    assert session.workspace.text("models_hiera.py") == run_text
+    assert [shown.uri for shown in session.client.shown_documents] == [session.workspace.uri("models_hiera.py")]

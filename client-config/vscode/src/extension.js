@@ -1,8 +1,9 @@
 'use strict';
 // The HIERA extension: starts hiera-lsp for Python and CUDA documents, and adds the commands
 // "Optimize module", "Show proposal diff", "Cancel job" and "Check workspace", a status-bar item
-// while jobs run, and an output channel with the server's log. Hover, diagnostics, code actions
-// and the proposal edit (with its diff preview) come from the server through the language client.
+// while jobs run, and an output channel with the server's log. Hover, diagnostics and code actions
+// come from the server through the language client; a proposal comes as hiera/previewProposal,
+// shown as a diff of the module and the proposal with one Apply (proposal.js).
 
 const childProcess = require('child_process');
 const fs = require('fs');
@@ -10,6 +11,7 @@ const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
 const {
+  CloseAction,
   CodeActionRequest,
   CodeActionTriggerKind,
   ExecuteCommandRequest,
@@ -27,13 +29,42 @@ const {
   SETTINGS_SECTION,
   optimizeCommandFrom,
 } = require('./protocol');
-const { RESTART_SETTINGS, serverLaunch, serverSettings } = require('./settings');
-const { diffPair, diffTitle } = require('./proposal');
+const { RESTART_SETTINGS, probeCommand, serverLaunch, serverSettings, startFailureMessage } = require('./settings');
+const {
+  PREVIEW_REQUEST, PREVIEW_SCHEME, ProposalPreviews, diffPair, diffTitle, previewProposal,
+} = require('./proposal');
 const { JobStatus, cancellableJobs } = require('./jobs');
-const { checkCommand, hasReport, parseReport, problemsByFile, summary } = require('./workspaceCheck');
+const {
+  GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary,
+} = require('./workspaceCheck');
 
 /** @type {HieraServer | undefined} */
 let server;
+const previews = new ProposalPreviews();
+
+/** Runs the probe of a launch: { code, errorCode, stderr }, never rejects. */
+function probe(launch, cwd) {
+  const { command, args } = probeCommand(launch);
+  return new Promise((resolve) => {
+    childProcess.execFile(command, args, { cwd, timeout: 30000 }, (error, stdout, stderr) => {
+      const spawnFailed = error && typeof error.code === 'string';
+      resolve({ code: error ? (spawnFailed ? null : error.code) : 0, errorCode: spawnFailed ? error.code : undefined,
+        stderr: String(stderr || '') });
+    });
+  });
+}
+
+/** Tells the server this client previews proposals itself (hiera_lsp.proposals.PREVIEW_CAPABILITY). */
+const proposalPreviewFeature = {
+  fillClientCapabilities(capabilities) {
+    capabilities.experimental = { ...(capabilities.experimental || {}), hieraProposalPreview: true };
+  },
+  initialize() {},
+  getState() {
+    return { kind: 'static' };
+  },
+  dispose() {},
+};
 
 /** The `hiera` section as a plain object of every key the extension knows. */
 function readSection(scope) {
@@ -60,6 +91,14 @@ class HieraServer {
   async start() {
     const where = whereFor();
     const launch = serverLaunch(readSection(), where);
+    const failure = startFailureMessage(launch, await probe(launch, where.workspaceFolder));
+    if (failure) {
+      this.output.error(failure);
+      this.reportStartFailure(failure); // not awaited: activation must not wait on the user
+      return;
+    }
+    let running = false;
+    let defaults; // the client's own restart policy, one instance so its crash count adds up
     const client = new LanguageClient('hiera', 'HIERA', {
       command: launch.command,
       args: launch.args,
@@ -70,6 +109,21 @@ class HieraServer {
         { scheme: 'untitled', language },
       ]),
       outputChannel: this.output,
+      errorHandler: {
+        error: (error, message, count) => {
+          defaults = defaults || client.createDefaultErrorHandler();
+          return defaults.error(error, message, count);
+        },
+        // A server that dies before it ever answered would die again: say why once, no restarts.
+        closed: () => {
+          defaults = defaults || client.createDefaultErrorHandler();
+          if (running) {
+            return defaults.closed();
+          }
+          const tried = [launch.command, ...launch.args].join(' ');
+          return { action: CloseAction.DoNotRestart, message: `HIERA: the language server (${tried}) exited at start; see Output ▸ HIERA.` };
+        },
+      },
       initializationOptions: () => serverSettings(readSection(), whereFor()),
       synchronize: { configurationSection: SETTINGS_SECTION },
       middleware: {
@@ -98,7 +152,10 @@ class HieraServer {
         },
       },
     });
+    client.registerFeature(proposalPreviewFeature);
+    client.onRequest(PREVIEW_REQUEST, (params) => previewProposal(vscode, previews, params));
     client.onDidChangeState((event) => {
+      running = running || event.newState === State.Running;
       if (event.newState === State.Stopped && this.jobStatus.clear()) {
         this.showJobs(); // the server took its jobs with it
       }
@@ -108,17 +165,14 @@ class HieraServer {
     try {
       await client.start();
     } catch (error) {
-      this.reportStartFailure(launch, error); // not awaited: activation must not wait on the user
+      // The client rejects with whatever the transport threw, not always an Error; the log has the rest.
+      const reason = error instanceof Error && error.message ? error.message : 'it did not answer initialize';
+      this.reportStartFailure(startFailureMessage(launch, { code: 1, stderr: reason }));
     }
   }
 
-  async reportStartFailure(launch, error) {
-    // The client rejects with whatever the transport threw, not always an Error; the log has the rest.
-    const reason = error instanceof Error && error.message ? `: ${error.message}` : '';
-    const choice = await vscode.window.showErrorMessage(
-      `HIERA: could not start the language server (${[launch.command, ...launch.args].join(' ')})${reason}. `
-        + 'Set hiera.pythonPath to an interpreter with `hiera[lsp]` installed, or hiera.serverPath to `hiera-lsp`.',
-      'Open settings', 'Show log');
+  async reportStartFailure(message) {
+    const choice = await vscode.window.showErrorMessage(message, 'Open settings', 'Show log');
     if (choice === 'Open settings') {
       await vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.`);
     } else if (choice === 'Show log') {
@@ -263,6 +317,16 @@ function run(command, args, cwd, token) {
   });
 }
 
+/** The git repository's tracked and untracked (not ignored) sources; null when git cannot say (walk instead). */
+async function gitFiles(folderPath, token) {
+  try {
+    const listed = await run(GIT_FILES.command, GIT_FILES.args, folderPath, token);
+    return listed.code === 0 ? parseGitFiles(listed.stdout) : null;
+  } catch {
+    return null; // no git on PATH
+  }
+}
+
 function toDiagnostic(problem) {
   const { start, end } = problem.range;
   const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning,
@@ -288,7 +352,12 @@ async function checkWorkspace(checkProblems, output) {
       progress.report({ message: folder.name });
       const folderPath = folder.uri.fsPath;
       const launch = serverLaunch(readSection(folder.uri), whereFor(folder));
-      const check = checkCommand(launch, fs.existsSync(path.join(folderPath, '.git')));
+      const files = fs.existsSync(path.join(folderPath, '.git')) ? await gitFiles(folderPath, token) : null;
+      if (files && files.length === 0) {
+        done.push({ filesChecked: 0, problems: [] });
+        continue;
+      }
+      const check = checkCommand(launch, files);
       output.info(`checking ${folderPath}: ${[check.command, ...check.args].join(' ')}`);
       const result = await run(check.command, check.args, folderPath, token);
       if (token.isCancellationRequested) {
@@ -355,6 +424,7 @@ async function activate(context) {
     output,
     statusItem,
     checkProblems,
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerCommand(COMMANDS.optimizeModule, optimizeModule, output),
     registerCommand(COMMANDS.showProposalDiff, showProposalDiff, output),
     registerCommand(COMMANDS.cancelJob, cancelJob, output),

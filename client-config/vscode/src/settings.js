@@ -60,7 +60,44 @@ function serverLaunch(section, where) {
   return { command: python, args: ['-m', 'hiera_lsp'] };
 }
 
+/**
+ * A quick run of the launch's interpreter (or hiera-lsp) that fails the way the server would fail
+ * at start: no such file, or no hiera_lsp in that environment. Checked before the language client
+ * starts, so a wrong interpreter is one message, not a crash loop of the client's restarts.
+ */
+function probeCommand(launch) {
+  if (launch.args.length === 2 && launch.args[0] === '-m') {
+    return { command: launch.command, args: ['-c', `import ${launch.args[1]}`] };
+  }
+  return { command: launch.command, args: ['--help'] };
+}
+
+/**
+ * The start-failure message for a failed probe, naming what was tried and the fix; null when the
+ * probe passed. `result` = { code, errorCode (e.g. 'ENOENT' when spawning failed), stderr }.
+ */
+function startFailureMessage(launch, result) {
+  if (result.code === 0 && !result.errorCode) {
+    return null;
+  }
+  const tried = [launch.command, ...launch.args].join(' ');
+  let reason;
+  if (result.errorCode === 'ENOENT') {
+    reason = `${launch.command} was not found`;
+  } else if (result.errorCode) {
+    reason = `${launch.command} could not be run (${result.errorCode})`;
+  } else {
+    const lastLine = (result.stderr || '').trim().split('\n').pop();
+    reason = lastLine || `it exited with status ${result.code}`;
+  }
+  return `HIERA: cannot start the language server \`${tried}\`: ${reason}. `
+    + 'Set hiera.pythonPath to an interpreter that has HIERA (`pip install hiera`), or hiera.serverPath to its '
+    + '`hiera-lsp`, in User or Remote settings.';
+}
+
 /** Settings whose change needs a new server process (the others reach the running server). */
 const RESTART_SETTINGS = ['serverPath', 'pythonPath'];
 
-module.exports = { expandPath, serverSettings, serverLaunch, defaultPython, RESTART_SETTINGS };
+module.exports = {
+  expandPath, serverSettings, serverLaunch, defaultPython, probeCommand, startFailureMessage, RESTART_SETTINGS,
+};

@@ -8,13 +8,27 @@ const path = require('path');
 const SEVERITIES = ['error', 'warning', 'info'];
 
 /**
- * The check's command line, from the server's launch command. In a git repository it checks
- * what pre-commit checks (the tracked .py/.cu/.cuh files); elsewhere it walks the folder.
+ * In a git repository, the files to check: tracked and untracked ones, not the ignored ones
+ * (a new project's files are often not added yet; pre-commit's own run checks the staged ones).
  */
-function checkCommand(launch, isGitRepository) {
+const GIT_FILES = {
+  command: 'git',
+  args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.py', '*.cu', '*.cuh'],
+};
+
+/** `git ls-files -z` output as paths, without duplicates (a file both tracked and modified is listed once). */
+function parseGitFiles(stdout) {
+  return [...new Set(stdout.split('\0').filter(Boolean))];
+}
+
+/**
+ * The check's command line, from the server's launch command: the git repository's files
+ * (`files`, from GIT_FILES), or, outside git (`files` null), the whole folder walked.
+ */
+function checkCommand(launch, files) {
   return {
     command: launch.command,
-    args: [...launch.args, '--check', '--format', 'json', ...(isGitRepository ? [] : ['.'])],
+    args: [...launch.args, '--check', '--format', 'json', ...(files || ['.'])],
   };
 }
 
@@ -64,9 +78,16 @@ function problemsByFile(problems) {
   return byFile;
 }
 
-/** "HIERA check: 24 files checked, 1 error, 2 warnings, 0 infos" over all folders' reports. */
+/**
+ * "HIERA check: 24 files checked, 1 error, 2 warnings, 0 infos" over all folders' reports, or why
+ * nothing was checked.
+ */
 function summary(reports) {
   const files = reports.reduce((sum, report) => sum + report.filesChecked, 0);
+  if (files === 0) {
+    return 'HIERA check: no .py, .cu or .cuh file to check: none in the workspace folders outside '
+      + '.gitignore (git repositories) or outside hidden and build folders (other folders)';
+  }
   const counts = SEVERITIES.map((severity) => {
     const count = reports.reduce((sum, report) => sum + report.problems.filter((p) => p.severity === severity).length, 0);
     return `${count} ${severity}${count === 1 ? '' : 's'}`;
@@ -74,4 +95,4 @@ function summary(reports) {
   return `HIERA check: ${files} file${files === 1 ? '' : 's'} checked, ${counts.join(', ')}`;
 }
 
-module.exports = { checkCommand, hasReport, parseReport, problemsByFile, summary };
+module.exports = { GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary };

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { diffPair, diffTitle, proposalPathFor } = require('../src/proposal');
+const { ProposalPreviews, diffPair, diffTitle, previewProposal, proposalPathFor } = require('../src/proposal');
 
 test("a module's proposal is <stem>_hiera.py next to it", () => {
   assert.equal(proposalPathFor('/w/models/softmax.py'), '/w/models/softmax_hiera.py');
@@ -33,4 +33,57 @@ test('CUDA sources and other files have no proposal of their own', () => {
 
 test('the diff title names both files', () => {
   assert.equal(diffTitle(diffPair('/w/softmax.py')), 'softmax.py ↔ softmax_hiera.py (HIERA proposal)');
+});
+
+/** A stand-in for the vscode API: records what the preview asks of it. */
+function fakeVscode({ choice, openText }) {
+  const calls = [];
+  class Uri {
+    constructor(scheme, path, query = '') { Object.assign(this, { scheme, path, query }); }
+    static parse(text) { const [, scheme, path] = text.match(/^(\w[\w-]*):\/\/(.*)$/); return new Uri(scheme, path); }
+    with(change) { return new Uri(change.scheme ?? this.scheme, change.path ?? this.path, change.query ?? this.query); }
+    toString() { return `${this.scheme}://${this.path}${this.query ? `?${this.query}` : ''}`; }
+  }
+  const open = openText === undefined ? [] : [{ uri: Uri.parse('file:///w/m_hiera.py'), lineCount: openText.split('\n').length,
+    save: async () => { calls.push(['save']); return true; } }];
+  return {
+    calls,
+    api: {
+      Uri,
+      Range: class { constructor(...args) { this.args = args; } },
+      WorkspaceEdit: class {
+        constructor() { this.ops = []; }
+        createFile(uri, options) { this.ops.push(['createFile', uri.toString(), options.overwrite, Buffer.from(options.contents).toString()]); }
+        replace(uri, range, text) { this.ops.push(['replace', uri.toString(), text]); }
+      },
+      commands: { executeCommand: async (...args) => { calls.push(['command', args[0], args[1].toString(), args[2].toString(), args[3]]); } },
+      window: { showInformationMessage: async (...args) => { calls.push(['ask', ...args]); return choice; } },
+      workspace: { textDocuments: open, applyEdit: async (edit) => { calls.push(['apply', ...edit.ops]); return true; } },
+    },
+  };
+}
+
+const params = { reference: 'file:///w/m.py', target: 'file:///w/m_hiera.py', text: 'proposal\n', label: 'HIERA proposal for Model (2.50x)' };
+
+test('the preview is a diff of the reference (left) and the proposal (right), applied on one Apply', async () => {
+  const { api, calls } = fakeVscode({ choice: 'Apply' });
+  const previews = new ProposalPreviews();
+  assert.deepEqual(await previewProposal(api, previews, params), { applied: true });
+  const [diff, ask, apply] = calls;
+  assert.deepEqual(diff, ['command', 'vscode.diff', 'file:///w/m.py', 'hiera-proposal:///w/m_hiera.py?1',
+    'm.py ↔ m_hiera.py (HIERA proposal)']);
+  assert.equal(previews.provideTextDocumentContent(api.Uri.parse('file:///w/m_hiera.py').with({ scheme: 'hiera-proposal', query: '1' })), 'proposal\n');
+  assert.deepEqual(ask, ['ask', 'HIERA proposal for Model (2.50x): write m_hiera.py?', 'Apply', 'Discard']);
+  assert.deepEqual(apply, ['apply', ['createFile', 'file:///w/m_hiera.py', true, 'proposal\n']]);
+  assert.equal(calls.length, 3);
+});
+
+test('an open proposal is replaced in its editor and saved; declining writes nothing', async () => {
+  const open = fakeVscode({ choice: 'Apply', openText: 'old\n' });
+  assert.deepEqual(await previewProposal(open.api, new ProposalPreviews(), params), { applied: true });
+  assert.deepEqual(open.calls.slice(2), [['apply', ['replace', 'file:///w/m_hiera.py', 'proposal\n']], ['save']]);
+
+  const declined = fakeVscode({ choice: undefined });
+  assert.deepEqual(await previewProposal(declined.api, new ProposalPreviews(), params), { applied: false });
+  assert.equal(declined.calls.filter(([kind]) => kind === 'apply').length, 0);
 });

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { expandPath, serverSettings, serverLaunch } = require('../src/settings');
+const { expandPath, probeCommand, serverSettings, serverLaunch, startFailureMessage } = require('../src/settings');
 const { SERVER_SETTINGS } = require('../src/protocol');
 
 const linux = { workspaceFolder: '/work/proj', home: '/home/ada', platform: 'linux' };
@@ -56,4 +56,32 @@ test('the server starts as `<python> -m hiera_lsp`, python3 (python on Windows) 
 test('serverPath wins over pythonPath and is started without arguments', () => {
   assert.deepEqual(serverLaunch({ pythonPath: '/usr/bin/python3', serverPath: '~/.local/bin/hiera-lsp' }, linux),
     { command: '/home/ada/.local/bin/hiera-lsp', args: [] });
+});
+
+test('the interpreter is probed for hiera_lsp before the client starts; serverPath with --help', () => {
+  assert.deepEqual(probeCommand({ command: '/venv/bin/python', args: ['-m', 'hiera_lsp'] }),
+    { command: '/venv/bin/python', args: ['-c', 'import hiera_lsp'] });
+  assert.deepEqual(probeCommand({ command: '/opt/hiera-lsp', args: [] }), { command: '/opt/hiera-lsp', args: ['--help'] });
+});
+
+test('a failed probe is one message naming the interpreter tried, why, and the setting to fix', () => {
+  const launch = { command: 'python3', args: ['-m', 'hiera_lsp'] };
+  assert.equal(startFailureMessage(launch, { code: 0, stderr: '' }), null);
+  const missing = startFailureMessage(launch, { code: 1, stderr: 'Traceback ...\nModuleNotFoundError: No module named \'hiera_lsp\'\n' });
+  assert.match(missing, /^HIERA: cannot start the language server `python3 -m hiera_lsp`: ModuleNotFoundError: No module named 'hiera_lsp'\. /);
+  assert.match(missing, /Set hiera\.pythonPath to an interpreter that has HIERA \(`pip install hiera`\)/);
+  assert.match(startFailureMessage({ command: '/nope/python', args: ['-m', 'hiera_lsp'] }, { code: null, errorCode: 'ENOENT' }),
+    /`\/nope\/python -m hiera_lsp`: \/nope\/python was not found\./);
+});
+
+test('interpreter paths set in User settings reach a remote window (code-server, Remote-SSH)', () => {
+  // VS Code applies local User settings in a remote window only for these scopes
+  // (LOCAL_MACHINE_SCOPES in src/vs/workbench/services/configuration/common/configuration.ts):
+  // `machine` and `machine-overridable` values are dropped there, and the server started on python3.
+  const userScopesInRemoteWindows = ['application', 'window', 'resource', 'language-overridable'];
+  const { properties } = require('../package.json').contributes.configuration;
+  for (const key of ['hiera.pythonPath', 'hiera.serverPath']) {
+    assert.ok(userScopesInRemoteWindows.includes(properties[key].scope || 'window'), `${key}: ${properties[key].scope}`);
+    assert.notEqual(properties[key].scope, 'application', `${key} must stay settable per workspace folder`);
+  }
 });

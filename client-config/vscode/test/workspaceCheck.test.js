@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { checkCommand, hasReport, parseReport, problemsByFile, summary } = require('../src/workspaceCheck');
+const { GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary } = require('../src/workspaceCheck');
 
 // The shape `hiera-lsp --check --format json` prints (tests/clients/ checks it against the real CLI).
 const REPORT = JSON.stringify({
@@ -20,15 +20,20 @@ const REPORT = JSON.stringify({
 });
 
 test('the check runs through the same launcher as the server', () => {
-  assert.deepEqual(checkCommand({ command: '/v/bin/python', args: ['-m', 'hiera_lsp'] }, true),
-    { command: '/v/bin/python', args: ['-m', 'hiera_lsp', '--check', '--format', 'json'] });
-  assert.deepEqual(checkCommand({ command: '/v/bin/hiera-lsp', args: [] }, true),
-    { command: '/v/bin/hiera-lsp', args: ['--check', '--format', 'json'] });
+  assert.deepEqual(checkCommand({ command: '/v/bin/python', args: ['-m', 'hiera_lsp'] }, ['a.py']),
+    { command: '/v/bin/python', args: ['-m', 'hiera_lsp', '--check', '--format', 'json', 'a.py'] });
+  assert.deepEqual(checkCommand({ command: '/v/bin/hiera-lsp', args: [] }, ['k.cu']),
+    { command: '/v/bin/hiera-lsp', args: ['--check', '--format', 'json', 'k.cu'] });
 });
 
-test('outside git the whole folder is walked; in git the tracked files are checked, as pre-commit does', () => {
-  assert.deepEqual(checkCommand({ command: 'python3', args: ['-m', 'hiera_lsp'] }, false).args.slice(-1), ['.']);
-  assert.equal(checkCommand({ command: 'python3', args: ['-m', 'hiera_lsp'] }, true).args.includes('.'), false);
+test('outside git the whole folder is walked; in git its tracked and untracked files, not the ignored ones', () => {
+  assert.deepEqual(checkCommand({ command: 'python3', args: ['-m', 'hiera_lsp'] }, null).args.slice(-1), ['.']);
+  assert.deepEqual(GIT_FILES.args.slice(0, 5), ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  assert.deepEqual(parseGitFiles('model.py\0kernels/k.cu\0model.py\0'), ['model.py', 'kernels/k.cu']);
+});
+
+test('nothing to check says why instead of "0 files checked"', () => {
+  assert.match(summary([{ filesChecked: 0, problems: [] }]), /^HIERA check: no \.py, \.cu or \.cuh file to check: none in the workspace folders outside \.gitignore/);
 });
 
 test('exit status 0 and 1 carry a report; 2 is an error', () => {
