@@ -9,20 +9,27 @@ one JSON object, `--events` JSON lines (what the language server reads).
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hiera_core import __version__
 from hiera_core.cuda.cli import kernels
+from hiera_core.cuda.nvrtc import custom_cuda_unavailable
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, JsonLinesEmitter
+from hiera_core.isolate import PARENT_PID_VARIABLE, Terminated, die_with_parent, raise_terminated, stop_running_workers
 from hiera_core.llm.config import Overrides as LLMOverrides
-from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record
+from hiera_core.llm.config import RunSettings, run_settings
+from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record, record_interrupted
 from hiera_core.store import iso_time
 
 stderr = Console(stderr=True)
@@ -31,25 +38,42 @@ stdout = Console(soft_wrap=True)
 ADDRESS_HELP = "FILE.py or FILE.py::Class"
 
 
+class EventLines:
+    """The --events output. It remembers whether an error event went out: a failure before a run
+    exists (no such file, a syntax error, no such class) has sent none, so `fail` sends it."""
+
+    def __init__(self) -> None:
+        self.error_sent = False
+
+    def __call__(self, event: Event) -> None:
+        self.error_sent = self.error_sent or event.event == "error"
+        JsonLinesEmitter(sys.stdout)(event)
+
+
+_event_lines = EventLines()  # the running command's --events output
+
+
 @contextmanager
 def progress_emitter(enabled: bool, events: bool) -> Iterator[Emit]:
     """JSON lines with --events; a rich progress bar on a terminal; nothing otherwise."""
     if events:
-        yield JsonLinesEmitter(sys.stdout)
+        _event_lines.error_sent = False
+        yield _event_lines
         return
     if not enabled or not stderr.is_terminal:
         def plain(event: Event) -> None:
             if enabled and event.event in ("stage", "candidate", "start"):
-                stderr.print(f"[dim]{event.stage}:[/] {event.message}", highlight=False)
+                stderr.print(f"[dim]{event.stage}:[/] {escape(event.message)}", highlight=False)
         yield plain
         return
-    with Progress(TextColumn("[bold]{task.fields[stage]:>9}"), BarColumn(), TextColumn("{task.description}"),
+    with Progress(TextColumn("[bold]{task.fields[stage]:>9}"), BarColumn(),
+                  TextColumn("{task.description}", markup=False),
                   TimeElapsedColumn(), console=stderr, transient=True) as bar:
         task = bar.add_task("starting", total=1.0, stage="hiera")
 
         def update(event: Event) -> None:
             if event.event == "candidate":
-                bar.console.print(f"  {event.message}", highlight=False)
+                bar.console.print(f"  {event.message}", highlight=False, markup=False)
             if event.progress is not None:
                 bar.update(task, completed=event.progress, description=event.message[:100],
                            stage=event.stage or "")
@@ -59,8 +83,11 @@ def progress_emitter(enabled: bool, events: bool) -> Iterator[Emit]:
 def fail(error: HieraError, as_json: bool, events: bool) -> None:
     if as_json:
         click.echo(json.dumps({"status": "error", "error": error.to_dict()}, indent=2))
-    elif not events:
-        stderr.print(f"[bold red]error:[/] {error}", highlight=False)
+    elif events:
+        if not _event_lines.error_sent:  # the editor reads file, line and hint from this event
+            _event_lines(Event("error", stage="load", message=str(error), data=error.to_dict()))
+    else:
+        stderr.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
         if error.details.get("log"):
             stderr.print(error.details["log"], highlight=False, markup=False)
     sys.exit(2)
@@ -111,11 +138,59 @@ def with_mode_lines(progress: Emit, text: bool) -> Emit:
     return emit
 
 
-@click.group()
+# How an interruption is named, and the exit code it gives (128 + the signal, as a shell reports it).
+STOPPED_BY = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
+
+
+class HieraGroup(click.Group):
+    """The `hiera` group: SIGTERM and SIGHUP stop a command as Ctrl-C does; either way the workers
+    are killed, the open runs are recorded as interrupted and one line says so (exit 130, 143, 129,
+    not click's "Aborted!" and 1). Started by the language server, the CLI also dies with it."""
+
+    def invoke(self, ctx: click.Context):
+        if os.environ.get(PARENT_PID_VARIABLE):
+            die_with_parent()
+        handlers = ({number: signal.signal(number, raise_terminated) for number in (signal.SIGTERM, signal.SIGHUP)}
+                    if threading.current_thread() is threading.main_thread() else {})
+        if handlers:
+            handlers[signal.SIGINT] = signal.getsignal(signal.SIGINT)
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, Terminated) as stop:
+            number = stop.signal_number if isinstance(stop, Terminated) else signal.SIGINT
+            for ignored in handlers:  # a second Ctrl-C must not cut the record short
+                signal.signal(ignored, signal.SIG_IGN)
+            stop_running_workers()
+            how = STOPPED_BY[number]
+            runs = [session.run.path for session in record_interrupted(how)]
+            where = f"; run recorded as interrupted in {', '.join(map(str, runs))}" if runs else ""
+            try:
+                stderr.print(f"hiera: interrupted by {how}{where}", highlight=False, markup=False, soft_wrap=True)
+            except OSError:  # stderr closed by a parent that is gone
+                pass
+            sys.exit(128 + number)
+        finally:  # as they were (the group may be invoked in-process, e.g. by click's CliRunner)
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+
+
+@click.group(cls=HieraGroup)
 @click.version_option(__version__, prog_name="hiera")
 def main() -> None:
     """HIERA: workload-aware optimization of PyTorch modules across PyTorch operators, CUDA
     libraries and custom CUDA kernels. No model configured: offline expert mode."""
+
+
+def run_options(address: str, as_json: bool, events: bool, **flags) -> RunSettings:
+    """The flags given (budget, device, timeout_s; None: not given) over the [tool.hiera] values of
+    the address's workspace; a bad value there ends the command (exit 2)."""
+    from hiera_core.store import find_workspace_root
+    from hiera_core.task import split_address
+
+    try:
+        return run_settings(find_workspace_root(split_address(address)[0]), **flags)
+    except HieraError as error:
+        fail(error, as_json, events)
 
 
 def run_step(address: str, kind: str, settings: Settings, emit: Emit, as_json: bool, events: bool, stage: str,
@@ -139,7 +214,8 @@ def spec_options(function):
     for option in reversed((
             click.argument("address", metavar=ADDRESS_HELP), device_option, gpu_option,
             click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)"),
-            click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step"),
+            click.option("--timeout", type=float, default=None,
+                         help="seconds per worker step (default: [tool.hiera] timeout, else 600)"),
             common_output)):
         function = option(function)
     return function
@@ -151,7 +227,9 @@ def spec(address, device, gpu, meta, timeout, as_json, events) -> None:
     """Build the contract-augmented spec of a module."""
     from hiera_core.spec import Spec, render_text
 
-    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout)
+    options = run_options(address, as_json, events, device=device, timeout_s=timeout)
+    settings = Settings(device=options.device or default_device(), gpu=gpu, meta=meta,
+                        timeout_s=options.timeout_s)
     with progress_emitter(not as_json, events) as emit:
         session, result = run_step(address, "spec", settings, emit, as_json, events, "spec", "prepare",
                                    "building the spec", gpu=gpu, meta=meta)
@@ -185,7 +263,9 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
     from hiera_core.refine import plan_only
     from hiera_core.spec import Spec
 
-    settings = Settings(device=device or default_device(), gpu=gpu, meta=meta, timeout_s=timeout,
+    options = run_options(address, as_json, events, device=device, timeout_s=timeout)
+    settings = Settings(device=options.device or default_device(), gpu=gpu, meta=meta,
+                        timeout_s=options.timeout_s,
                         llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model))
 
     def say_mode(session: Session) -> None:
@@ -223,12 +303,14 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 
 @main.command(name="optimize")
 @click.argument("address", metavar=ADDRESS_HELP)
-@click.option("--budget", type=click.IntRange(1, 64), default=4, show_default=True,
-              help="how many offline expert candidates to implement, verify and profile (a model's: --samples)")
+@click.option("--budget", type=click.IntRange(1, 64), default=None,
+              help="how many offline expert candidates to implement, verify and profile (default: [tool.hiera] "
+                   "budget, else 4; a model's: --samples)")
 @device_option
 @gpu_option
-@click.option("--timeout", type=float, default=600.0, show_default=True,
-              help="seconds allowed per step (the reference's spec, each candidate)")
+@click.option("--timeout", type=float, default=None,
+              help="seconds allowed per step (the reference's spec, each candidate; default: [tool.hiera] "
+                   "timeout, else 600)")
 @click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
 @model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
@@ -241,9 +323,13 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 def optimize_command(address, budget, device, gpu, timeout, write, model, base_url, plan_model, samples,
                      token_budget, time_budget, as_json, events) -> None:
     """Plan, implement, verify and profile candidates; propose the best verified one."""
-    settings = Settings(device=device or default_device(), budget=budget, gpu=gpu, timeout_s=timeout, write=write,
+    options = run_options(address, as_json, events, budget=budget, device=device, timeout_s=timeout)
+    settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu,
+                        timeout_s=options.timeout_s, write=write,
                         llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
                                          token_budget=token_budget, time_budget_s=time_budget))
+    if settings.device == "cuda" and not as_json and not events and (missing := custom_cuda_unavailable()):
+        stderr.print(missing, highlight=False, markup=False, soft_wrap=True)
     with progress_emitter(not as_json, events) as progress:
         emit = with_mode_lines(progress, text=not as_json and not events)
         try:
@@ -259,15 +345,19 @@ def optimize_command(address, budget, device, gpu, timeout, write, model, base_u
 
 def _print_optimize(result: dict) -> None:
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{result['address']} on {result['device']} ({result['device_name']})", title_justify="left")
+    # Cells are Text, not markup: reasons quote the candidate's messages, brackets and all.
+    table = Table(title=Text(f"{result['address']} on {result['device']} ({result['device_name']})"),
+                  title_justify="left")
     for column in ("candidate", "space", "status", "ms", "speedup", "note"):
         table.add_column(column)
     for outcome in result["candidates"]:
-        table.add_row(outcome["name"], outcome["space"], outcome["status"],
-                      f"{outcome['ms']:.4g}" if outcome["ms"] else "-",
-                      f"{outcome['speedup']:.2f}x" if outcome["speedup"] else "-",
-                      (outcome["verification"] if outcome["status"] == "verified" else outcome["reason"])[:90])
+        table.add_row(*map(Text, (outcome["name"], outcome["space"], outcome["status"],
+                                  f"{outcome['ms']:.4g}" if outcome["ms"] else "-",
+                                  f"{outcome['speedup']:.2f}x" if outcome["speedup"] else "-",
+                                  (outcome["verification"] if outcome["status"] == "verified"
+                                   else outcome["reason"])[:90])))
     stdout.print(table)
     if result["llm"]:
         llm = result["llm"]
@@ -278,27 +368,30 @@ def _print_optimize(result: dict) -> None:
     if result["status"] == "proposal":
         stdout.print(result["diff"], highlight=False, markup=False)
         where = result["target_path"] if result["written"] else result["proposal_path"]
-        stdout.print(f"[bold green]{result['message']}[/]", highlight=False)
+        stdout.print(f"[bold green]{escape(result['message'])}[/]", highlight=False)
         stdout.print(f"proposal written to {where}" + ("" if result["written"] else
                                                         " (use --write to place it next to the source)"),
-                     highlight=False)
+                     highlight=False, markup=False)
         if result.get("previous_saved_to"):
-            stdout.print(f"the previous {result['target_path']} was kept at {result['previous_saved_to']}")
+            stdout.print(f"the previous {result['target_path']} was kept at {result['previous_saved_to']}",
+                         markup=False)
     else:
-        stdout.print(f"[bold yellow]{result['message']}[/]", highlight=False)
+        stdout.print(f"[bold yellow]{escape(result['message'])}[/]", highlight=False)
 
 
 @main.command()
 @click.argument("address", metavar=ADDRESS_HELP)
 @device_option
 @gpu_option
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds for the profiling step")
+@click.option("--timeout", type=float, default=None,
+              help="seconds for the profiling step (default: [tool.hiera] timeout, else 600)")
 @common_output
 def profile(address, device, gpu, timeout, as_json, events) -> None:
     """Time a module (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel."""
     from hiera_core.spec import Spec
 
-    settings = Settings(device=device or default_device(), gpu=gpu, timeout_s=timeout)
+    options = run_options(address, as_json, events, device=device, timeout_s=timeout)
+    settings = Settings(device=options.device or default_device(), gpu=gpu, timeout_s=options.timeout_s)
     with progress_emitter(not as_json, events) as emit:
         session, result = run_step(address, "profile", settings, emit, as_json, events, "profile", "profile",
                                    f"profiling on {settings.device}", gpu=gpu)
@@ -316,7 +409,7 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
         timing = result["timing"]
         stdout.print(f"{session.address} on {record['device_name']}: median {timing['median_ms']:.4g} ms "
                      f"(IQR {timing['iqr_ms']:.3g} ms, {timing['iterations']} calls; {timing['method']})",
-                     highlight=False)
+                     highlight=False, markup=False)
         if timing["device"] == "cuda":
             stdout.print(f"GPU time {timing['gpu_median_ms']:.4g} ms, host time {timing['host_median_ms']:.4g} ms per "
                          f"call: {timing['bound']}-bound", highlight=False)
@@ -332,18 +425,25 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
 @click.argument("candidate", type=click.Path(dir_okay=False))
 @device_option
 @click.option("--space", type=click.Choice(["pytorch", "cuda_libs", "custom_cuda"]), default=None,
-              help="the candidate's space, for its static checks (default: from a HIERA header, else custom_cuda)")
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+              help="the candidate's space, for its static checks (default: inferred from the candidate's code: "
+                   "CUDA sources or extensions custom_cuda, library settings only cuda_libs, else pytorch)")
+@click.option("--timeout", type=float, default=None,
+              help="seconds per worker step (default: [tool.hiera] timeout, else 600)")
 @click.option("--sanitize", is_flag=True,
               help="also run the verification under compute-sanitizer memcheck and racecheck (GPU)")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="the run seed to draw the input sets from (every failure prints the one it used); default: "
+                   "drawn afresh")
 @common_output
-def verify(reference, candidate, device, space, timeout, sanitize, as_json, events) -> None:
+def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json, events) -> None:
     """Verify a candidate file defining ModelNew against a reference; exit 0 pass, 1 fail, 2 error."""
     from hiera_core import proposal as proposals
+    from hiera_core.candidate_space import InferredSpace, infer_space
     from hiera_core.verify import SANITIZER_TOOLS, Check, Verification, find_compute_sanitizer
     from hiera_core.verify import sanitize as run_sanitizer
 
-    settings = Settings(device=device or default_device(), timeout_s=timeout)
+    options = run_options(reference, as_json, events, device=device, timeout_s=timeout)
+    settings = Settings(device=options.device or default_device(), timeout_s=options.timeout_s)
     with progress_emitter(not as_json, events) as emit:
         try:
             if sanitize and (settings.device != "cuda" or find_compute_sanitizer() is None):
@@ -359,13 +459,17 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
             header, body = proposals.split(text)
             source, first_line = proposals.candidate_part(body)
             first_line += header.header_lines if header else 0
-            space = space or (header.space if header and header.space else "custom_cuda")
+            # From the code, never from the header: a header is text anyone can write.
+            chosen = InferredSpace(space, "chosen with --space") if space else infer_space(source, first_line)
+            space = chosen.space
             session = Session(reference, "verify", settings, emit)
+            session.emit(Event("log", stage="verify", message=f"space {space}: {chosen.reason}",
+                               data={"space": space, "space_reason": chosen.reason}))
             session.stage("spec", "running the reference", 0.1)
             prepared = session.worker("prepare", "building the spec", "spec", measure=False)
             session.stage("verify", f"verifying {candidate}", 0.4)
             request = dict(spec=prepared["spec"], candidate_path=candidate, candidate_source=source,
-                           first_line=first_line, space=space)
+                           first_line=first_line, space=space, seed=seed)
             try:
                 result = session.worker("evaluate", f"verifying {candidate}", "verify", profile=False, **request)
             except HieraError as error:
@@ -379,7 +483,8 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
                 for tool in SANITIZER_TOOLS:
                     session.stage("verify", f"compute-sanitizer --tool {tool}", 0.8)
                     check = run_sanitizer(tool, {"address": session.address, "device": "cuda", **request},
-                                          timeout_s=timeout, log_path=session.run.path / "logs" / f"{tool}.log")
+                                          timeout_s=settings.timeout_s,
+                                          log_path=session.run.path / "logs" / f"{tool}.log")
                     result["verification"]["checks"].append(vars(check))
                     result["verification"]["passed"] = result["verification"]["passed"] and check.passed
         except HieraError as error:
@@ -402,17 +507,28 @@ def verify(reference, candidate, device, space, timeout, sanitize, as_json, even
     if events:
         emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0, data=verification))
     elif as_json:
-        click.echo(json.dumps({"passed": passed, **verification}, indent=2))
+        timing = {key: result[key] for key in ("seed", "speedup", "speedup_interval", "significant", "timing_verdict",
+                                               "unreliable", "baseline", "candidate") if key in result}
+        click.echo(json.dumps({"passed": passed, "space": space, "space_reason": chosen.reason, **verification,
+                               **timing}, indent=2))
     else:
+        stdout.print(f"space {space}: {chosen.reason}", highlight=False, markup=False)
         for check in verification["checks"]:
             mark = "[green]ok[/]" if check["passed"] else "[red]FAILED[/]"
             detail = f": {check['message']}" if check["message"] else ""
-            stdout.print(f"{mark} {check['name']}{detail}", highlight=False)
+            stdout.print(f"{mark} {escape(check['name'] + detail)}", highlight=False)
             if check["reproducer"]:
                 stdout.print(f"   reproduce with: {check['reproducer']}", highlight=False, markup=False)
         if passed and "candidate" in result:
+            low, high = result["speedup_interval"]
             stdout.print(f"timing: {result['candidate']['median_ms']:.4g} ms vs reference "
-                         f"{result['baseline']['median_ms']:.4g} ms ({result['speedup']:.2f}x)", highlight=False)
+                         f"{result['baseline']['median_ms']:.4g} ms: {result['speedup']:.2f}x (95% interval "
+                         f"{low:.2f}-{high:.2f}x), {result['timing_verdict']}"
+                         + (f"; unreliable timing of the {' and the '.join(result['unreliable'])}"
+                            if result.get("unreliable") else ""), highlight=False, markup=False)
+        if "seed" in result:
+            stdout.print(f"run seed {result['seed']}: `hiera verify {reference} {candidate} --seed {result['seed']}` "
+                         f"draws the same inputs", highlight=False, markup=False)
         stdout.print("[bold green]verified[/]" if passed else "[bold red]rejected[/]")
     sys.exit(0 if passed else 1)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
+import weakref
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,12 @@ CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
 # path: the profile-guided refinement captures it in a CUDA graph.
 HOST_BOUND_SHARE = 0.7
+# A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
+# iterations); one this many times slower than the reference, or hanging, is stopped. The floor
+# leaves room for process start, imports and compiles (torch.compile, an extension's first build).
+CANDIDATE_CALLS = 200
+CANDIDATE_SLOWDOWN = 50
+CANDIDATE_FLOOR_S = 120.0
 
 
 @dataclass
@@ -46,6 +53,7 @@ class Settings:
     write: bool = False
     python: str | None = None  # interpreter for workers
     placement: Placement | None = None  # the workers' GPU and CPU cores (`hiera bench --gpus`); None: inherited
+    candidate_floor_s: float = CANDIDATE_FLOOR_S  # least time a candidate's evaluation is given
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
     llm: LLMOverrides = field(default_factory=LLMOverrides)
 
@@ -64,6 +72,9 @@ class CandidateOutcome:
     failed_check: dict | None = None
     baseline_timing: dict | None = None  # the reference timed beside this candidate (kernels, spread)
     timing: dict | None = None  # the candidate's own timing (top kernels: refinement feedback)
+    # Whether the speedup exceeds the measured spread (hiera_core.judge.significance), and why not
+    significant: bool = False
+    timing_verdict: str = ""
 
 
 @dataclass
@@ -74,7 +85,7 @@ class RunState:
     kind: str
     address: str
     settings: dict
-    status: str = "running"  # running | proposal | no_improvement | failed | done
+    status: str = "running"  # running | proposal | no_improvement | failed | done | interrupted
     stage: str = "load"
     started: float = field(default_factory=time.time)
     finished: float | None = None
@@ -85,9 +96,28 @@ class RunState:
     llm: dict | None = None  # LLMConfig.public() when a model is configured (the exchanges: llm.json)
 
 
+def short_of_speedup(name: str, speedup: float) -> str:
+    """Why the best verified candidate, under MIN_SPEEDUP, is no improvement: a slowdown is called one."""
+    verdict = "slower than the reference" if round(speedup, 2) < 1 else "within noise of the reference"
+    return f"the best verified candidate ({name}) is {speedup:.2f}x, {verdict}"
+
+
 def default_device() -> str:
     """cuda when an NVIDIA driver is visible, else cpu (decided without importing torch)."""
     return "cuda" if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/version") else "cpu"
+
+
+# Sessions of this process whose run may still be open, so an interruption can record each.
+_sessions: "weakref.WeakSet[Session]" = weakref.WeakSet()
+
+
+def record_interrupted(how: str) -> list["Session"]:
+    """Record every run of this process that is still running as interrupted by `how` (Ctrl-C,
+    SIGTERM); returns their sessions."""
+    sessions = [session for session in list(_sessions) if session.state.status == "running"]
+    for session in sessions:
+        session.interrupted(how)
+    return sessions
 
 
 class Session:
@@ -110,6 +140,7 @@ class Session:
         # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
         self.worker_seconds: dict[str, dict] = {}
         self.save()
+        _sessions.add(self)
 
     def save(self) -> None:
         self.run.write_json("run.json", vars(self.state))
@@ -119,13 +150,16 @@ class Session:
         self.save()
         self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
-    def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
+    def worker(self, op: str, doing: str, log_name: str, *, timeout_s: float | None = None,
+               timeout_hint: str | None = None, **request) -> dict:
+        """Run one worker op; `timeout_s` (default: the --timeout setting) bounds it."""
         seconds = self.worker_seconds[log_name] = {}
         with stopwatch(seconds, "total"):
             result = run_worker(op, {"address": self.address, "device": self.settings.device, **request},
-                                timeout_s=self.settings.timeout_s, device=self.settings.device, doing=doing,
-                                log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
-                                placement=self.settings.placement)
+                                timeout_s=timeout_s or self.settings.timeout_s, device=self.settings.device,
+                                doing=doing, log_path=self.run.path / "logs" / f"{log_name}.log",
+                                python=self.settings.python, placement=self.settings.placement,
+                                timeout_hint=timeout_hint)
         seconds.update(result.get("seconds", {}))
         return result
 
@@ -133,11 +167,45 @@ class Session:
         self.state.status = "failed"
         self.state.error = error.to_dict()
         self.state.finished = time.time()
-        self.save()
-        self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
-                                last_run={"id": self.run.id, "kind": self.state.kind, "status": "failed",
-                                          "date": iso_time(), "error": error.to_dict()})
+        try:
+            self.save()
+            self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
+                                    last_run={"id": self.run.id, "kind": self.state.kind, "status": "failed",
+                                              "date": iso_time(), "error": error.to_dict()})
+        except HieraError:  # the store itself failed (unwritable): the error says so, nothing to record it in
+            pass
         self.emit(Event("error", stage=self.state.stage, message=str(error), data=error.to_dict()))
+
+    def interrupted(self, how: str) -> None:
+        """The run was stopped by `how` (its workers already killed): run.json says interrupted, with
+        its end time and the candidates that finished; the model's open exchanges are closed; the
+        index's last run says so. Best effort: the process is ending."""
+        self.state.status = "interrupted"
+        self.state.error = {"kind": "cancelled", "message": f"interrupted by {how} during {self.state.stage}"}
+        self.state.finished = time.time()
+        try:
+            if self.llm_record is not None:
+                self.llm_record.interrupted(how)
+            self.save()
+            self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
+                                    last_run={"id": self.run.id, "kind": self.state.kind, "status": "interrupted",
+                                              "date": iso_time(), "error": self.state.error})
+            self.emit(Event("error", stage=self.state.stage, message=self.state.error["message"],
+                            data=self.state.error))
+        except (HieraError, OSError):  # an unwritable store, or stdout closed by a parent that is gone
+            pass
+
+    def candidate_time_limit(self, spec: Spec) -> tuple[float, str]:
+        """(seconds, hint) a candidate's evaluation is given: CANDIDATE_SLOWDOWN times the reference's
+        measured time for CANDIDATE_CALLS calls, at least `candidate_floor_s`, at most --timeout."""
+        timeout = self.settings.timeout_s
+        if not spec.reference_ms:
+            return timeout, "the forward may hang (e.g. an endless loop); raise --timeout if the task is just slow"
+        floor = min(self.settings.candidate_floor_s, timeout)
+        limit = min(timeout, max(floor, CANDIDATE_SLOWDOWN * spec.reference_ms * CANDIDATE_CALLS / 1000))
+        return limit, (f"a candidate is given {CANDIDATE_SLOWDOWN}x the reference's {spec.reference_ms:.3g} ms "
+                       f"for {CANDIDATE_CALLS} calls, at least {floor:g} s and at most --timeout: this one "
+                       "hangs or is far slower than the reference")
 
 
 def profile_record(spec: Spec, timing: dict) -> dict:
@@ -208,7 +276,10 @@ def _optimize(session: Session) -> dict:
     if prepared.get("meta_only"):
         raise HieraError("the task does not fit in memory on this machine: spec and plan were built from a "
                          "meta-device trace, but candidates cannot be verified here", file=session.path, kind="oom",
-                         hint="run `hiera spec`/`hiera plan` here, and optimize on a machine with more memory")
+                         hint="optimize on a machine with more memory, or try the loop here on smaller shapes: "
+                              f"add `# hiera: inputs=small_inputs init=small_init` directly above `class "
+                              f"{session.class_name}`, with functions that return smaller forward() inputs and "
+                              "the constructor arguments that go with them")
 
     if session.llm_config.enabled:
         plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
@@ -249,16 +320,17 @@ def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[Can
     return graphed(Candidate(**source), why).to_dict()
 
 
-def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int
-                   ) -> tuple[CandidateOutcome, int]:
-    """Write, verify and time one candidate; (outcome, line where its code starts in the file)."""
+def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,
+                   deadline: float | None = None) -> tuple[CandidateOutcome, int]:
+    """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
+    (outcome, line where its code starts in the file)."""
     run = session.run
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
     candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
     _, first_line = proposals.candidate_part(body)
     session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{total})",
                   0.4 + 0.55 * index / max(total, 1), candidate=candidate["name"])
-    outcome = _evaluate(session, candidate, candidate_path, first_line, spec)
+    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline)
     run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
     session.state.candidates.append(vars(outcome))
     session.save()
@@ -272,51 +344,67 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
     """Plan with the model, then race its refinement chains against the offline candidates.
 
     A model that cannot be reached (bad key, unknown model, nothing listening) ends the LLM part
-    with one line; the offline candidates are evaluated regardless.
+    with one line; the offline candidates are evaluated regardless, and while the model plans.
     """
     from hiera_core.llm.client import ChatClient, ModelUnavailable
-    from hiera_core.refine import Refiner, describe_device, plan_with_model
+    from hiera_core.refine import Planning, Refiner, describe_device, planning_deadline
 
     config = session.llm_config
     record = session.llm_record = LLMRecord(session.run, config.public())
     total = len(candidates) + config.samples
     evaluated = 0
 
-    def evaluate(candidate: dict) -> tuple[CandidateOutcome, int]:
+    def evaluate(candidate: dict, deadline: float | None = None) -> tuple[CandidateOutcome, int]:
         nonlocal evaluated
         evaluated += 1
-        return _run_candidate(session, candidate, spec, evaluated - 1, total)
+        return _run_candidate(session, candidate, spec, evaluated - 1, total, deadline)
+
+    offline = list(candidates)
+    evaluated_offline: list[tuple[dict, CandidateOutcome]] = []
+
+    def evaluate_offline() -> None:
+        candidate = offline.pop(0)
+        outcome, _ = evaluate(candidate)
+        record.candidate_done(outcome.name, "offline", outcome.status, outcome.speedup)
+        evaluated_offline.append((candidate, outcome))
 
     device_text = describe_device(spec)
     client = ChatClient(config)
     try:
-        session.stage("plan", f"asking {config.planning_model} to choose the implementation space", 0.32)
+        session.stage("plan", f"asking {config.planning_model} to choose the implementation space "
+                      "(the offline candidates are evaluated meanwhile)", 0.32)
+        planning = Planning(client, config, record, spec, device_text, planning_deadline(config, record.started))
+        while offline and not planning.done():
+            evaluate_offline()
         try:
-            plan = plan_with_model(client, config, record, spec, device_text, record.started + config.time_budget_s)
+            plan = planning.plan()
         except ModelUnavailable as error:
             record.unavailable(error)
             session.emit(Event("log", stage="plan", message=f"{error.message}; going on with the offline candidates",
                                progress=0.35, data={"llm_error": error.to_dict()}))
-            evaluated_offline = []
-            for candidate in candidates:
-                outcome, _ = evaluate(candidate)
-                record.candidate_done(outcome.name, "offline", outcome.status, outcome.speedup)
-                evaluated_offline.append((candidate, outcome))
+            while offline:
+                evaluate_offline()
             return offline_plan, evaluated_offline
         session.run.write_json("plan.json", plan.to_dict())
         session.stage("plan", plan.summary, 0.35, choice=plan.choice)
         refiner = Refiner(client=client, config=config, record=record, spec=spec, plan=plan,
                           reference_source=session.info.source, class_name=session.class_name,
-                          device_text=device_text, offline=candidates, evaluate=evaluate, emit=session.emit)
+                          device_text=device_text, offline=offline, evaluate=evaluate, emit=session.emit,
+                          evaluated=evaluated_offline)
         return plan, refiner.run()
     finally:
         client.close()
 
 
-def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec) -> CandidateOutcome:
+def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
+              deadline: float | None = None) -> CandidateOutcome:
     base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
+    limit, hint = session.candidate_time_limit(spec)
+    if deadline is not None and deadline - time.monotonic() < limit:
+        limit, hint = max(deadline - time.monotonic(), 1.0), "the model's time budget (--time-budget) ran out"
     try:
         result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
+                                timeout_s=limit, timeout_hint=hint,
                                 spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
                                 first_line=first_line, space=candidate["space"],
                                 exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
@@ -334,7 +422,8 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
                f"max error {verification['max_abs_error']:.2g}")
     return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
                             ms=result["candidate"]["median_ms"], baseline_ms=result["baseline"]["median_ms"],
-                            verification=summary, baseline_timing=result["baseline"], timing=result["candidate"])
+                            verification=summary, baseline_timing=result["baseline"], timing=result["candidate"],
+                            significant=result["significant"], timing_verdict=result["timing_verdict"])
 
 
 def _describe(outcome: CandidateOutcome) -> str:
@@ -348,7 +437,9 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     settings = session.settings
     run = session.run
     session.stage("propose", "choosing the best verified candidate", 0.97)
-    verified = sorted((o for o in outcomes if o.status == "verified" and o.speedup), key=lambda o: -o.speedup)
+    # Only speedups beyond the measured spread compete; the rest are reported as they were judged.
+    verified = sorted((o for o in outcomes if o.status == "verified" and o.speedup and o.significant),
+                      key=lambda o: -o.speedup)
     best = verified[0] if verified else None
     confirmation = _confirm_best(session, verified)
     if confirmation and confirmation["held"] and confirmation["candidate"] != best.name:
@@ -369,13 +460,21 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     if best is not None:
         index_entries["profile"] = profile_record(spec, best.baseline_timing)
         result["baseline_ms"] = best.baseline_ms
-    retimed = (f"; {confirmation['speedup']:.2f}x re-timed in a fresh process"
-               if confirmation and confirmation["speedup"] is not None else "")
+    # The headline is the fresh-process figure wherever there is one; the loop's figure follows it.
+    confirmed = confirmation["speedup"] if confirmation and confirmation["speedup"] is not None else None
+    headline = confirmed if confirmed is not None else (best.speedup if best else None)
+    also = (f"re-timed in a fresh process; {best.speedup:.2f}x in the optimization loop" if confirmed is not None
+            else "in the optimization loop (not re-timed)") if best else ""
+    spread_only = [o for o in outcomes if o.status == "verified" and not o.significant]
     if best is None or best.speedup < MIN_SPEEDUP or (confirmation and not confirmation["held"]):
-        if best is None:
+        if best is None and spread_only:
+            closest = max(spread_only, key=lambda o: o.speedup or 0.0)
+            reason = (f"no verified candidate is faster beyond the measured spread ({closest.name}: "
+                      f"{closest.speedup:.2f}x, {closest.timing_verdict})")
+        elif best is None:
             reason = "no candidate passed verification"
         elif best.speedup < MIN_SPEEDUP:
-            reason = f"the best verified candidate ({best.name}) is {best.speedup:.2f}x, within noise of the reference"
+            reason = short_of_speedup(best.name, best.speedup)
         else:
             reason = "; ".join(confirmation["notes"])
         result["message"] = f"no improvement found: {reason}"
@@ -386,14 +485,15 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             reference=os.path.basename(session.path), reference_class=session.class_name,
             reference_sha256=session.info.sha256, space=best.space, strategy=best.strategy,
             verification=best.verification,
-            speedup=f"{best.speedup:.2f}x over eager ({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms){retimed}",
+            speedup=f"{headline:.2f}x over eager, {also} ({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms)",
             device=f"{settings.device}: {spec.environment.get('device_name')}",
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
             date=iso_time(), contract=spec.contract_lines(), run=run.id)
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
-        result.update(status="proposal", proposal_path=str(proposal_file), speedup=best.speedup, space=best.space,
+        result.update(status="proposal", proposal_path=str(proposal_file), speedup=headline,
+                      loop_speedup=best.speedup, space=best.space,
                       strategy=best.strategy, verification=best.verification, best_ms=best.ms,
                       baseline_ms=best.baseline_ms, roofline_pct=100 * spec.roofline.bound_ms / best.ms if best.ms else None,
                       reason=candidate["reason"])
@@ -403,10 +503,10 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
         if settings.write:
             result["previous_saved_to"] = _write_target(run, target, text)
             result["written"] = True
-        result["message"] = (f"proposal: {best.name} is {best.speedup:.2f}x faster than eager "
-                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}{retimed}")
+        result["message"] = (f"proposal: {best.name} is {headline:.2f}x faster than eager, {also} "
+                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}")
         index_entries["proposal"] = {"run": run.id, "path": str(proposal_file), "target": os.path.abspath(target),
-                                     "speedup": best.speedup, "space": best.space, "strategy": best.strategy,
+                                     "speedup": headline, "space": best.space, "strategy": best.strategy,
                                      "verification": best.verification,
                                      "device_name": spec.environment.get("device_name"), "date": iso_time()}
     session.state.status = result["status"]
@@ -477,7 +577,9 @@ def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, t
     paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
     timed = session.worker("bench_time", f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
                            proposal_paths=paths, with_compile=False)
-    return {name: (timed["eager"]["median_ms"], entry) for name, entry in zip(names, timed["proposals"])}
+    # Each contender against the reference's figure of its own pairing (alternating, same method).
+    return {name: ((entry.get("eager") or timed["eager"])["median_ms"], entry)
+            for name, entry in zip(names, timed["proposals"])}
 
 
 def _write_target(run: Run, target: str, text: str) -> str | None:
@@ -489,5 +591,10 @@ def _write_target(run: Run, target: str, text: str) -> str | None:
         old = Path(target).read_text(encoding="utf-8")
         if old != text:
             previous = str(run.write_text("previous_proposal.py", old))
-    atomic_write_text(Path(target), text)
+    try:
+        atomic_write_text(Path(target), text)
+    except OSError as error:
+        raise HieraError(f"cannot write the proposal to {target}: {error.strerror or error}", kind="store",
+                         hint=f"make its folder writable, or leave out --write (the proposal is in {run.path})"
+                         ) from None
     return previous

@@ -12,6 +12,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
+from hiera_core.cuda.nvrtc import custom_cuda_unavailable
 from hiera_core.spaces import SPACES, strategies
 from hiera_core.spaces.algebra import EXACT_REWRITES
 from hiera_core.spec import Spec
@@ -149,6 +150,9 @@ class ExpertPlanner:
                 continue
             if strategy.requires_cuda and spec.device != "cuda":
                 skipped.append({"strategy": key, "reason": "needs a CUDA device (planning for CPU)"})
+                continue
+            if strategy.space == "custom_cuda" and (missing := custom_cuda_unavailable()):
+                skipped.append({"strategy": key, "reason": missing})
                 continue
             score = EXACT_REWRITE_PRIORS.get(key) or priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
             if score < MIN_PRIOR:

@@ -195,7 +195,8 @@ def render_text(spec: Spec) -> str:
     out = [f"Task {spec.file}::{spec.class_name} ({spec.task_format}, sha256 {spec.source_sha256[:12]})",
            f"Device: {spec.device}; roofline target {spec.roofline.device_name}"]
     if not spec.measured:
-        out.append("NOTE: meta-device trace only (the task does not fit this machine); not measured: "
+        # The reason (--meta, or the memory the task needs) is in not_measured: it may well fit.
+        out.append("NOTE: meta-device trace only, nothing was run; not measured: "
                    + "; ".join(spec.not_measured))
     elif spec.not_measured:
         out.append("Not measured: " + "; ".join(spec.not_measured))

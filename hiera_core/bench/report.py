@@ -35,7 +35,7 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise HieraError("hiera bench draws its report with matplotlib, which is not installed", kind="usage",
-                         hint="pip install 'hiera[bench]' (or: pip install matplotlib)") from None
+                         hint="pip install matplotlib (a dependency of hiera: reinstall it to get it back)") from None
 
 
 def _format(value, kind: str) -> str:
