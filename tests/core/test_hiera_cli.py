@@ -115,7 +115,7 @@ def test_verify_command(tmp_path, body, check):
     folder = workspace(tmp_path)
     write_task(folder, "simple.py", SIMPLE_TASK)
     (folder / "candidate.py").write_text(body)
-    # Plain torch code: the pytorch space (the default, custom_cuda, forbids re-running the reference's ops).
+    # Plain torch code in the pytorch space, named here (inferring it is tested below).
     run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", "--space", "pytorch", "--json", cwd=folder)
     report = json.loads(run.stdout)
     index = json.loads(next((folder / ".hiera" / "index").glob("*.json")).read_text())
@@ -131,6 +131,36 @@ def test_verify_command(tmp_path, body, check):
     assert index["verification_failures"][0]["check"] == check
     if check in ("values", "nan", "shape"):
         assert "seed" in failed[0]["reproducer"] and "shapes" in failed[0]["reproducer"]
+
+
+def test_verify_infers_the_space_from_the_candidate(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    (folder / "candidate.py").write_text(GOOD_CANDIDATE)
+    # A plain PyTorch rewrite: no --space, and still not held to the custom-kernel rules (reference-ops).
+    run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", cwd=folder)
+    assert run.stdout.startswith("space pytorch: no CUDA source, extension or library setting"), run.stderr
+    assert "ok values" in run.stdout and "reference-ops" not in run.stdout
+
+
+def test_verify_takes_the_space_from_the_code_not_from_a_header(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    # A header claiming the pytorch space over a kernel that leaves the reference's forward in place.
+    body = 'from simple import Model\n\nKERNEL = "__global__ void k(float* y) { y[0] = 0.f; }"\n\n\n' \
+           "class ModelNew(Model):\n    pass\n"
+    header = proposal.ProposalHeader(reference="simple.py", reference_class="Model", reference_sha256="0" * 64,
+                                     space="pytorch")
+    (folder / "candidate.py").write_text(proposal.render(header, body))
+    run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", "--json", cwd=folder)
+    report = json.loads(run.stdout)
+    assert report["space"] == "custom_cuda" and "__global__" in report["space_reason"]
+    assert run.returncode == 1 and [c["name"] for c in report["checks"] if not c["passed"]] == ["reference-ops"]
+    # Only --space chooses otherwise (in the pytorch space, running the reference's ops is allowed).
+    forced = json.loads(hiera("verify", "simple.py", "candidate.py", "--device", "cpu", "--space", "pytorch",
+                              "--json", cwd=folder).stdout)
+    assert forced["space"] == "pytorch" and forced["space_reason"] == "chosen with --space"
+    assert not {"reference-ops", "reference-fallback"} & {c["name"] for c in forced["checks"] if not c["passed"]}
 
 
 def test_verify_usage_errors_exit_2(tmp_path):
@@ -164,3 +194,46 @@ def test_bad_input_gives_one_clear_error(tmp_path, name, source, expected):
         json_files_parse(folder / ".hiera")
         for record in (folder / ".hiera" / "runs").glob("*/run.json"):
             assert json.loads(record.read_text())["status"] == "failed"
+
+
+@pytest.mark.parametrize("command", [["optimize"], ["spec"], ["profile"], ["plan"], ["verify"]])
+@pytest.mark.parametrize("address, file, line, message", [
+    ("syntax.py", "syntax.py", 2, "syntax error: invalid syntax"),
+    ("simple.py::Nope", "simple.py", None, "no class 'Nope' in the file (nn.Module classes found: Model)"),
+    ("missing.py", "missing.py", None, "no such file"),
+])
+def test_events_report_a_failure_before_the_run_as_one_error_event(tmp_path, command, address, file, line, message):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    (folder / "syntax.py").write_text("import torch\nclass Model(:\n")
+    (folder / "candidate.py").write_text(GOOD_CANDIDATE)
+    args = [*command, address, *(["candidate.py"] if command == ["verify"] else []), "--device", "cpu", "--events"]
+    run = hiera(*args, cwd=folder)
+    assert run.returncode == 2
+    # The editor reads this one line: without it, it can only say "exited with code 2: no result was reported".
+    [event] = [json.loads(text) for text in run.stdout.splitlines()]
+    assert event["event"] == "error"
+    assert (event["data"]["file"], event["data"]["line"], event["data"]["message"]) == (file, line, message)
+    assert event["data"]["hint"]
+
+
+def test_tool_hiera_device_and_timeout_reach_the_run(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "simple.py", SIMPLE_TASK)
+    (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n\n[tool.hiera]\ndevice = 'cpu'\ntimeout = 123\n")
+    run = hiera("spec", "simple.py", "--meta", "--json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    [state] = [json.loads(path.read_text()) for path in (folder / ".hiera" / "runs").glob("*/run.json")]
+    assert (state["settings"]["device"], state["settings"]["timeout_s"]) == ("cpu", 123.0)
+    (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n\n[tool.hiera]\nbudget = 0\n")
+    bad = hiera("optimize", "simple.py", cwd=folder)
+    assert bad.returncode == 2 and "budget must be an integer from 1 to 64, got 0" in " ".join(bad.stderr.split())
+
+
+def test_a_task_too_big_for_this_machine_says_how_to_try_it_on_smaller_shapes(tmp_path):
+    folder = workspace(tmp_path)
+    write_task(folder, "huge.py", SIMPLE_TASK.replace("torch.randn(64, 128)", "torch.randn(65536, 65536 * 4)"))
+    run = hiera("optimize", "huge.py", "--device", "cpu", cwd=folder)
+    message = " ".join(run.stderr.split())
+    assert run.returncode == 2 and "does not fit in memory on this machine" in message
+    assert "add `# hiera: inputs=small_inputs init=small_init` directly above `class Model`" in message
