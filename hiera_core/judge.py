@@ -122,12 +122,7 @@ class RunnerProcess:
             pass
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            try:
-                self.channel.send({"op": "exit"})
-                self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
+        """Killed, not asked to exit: it holds nothing to save, and torch's teardown takes a second."""
         self.kill()
         self.channel.close()
 
@@ -146,7 +141,8 @@ class ReferenceCall:
 class Judge:
     """One candidate's verification and timing against the reference."""
 
-    def __init__(self, task: Task, spec: Spec, candidate_path: str, space: str, device: str, seed: int):
+    def __init__(self, task: Task, spec: Spec, candidate_path: str, space: str, device: str, seed: int,
+                 cpu_threads: int | None = None):
         self.task = task
         self.spec = spec
         self.path = candidate_path
@@ -158,12 +154,16 @@ class Judge:
         self.folder = tempfile.mkdtemp(prefix="hiera-judge-")
         self.runner = RunnerProcess(self.folder, device)
         # Its start (importing torch, settling the device) overlaps the reference's runs here.
+        # On CPU both processes use the same intra-op threads: torch's default, or `cpu_threads` where
+        # evaluations share the cores (OpenMP threads beyond the free cores stall for whole time
+        # slices: beside other work a 1 ms reference op once measured 120 ms).
+        threads = cpu_threads if device == "cpu" else None
         self.runner.channel.send({"op": "start", "device": device, "path": candidate_path, "address": task.address,
-                                  "threads": cpu_threads(device)})
-        if device == "cpu":
+                                  "threads": threads})
+        if threads:
             import torch
 
-            torch.set_num_threads(cpu_threads(device))
+            torch.set_num_threads(threads)
         self.largest_output_bytes = 0
         try:
             self.reference = task.build_model(device, seed=0)
@@ -398,6 +398,8 @@ class Judge:
             result.checks.append(Check("uninitialized-output", True, "no output holds poisoned memory"))
             result.checks.append(Check("aliasing", True, "outputs share storage as the reference's do"))
             self._check_kept_output("v0", self.first_outputs, references[0])
+            self.ask({"op": "release", "ids": [f"v{index}" for index in range(len(references))]},
+                     doing="releasing outputs")
             if profiler:
                 self._check_reference_ops(references[0])
             self._check_repeats(references)
@@ -706,8 +708,8 @@ class PairedTiming:
 
     def _overhead(self, step: str, calls: int) -> float:
         """The channel's overhead per step: the wall time of an empty step of the candidate's (values
-        made, no calls) less the making it reports; the least of 5, after one that settles."""
-        steps = [self.sides[1].step(step, self.calls(calls)) for _ in range(6)][1:]
+        made, no calls) less the making it reports; the least of 3, after one that settles."""
+        steps = [self.sides[1].step(step, self.calls(calls)) for _ in range(4)][1:]
         return max(0.0, min(wall - float(figures.get("harness_ms", 0.0)) for figures, wall in steps))
 
     def _window_check(self) -> None:
@@ -739,7 +741,7 @@ class PairedTiming:
         samples: dict[str, list[float]] = {"reference": [], "candidate": []}
         overhead = self._overhead("noop_cpu_batch", 5)
         try:
-            while any(len(s) < 5 or (len(s) < 30 and sum(s) < 1000.0) for s in samples.values()):
+            while any(len(s) < 5 or (len(s) < 20 and sum(s) < 500.0) for s in samples.values()):
                 for side in self.sides:
                     calls = self.calls(5)
                     figures, wall = side.step("cpu_batch", calls)
@@ -753,8 +755,8 @@ class PairedTiming:
             self.checks.append(rejected.check)
             return None, None
         self._window_check()
-        method = ("wall clock, fresh values at new addresses per call, warm-up 3, median of >=5 calls (up to 30 or "
-                  "1 s), alternating with the other module")
+        method = ("wall clock, fresh values at new addresses per call, warm-up 3, median of >=5 calls (up to 20 or "
+                  "0.5 s), alternating with the other module in steps of 5")
         timings = []
         for side in self.sides:
             times = samples[side.name]
@@ -889,14 +891,6 @@ def _same_layout(a: list, b: list) -> bool:
         else not isinstance(y, torch.Tensor) and x == y for x, y in zip(a, b))
 
 
-def cpu_threads(device: str) -> int | None:
-    """Intra-op threads for both processes on CPU: half the cores (at least one). Judge and runner
-    alternate, but on a loaded machine OpenMP threads that outnumber the free cores stall for
-    whole time slices (a 1 ms reference op measured 120 ms beside other work): fewer threads keep
-    both figures honest. None on GPU (torch's default)."""
-    return max(1, (os.cpu_count() or 2) // 2) if device == "cpu" else None
-
-
 def run_seed(requested: int | None) -> int:
     """The run's seed: the one asked for (to reproduce a failure), else drawn afresh."""
     return requested if requested is not None else secrets.randbelow(2**31 - 1000)
@@ -904,10 +898,10 @@ def run_seed(requested: int | None) -> int:
 
 def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: str, *, sets: int = 5,
              seed: int | None = None, profiler: bool = True, timed: bool = True, profile: bool = True,
-             exact_rewrite: bool = False) -> dict:
+             exact_rewrite: bool = False, cpu_threads: int | None = None) -> dict:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
     speedup with its interval, significance, the seed)."""
-    judge = Judge(task, spec, candidate_path, space, device, run_seed(seed))
+    judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
         passed = judge.verify(sets, profiler)
         result: dict = {"verification": judge.result, "seed": judge.seed}

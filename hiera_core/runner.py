@@ -213,9 +213,6 @@ class Runner:
             except ChannelClosed:
                 return
             op = message.get("op")
-            if op == "exit":
-                self.channel.send({"ok": True})
-                return
             try:
                 reply, payload = getattr(self, f"op_{op}")(message, tensors)
                 reply = {"ok": True, **reply}
@@ -245,7 +242,7 @@ class Runner:
 
         self.device = message["device"]
         if message.get("threads"):
-            torch.set_num_threads(int(message["threads"]))  # as the judge's (hiera_core.judge.cpu_threads)
+            torch.set_num_threads(int(message["threads"]))  # as the judge's (its `cpu_threads`)
         self.path = os.path.abspath(message["path"])
         self.task = load_task(message["address"])
         if self.device == "cuda":

@@ -419,8 +419,14 @@ class FreshValues:
                 fresh.append(value)
                 continue
             out = torch.empty_like(value)
-            if value.is_floating_point() and value.numel() > 1 and roll % value.numel():
-                out.copy_(torch.roll(value, shifts=roll % value.numel()))
+            shift = roll % value.numel() if value.is_floating_point() and value.numel() > 1 else 0
+            if shift and value.is_contiguous() and out.is_contiguous():
+                # The roll as two copies straight into the new allocation (torch.roll would make a third).
+                source, target = value.view(-1), out.view(-1)
+                target[:-shift].copy_(source[shift:])
+                target[-shift:].copy_(source[:shift])
+            elif shift:
+                out.copy_(torch.roll(value, shifts=-shift))
             else:
                 out.copy_(value)
             fresh.append(out)

@@ -95,7 +95,8 @@ def evaluate(entry: Entry, device: str, folder: Path) -> dict:
     after how (crash, timeout, oom), as `hiera verify` reports it."""
     request = request_for(entry, device, folder)
     try:
-        result = run_worker("evaluate", {**request, "profile": False}, timeout_s=300, device=device,
+        # One intra-op thread on CPU: evaluate_all runs evaluations side by side on few cores.
+        result = run_worker("evaluate", {**request, "profile": False, "cpu_threads": 1}, timeout_s=300, device=device,
                             doing=f"evaluating {entry.name}")
     except HieraError as error:
         if error.kind not in ("crash", "timeout", "oom"):
