@@ -27,7 +27,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 # Names the method of this module; bench results measured by another are not resumed into one run.
-METHOD_VERSION = "hiera-timing/2: GPU events behind a head start, or back-to-back host time where larger"
+METHOD_VERSION = ("hiera-timing/3: GPU events behind a head start, or back-to-back host time where larger; "
+                  "proposals in a process of their own, alternating with the reference on fresh values")
 ADDRESS_SHIFT_BYTES = 256  # keeps the alignment vectorised kernels need
 ROTATION_SLOTS = 2048  # more than any timing makes calls: no address repeats within one timing
 CUDA_BATCH = 10
