@@ -93,7 +93,7 @@ def die_with_parent(parent_pid: int | None = None) -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux
         return
-    if parent_pid is not None and os.getppid() != parent_pid and not _alive(parent_pid):
+    if parent_pid is not None and os.getppid() != parent_pid and not process_alive(parent_pid):
         os._exit(128 + signal.SIGKILL)
     os.environ[PARENT_PID_VARIABLE] = str(os.getpid())  # the parent of the children this one starts
     if os.getpgrp() == os.getpid():
@@ -116,7 +116,7 @@ def _reap_group_after(leader: int) -> None:
         os._exit(0)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether `pid` runs (a zombie, dead but not yet reaped, does not)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:

@@ -17,6 +17,7 @@ import pytest
 from core_helpers import REPO, SIMPLE_TASK, workspace, write_task
 
 from hiera_core import isolate
+from hiera_core.isolate import process_alive
 from hiera_core.store import Store
 
 HANGING_FORWARD = {
@@ -33,14 +34,6 @@ def hanging_task(folder: Path, how: str) -> Path:
             f"            open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
             f"            {HANGING_FORWARD[how]}")
     return write_task(folder, "hang.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0", body))
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rpartition(")")[2].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def wait_until(predicate, timeout: float = 120.0):
@@ -76,12 +69,12 @@ def test_a_stopped_optimize_kills_its_workers_and_records_the_run(tmp_path, stop
     cli = start_optimize(folder, hanging_task(folder, how))
     try:
         pids = worker_pids(folder)
-        assert all(alive(pid) for pid in pids)
+        assert all(process_alive(pid) for pid in pids)
         cli.send_signal(stop)  # to the CLI only, as `kill` or the editor's cancel sends it
         _, stderr = cli.communicate(timeout=60)
     finally:
         cli.kill()
-    wait_until(lambda: not any(alive(pid) for pid in pids), timeout=10)
+    wait_until(lambda: not any(process_alive(pid) for pid in pids), timeout=10)
 
     assert cli.returncode == code
     assert "Aborted!" not in stderr and "Traceback" not in stderr
@@ -101,10 +94,10 @@ def test_a_killed_optimize_takes_its_workers_with_it(tmp_path):
         pids = worker_pids(folder)
         cli.send_signal(signal.SIGKILL)  # a crash: no handler runs, only the kernel's parent-death signal
         cli.wait(timeout=30)
-        wait_until(lambda: not any(alive(pid) for pid in pids), timeout=10)
+        wait_until(lambda: not any(process_alive(pid) for pid in pids), timeout=10)
     finally:
         for pid in pids if "pids" in locals() else []:
-            if alive(pid):
+            if process_alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
 

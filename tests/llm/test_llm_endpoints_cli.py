@@ -18,6 +18,7 @@ from chat_server import Answer, ChatServer, Hang, Raw, plan_answer, python_answe
 from llm_helpers import GOOD_MODULE, LLM_VARIABLES, clean_env, hiera, tiny_workspace
 
 from hiera_core.events import discard
+from hiera_core.isolate import process_alive
 from hiera_core.llm.config import Overrides
 from hiera_core.optimize import Session, Settings, optimize
 from hiera_core.store import Store
@@ -31,14 +32,6 @@ def hanging_module(pid_file: Path) -> str:
     return GOOD_MODULE.replace("        return torch.clamp(x, min=0) * self.scale + 1.0",
                                f"        import os\n        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
                                "        while True:\n            pass")
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rpartition(")")[2].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def llm_run(folder: Path) -> tuple[dict, dict]:
@@ -106,7 +99,7 @@ def test_huge_answers_and_a_hanging_candidate_stay_within_the_budgets(tmp_path):
     [hung] = [c for c in result["candidates"] if c["name"] == third["candidate"]]
     seconds = int(re.search(r"did not finish within (\d+) s", hung["reason"])[1])
     assert seconds <= 75
-    assert not alive(int(pid_file.read_text()))
+    assert not process_alive(int(pid_file.read_text()))
 
 
 def test_a_hung_candidates_limit_derives_from_the_reference(tmp_path, monkeypatch):
@@ -121,7 +114,7 @@ def test_a_hung_candidates_limit_derives_from_the_reference(tmp_path, monkeypatc
     [hung] = [c for c in result["candidates"] if c["name"] == "llm.s01"]
     # The tiny reference takes microseconds: its candidates get the floor, not the 600 s of --timeout.
     assert hung["status"] == "failed" and "did not finish within 8 s" in hung["reason"]
-    assert not alive(int(pid_file.read_text()))
+    assert not process_alive(int(pid_file.read_text()))
 
 
 def test_the_limit_is_the_reference_time_times_calls_between_floor_and_timeout(tmp_path):

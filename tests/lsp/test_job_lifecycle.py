@@ -12,6 +12,8 @@ import textwrap
 import pytest
 from lsprotocol import types
 
+from hiera_core.isolate import process_alive
+
 pytestmark = pytest.mark.slow
 CPU = {"budget": 1, "device": "cpu"}
 
@@ -42,14 +44,6 @@ def _hanging_task(root, how: str) -> str:
     return str(pids)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rpartition(")")[2].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 async def _wait_for(predicate, timeout: float):
     async def poll():
         while not (value := predicate()):
@@ -72,13 +66,13 @@ async def test_cancelling_a_job_ends_its_worker_tree_and_records_the_run(start_s
     pids_file = _hanging_task(session.workspace.root, "spinning")
     job = await session.command("hiera.optimize", session.workspace.uri("hang.py"), "Model")
     pids = await _worker_pids(pids_file)
-    assert all(_alive(pid) for pid in pids)
+    assert all(process_alive(pid) for pid in pids)
 
     session.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=f"hiera/{job['id']}"))
     message = await session.job_message("optimize", "Model", timeout=30)
 
     assert message.message == "HIERA optimize Model: cancelled"
-    await _wait_for(lambda: not any(_alive(pid) for pid in pids), timeout=10)
+    await _wait_for(lambda: not any(process_alive(pid) for pid in pids), timeout=10)
     [run] = (session.workspace.root / ".hiera" / "runs").iterdir()
     record = json.loads((run / "run.json").read_text())
     assert record["status"] == "interrupted" and record["finished"]
@@ -95,4 +89,4 @@ async def test_a_killed_server_takes_its_jobs_and_their_workers_with_it(start_se
     await server.wait()
     session.closed = True
 
-    await _wait_for(lambda: not any(_alive(pid) for pid in pids), timeout=10)
+    await _wait_for(lambda: not any(process_alive(pid) for pid in pids), timeout=10)
