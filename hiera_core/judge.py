@@ -696,10 +696,11 @@ class PairedTiming:
 
     def _maybe_check(self, calls: list, final: bool = False) -> None:
         """One of the step's calls, picked now that the step is over, checked against the reference
-        (always while fewer than MIN_TIMED_CHECKS were, else at even odds)."""
+        (always while fewer than MIN_TIMED_CHECKS were, else at even odds); `final`: the last call of
+        the candidate's last step, always (a candidate that turns after so many calls has turned by then)."""
         if not (final or self.checked < MIN_TIMED_CHECKS or self.random.random() < 0.5):
             return
-        index = self.random.randrange(len(calls))
+        index = len(calls) - 1 if final else self.random.randrange(len(calls))
         outs = self.sides[1].outputs([index])[0]
         problem = self.check_output(calls[index], outs)
         self.checked += 1
@@ -741,6 +742,7 @@ class PairedTiming:
         samples: dict[str, list[float]] = {"reference": [], "candidate": []}
         overhead = self._overhead("noop_cpu_batch", 5)
         try:
+            last_calls: list = []
             while any(len(s) < 5 or (len(s) < 20 and sum(s) < 500.0) for s in samples.values()):
                 for side in self.sides:
                     calls = self.calls(5)
@@ -751,6 +753,8 @@ class PairedTiming:
                     self.make_ms[side.name].append(make / len(calls))
                     if side.name == "candidate":
                         self._candidate_step(calls, sum(times) + make, wall, overhead)
+                        last_calls = calls
+            self._maybe_check(last_calls, final=True)
         except Rejected as rejected:
             self.checks.append(rejected.check)
             return None, None
@@ -788,7 +792,7 @@ class PairedTiming:
                     self.make_ms[side.name].append(make / len(calls))
                     if side.name == "candidate":
                         self._candidate_step(calls, len(calls) * float(figures["done_ms"]) + make, wall, overhead)
-            head_start = {}
+            head_start, last_calls = {}, []
             for side in self.sides:
                 loop_queue = statistics.median(float(side.step("noop_event_batch", self.calls(10))[0]["queued_ms"])
                                                for _ in range(3))
@@ -800,6 +804,8 @@ class PairedTiming:
                     events[side.name].extend(float(t) for t in figures["times"])
                     if side.name == "candidate":
                         self._maybe_check(calls)
+                        last_calls = calls
+            self._maybe_check(last_calls, final=True)
         except Rejected as rejected:
             self.checks.append(rejected.check)
             return None, None
