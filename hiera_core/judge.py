@@ -684,7 +684,12 @@ class PairedTiming:
         """(reference timing, candidate timing), or (None, None) when a check failed while timing."""
         for side in self.sides:
             side.step("warm_up", self.calls(3))
-        timings = self._run_cuda() if self.device == "cuda" else self._run_cpu()
+        try:
+            timings = self._run_cuda() if self.device == "cuda" else self._run_cpu()
+        except Rejected as rejected:  # a timed output was wrong: no figures to summarise
+            self.checks.append(rejected.check)
+            return None, None
+        self._window_check()
         return timings if all(check.passed for check in self.checks) else (None, None)
 
     def _candidate_step(self, calls: list, reported_ms: float, wall_ms: float, overhead_ms: float) -> None:
@@ -741,24 +746,19 @@ class PairedTiming:
 
         samples: dict[str, list[float]] = {"reference": [], "candidate": []}
         overhead = self._overhead("noop_cpu_batch", 5)
-        try:
-            last_calls: list = []
-            while any(len(s) < 5 or (len(s) < 20 and sum(s) < 500.0) for s in samples.values()):
-                for side in self.sides:
-                    calls = self.calls(5)
-                    figures, wall = side.step("cpu_batch", calls)
-                    times = [float(t) for t in figures["times"]]
-                    samples[side.name].extend(times)
-                    make = float(figures.get("harness_ms", 0.0))
-                    self.make_ms[side.name].append(make / len(calls))
-                    if side.name == "candidate":
-                        self._candidate_step(calls, sum(times) + make, wall, overhead)
-                        last_calls = calls
-            self._maybe_check(last_calls, final=True)
-        except Rejected as rejected:
-            self.checks.append(rejected.check)
-            return None, None
-        self._window_check()
+        last_calls: list = []
+        while any(len(s) < 5 or (len(s) < 20 and sum(s) < 500.0) for s in samples.values()):
+            for side in self.sides:
+                calls = self.calls(5)
+                figures, wall = side.step("cpu_batch", calls)
+                times = [float(t) for t in figures["times"]]
+                samples[side.name].extend(times)
+                make = float(figures.get("harness_ms", 0.0))
+                self.make_ms[side.name].append(make / len(calls))
+                if side.name == "candidate":
+                    self._candidate_step(calls, sum(times) + make, wall, overhead)
+                    last_calls = calls
+        self._maybe_check(last_calls, final=True)
         method = ("wall clock, fresh values at new addresses per call, warm-up 3, median of >=5 calls (up to 20 or "
                   "0.5 s), alternating with the other module in steps of 5")
         timings = []
@@ -777,39 +777,34 @@ class PairedTiming:
         queued: dict[str, list[float]] = {"reference": [], "candidate": []}
         events: dict[str, list[float]] = {"reference": [], "candidate": []}
         batch_calls: dict[str, int] = {}
-        try:
+        for side in self.sides:
+            figures, _ = side.step("warm_up", self.calls(1))
+            batch_calls[side.name] = max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3))))
+        overhead = self._overhead("noop_host_batch", batch_calls["candidate"])
+        while any(len(h) < 5 or (sum(h) * batch_calls[n] < 250.0 and len(h) < 15) for n, h in host.items()):
             for side in self.sides:
-                figures, _ = side.step("warm_up", self.calls(1))
-                batch_calls[side.name] = max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3))))
-            overhead = self._overhead("noop_host_batch", batch_calls["candidate"])
-            while any(len(h) < 5 or (sum(h) * batch_calls[n] < 250.0 and len(h) < 15) for n, h in host.items()):
-                for side in self.sides:
-                    calls = self.calls(batch_calls[side.name])
-                    figures, wall = side.step("host_batch", calls)
-                    host[side.name].append(float(figures["done_ms"]))
-                    queued[side.name].append(float(figures["queued_ms"]))
-                    make = float(figures.get("harness_ms", 0.0))
-                    self.make_ms[side.name].append(make / len(calls))
-                    if side.name == "candidate":
-                        self._candidate_step(calls, len(calls) * float(figures["done_ms"]) + make, wall, overhead)
-            head_start, last_calls = {}, []
+                calls = self.calls(batch_calls[side.name])
+                figures, wall = side.step("host_batch", calls)
+                host[side.name].append(float(figures["done_ms"]))
+                queued[side.name].append(float(figures["queued_ms"]))
+                make = float(figures.get("harness_ms", 0.0))
+                self.make_ms[side.name].append(make / len(calls))
+                if side.name == "candidate":
+                    self._candidate_step(calls, len(calls) * float(figures["done_ms"]) + make, wall, overhead)
+        head_start, last_calls = {}, []
+        for side in self.sides:
+            loop_queue = statistics.median(float(side.step("noop_event_batch", self.calls(10))[0]["queued_ms"])
+                                           for _ in range(3))
+            head_start[side.name] = HEAD_START_MARGIN * (loop_queue + statistics.median(queued[side.name]))
+        while any(len(e) < 30 or (sum(e) < 250.0 and len(e) < 1000) for e in events.values()):
             for side in self.sides:
-                loop_queue = statistics.median(float(side.step("noop_event_batch", self.calls(10))[0]["queued_ms"])
-                                               for _ in range(3))
-                head_start[side.name] = HEAD_START_MARGIN * (loop_queue + statistics.median(queued[side.name]))
-            while any(len(e) < 30 or (sum(e) < 250.0 and len(e) < 1000) for e in events.values()):
-                for side in self.sides:
-                    calls = self.calls(10)
-                    figures, _ = side.step("event_batch", calls, head_start[side.name])
-                    events[side.name].extend(float(t) for t in figures["times"])
-                    if side.name == "candidate":
-                        self._maybe_check(calls)
-                        last_calls = calls
-            self._maybe_check(last_calls, final=True)
-        except Rejected as rejected:
-            self.checks.append(rejected.check)
-            return None, None
-        self._window_check()
+                calls = self.calls(10)
+                figures, _ = side.step("event_batch", calls, head_start[side.name])
+                events[side.name].extend(float(t) for t in figures["times"])
+                if side.name == "candidate":
+                    self._maybe_check(calls)
+                    last_calls = calls
+        self._maybe_check(last_calls, final=True)
         timings = []
         for side in self.sides:
             times, host_times = events[side.name], host[side.name]
