@@ -570,16 +570,22 @@ def _bench_gpus(text: str) -> tuple[str, ...]:
 @click.option("--gpus", default=None, metavar="LIST|all",
               help="run tasks side by side, one per GPU (e.g. 0,1 or all); each task's workers see only "
                    "their GPU and an equal share of the physical CPU cores")
+@click.option("--compile-modes", default=None, metavar="LIST",
+              help="torch.compile modes to time the reference in, comma-separated (default on a GPU: "
+                   "default,max-autotune-no-cudagraphs,reduce-overhead; on a CPU: default); speedups are "
+                   "reported over the default mode and over the best mode timed")
 def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, rerun, stop_after,
-          gpus) -> None:
+          gpus, compile_modes) -> None:
     """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and
-    report validity, fast_p and speedups over eager and torch.compile. Exit 0 when the run ends
+    report validity, fast_p and speedups over eager, torch.compile's default mode and its best mode
+    timed. Exit 0 when the run ends
     (failed tasks are recorded as results), 2 on usage errors."""
     from pathlib import Path
 
     from hiera_core.bench import console as bench_console
     from hiera_core.bench.runner import BenchSettings
     from hiera_core.bench.suite import parse_levels
+    from hiera_core.bench.worker_ops import COMPILE_MODES
 
     try:
         chosen = parse_levels(levels)
@@ -588,10 +594,16 @@ def bench(suite, levels, limit, model, base_url, samples, budget, device, timeou
     device = device or ("cuda" if gpus else default_device())
     if gpus and device != "cuda":
         raise click.BadParameter("it runs tasks on GPUs, so it does not go with --device cpu", param_hint="--gpus")
+    modes = COMPILE_MODES[device] if compile_modes is None else tuple(
+        dict.fromkeys(mode.strip() for mode in compile_modes.split(",") if mode.strip()))
+    known = COMPILE_MODES["cuda"]
+    if unknown := [mode for mode in modes if mode not in known]:
+        raise click.BadParameter(f"{', '.join(unknown)}: not a torch.compile mode the bench times (known: "
+                                 f"{', '.join(known)})", param_hint="--compile-modes")
     try:
         chosen_gpus = _bench_gpus(gpus) if gpus else ()
         settings = BenchSettings(device=device, budget=budget, timeout_s=timeout, model=model, base_url=base_url,
-                                 samples=samples, gpus=chosen_gpus)
+                                 samples=samples, gpus=chosen_gpus, compile_modes=modes)
         bench_console.run(list(suite), chosen, limit, settings, Path(out), resume, stop_after,
                           ["hiera", *sys.argv[1:]], stderr, stdout, rerun)
     except HieraError as error:

@@ -948,35 +948,37 @@ def retime(task: Task, candidate_path: str, device: str, trials: list[list], tol
             outs = reply.tensors[:len(reference.outputs)]
             if reply.message.get("outputs") != len(reference.outputs):
                 return _kernelbench_failed(f"trial {index}: {reply.message.get('outputs')} outputs, the reference "
-                                           f"has {len(reference.outputs)}", worst)
+                                           f"has {len(reference.outputs)}", worst, "trials")
             for out, ref in zip(outs, reference.outputs):
                 if out.shape != ref.shape or out.dtype != ref.dtype:
                     return _kernelbench_failed(f"trial {index}: output {out.dtype}{list(out.shape)}, the reference's "
-                                               f"is {ref.dtype}{list(ref.shape)}", worst)
+                                               f"is {ref.dtype}{list(ref.shape)}", worst, "trials")
                 out64, ref64 = out.double(), ref.double()
                 finite = out64.isfinite() & ref64.isfinite()
                 if finite.any():
                     worst = max(worst, float((out64 - ref64).abs()[finite].max()))
                 if not torch.allclose(out64, ref64, atol=tolerance, rtol=tolerance, equal_nan=True):
                     return _kernelbench_failed(f"trial {index}: values differ beyond atol = rtol = {tolerance:g}",
-                                               worst)
+                                               worst, "trials")
         timed = judge.time(profile=False)
         failed = next((c for c in timed["checks"] if not c.passed), None)
         if failed:
-            return _kernelbench_failed(f"while timed: {failed.name}: {failed.message}", worst)
+            return _kernelbench_failed(f"while timed: {failed.name}: {failed.message}", worst, "judge")
         check = {"correct": True, "max_abs_error": worst, "trials": len(trials),
                  "message": f"{len(trials)} random trials within atol = rtol = {tolerance:g}, max abs error "
                             f"{worst:.2g}"}
         return {"check": check, "hiera": timed["candidate"].to_dict(), "eager": timed["baseline"].to_dict()}
     except Rejected as rejected:
-        return _kernelbench_failed(f"{rejected.check.name}: {rejected.check.message}", worst)
+        return _kernelbench_failed(f"{rejected.check.name}: {rejected.check.message}", worst, "judge")
     finally:
         judge.close()
 
 
-def _kernelbench_failed(message: str, worst: float) -> dict:
-    return {"check": {"correct": False, "message": message[:600], "max_abs_error": worst, "trials": None},
-            "hiera": None, "eager": None}
+def _kernelbench_failed(message: str, worst: float, failed_in: str) -> dict:
+    """`failed_in`: "trials" (KernelBench's allclose check of the outputs) or "judge" (one of the
+    judge's checks, while loading, calling or timing)."""
+    return {"check": {"correct": False, "message": message[:600], "max_abs_error": worst, "trials": None,
+                      "failed_in": failed_in}, "hiera": None, "eager": None}
 
 
 def timing_checks(judge: Judge, timed, baseline, exact_rewrite: bool) -> list[Check]:

@@ -40,8 +40,10 @@ def describe(record: TaskRecord) -> str:
         return (f"{escape(record.id)}: [red]error[/] in {record.error['stage']} ({escape(record.error['kind'])}): "
                 f"{escape(record.error['message'].splitlines()[0])}")
     verdict = "[green]valid[/]" if record.valid else "[red]invalid[/]"
+    best = (f", {_x(record.speedup_best_compile)} over its best mode ({record.best_compile_mode})"
+            if record.best_compile_mode and record.best_compile_mode != "default" else "")
     return (f"{escape(record.id)}: {record.outcome}, {verdict}, {_x(record.speedup_eager)} over eager, "
-            f"{_x(record.speedup_compile)} over torch.compile ({record.wall_s:.0f} s{_steps(record.worker_s)})")
+            f"{_x(record.speedup_compile)} over torch.compile{best} ({record.wall_s:.0f} s{_steps(record.worker_s)})")
 
 
 def _steps(worker_s: dict) -> str:
@@ -74,13 +76,14 @@ def progress(console: Console) -> Iterator[tuple[Emit, Callable[[TaskRecord], No
 
 def task_table(records: list[TaskRecord]) -> Table:
     table = Table(title="tasks", title_justify="left")
-    for column in ("task", "outcome", "valid", "space", "eager ms", "compile ms", "HIERA ms", "x eager",
-                   "x compile", "roofline", "samples", "first valid", "wall s"):
+    for column in ("task", "outcome", "valid", "space", "eager ms", "compile ms", "best mode", "HIERA ms", "x eager",
+                   "x compile", "x best compile", "roofline", "samples", "first valid", "wall s"):
         table.add_column(column)
     for r in records:
         table.add_row(escape(r.id), r.outcome if r.outcome != "error" else f"error ({r.error['kind']})",
-                      "yes" if r.valid else "no", r.space or "-", _ms(r.eager_ms), _ms(r.compile_ms), _ms(r.hiera_ms),
-                      _x(r.speedup_eager), _x(r.speedup_compile),
+                      "yes" if r.valid else "no", r.space or "-", _ms(r.eager_ms), _ms(r.compile_ms),
+                      r.best_compile_mode or "-", _ms(r.hiera_ms),
+                      _x(r.speedup_eager), _x(r.speedup_compile), _x(r.speedup_best_compile),
                       f"{r.roofline_pct:.1f}%" if r.roofline_pct is not None else "-", str(r.samples),
                       str(r.samples_to_first_valid or "-"), f"{r.wall_s:.0f}")
     return table
@@ -117,7 +120,7 @@ def run(sources: list[str], levels: tuple[int, ...], limit: int | None, settings
         results = run_bench(tasks, settings, out, resume=resume, command=command, emit=emit, on_record=on_record,
                             stop_after_s=stop_after_s, rerun=rerun)
     if not out_console.is_terminal:  # a log or CI: rich would squeeze the tables into 80 columns
-        out_console = Console(file=out_console.file, width=180)
+        out_console = Console(file=out_console.file, width=240)
     out_console.print(task_table(results.tasks))
     out_console.print(summary_table(summarise(results.tasks)))
     out_console.print(f"results in {out}: {RESULTS_JSON}, {RESULTS_CSV}, {REPORT_HTML}", highlight=False)

@@ -21,12 +21,21 @@ class TaskRecord:
     space: str | None = None
     strategy: str | None = None
     verification: str | None = None  # HIERA's own verification summary of the proposal
+    # Each ratio below is of two figures of one method: eager and torch.compile are timed in one
+    # process (time_module), the proposal against its own timing of the reference, alternating
+    # (paired_eager_ms). A speedup over a compile mode is the product of the two ratios.
     eager_ms: float | None = None
     compile_ms: float | None = None  # torch.compile(reference), default mode
+    compile_modes_ms: dict = field(default_factory=dict)  # every mode timed -> ms (None: it failed)
+    best_compile_mode: str | None = None  # the fastest mode of compile_modes_ms
+    best_compile_ms: float | None = None
     hiera_ms: float | None = None  # the delivered module (equal to eager_ms when the reference is kept)
-    compile_error: str | None = None
-    speedup_eager: float | None = None  # eager_ms / hiera_ms, when correct
-    speedup_compile: float | None = None  # compile_ms / hiera_ms, when correct and torch.compile ran
+    paired_eager_ms: float | None = None  # the reference, timed alternately with the proposal
+    compile_error: str | None = None  # of the default mode; compile_errors has every mode's
+    compile_errors: dict = field(default_factory=dict)
+    speedup_eager: float | None = None  # paired_eager_ms / hiera_ms, when correct
+    speedup_compile: float | None = None  # over the default mode, when correct and torch.compile ran
+    speedup_best_compile: float | None = None  # over the best mode timed
     optimize_speedup: float | None = None  # the proposal's speedup as `hiera optimize` measured it
     flops: float | None = None
     bytes: float | None = None

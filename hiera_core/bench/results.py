@@ -22,10 +22,12 @@ RESULTS_CSV = "results.csv"
 REPORT_HTML = "report.html"
 FORMAT = "hiera-bench/1"
 # Settings that change what is measured: resuming under other values would mix two experiments.
-RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples", "timing_method")
+RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples", "timing_method", "compile_modes")
 
-# results.csv: the record's scalar fields, the error flattened, the per-sample curve, then env_* columns.
-_NESTED = ("error", "best_speedup_by_sample", "timings", "worker_s", "environment")
+# results.csv: the record's scalar fields, the error flattened, the per-sample curve, each compile
+# mode's ms (compile_ms_<mode>), then env_* columns.
+_NESTED = ("error", "best_speedup_by_sample", "timings", "worker_s", "environment", "compile_modes_ms",
+           "compile_errors")
 CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
 CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
 
@@ -86,7 +88,9 @@ def _cell(value) -> str:
 
 def render_csv(results: BenchResults) -> str:
     env_keys = sorted({key for record in results.tasks for key in record.environment})
-    header = CSV_FIELDS + list(CSV_ERROR_FIELDS) + ["best_speedup_by_sample"] + [f"env_{key}" for key in env_keys]
+    modes = list(dict.fromkeys(mode for record in results.tasks for mode in record.compile_modes_ms))
+    header = (CSV_FIELDS + list(CSV_ERROR_FIELDS) + ["best_speedup_by_sample"] + [f"compile_ms_{mode}" for mode in modes]
+              + [f"env_{key}" for key in env_keys])
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(header)
@@ -96,6 +100,7 @@ def render_csv(results: BenchResults) -> str:
         writer.writerow([_cell(data[name]) for name in CSV_FIELDS]
                         + [_cell(error.get(key.removeprefix("error_"))) for key in CSV_ERROR_FIELDS]
                         + [";".join(_cell(value) for value in record.best_speedup_by_sample)]
+                        + [_cell(record.compile_modes_ms.get(mode)) for mode in modes]
                         + [_cell(record.environment.get(key)) for key in env_keys])
     return stream.getvalue()
 

@@ -42,6 +42,7 @@ class BenchSettings:
     samples: int | None = None
     # GPUs to spread the tasks over, one task per GPU at a time (`--gpus`); empty: the workers' default GPU.
     gpus: tuple[str, ...] = ()
+    compile_modes: tuple[str, ...] = ("default",)  # torch.compile modes the reference is timed in
 
     def engine_settings(self, placement: Placement | None = None) -> Settings:
         return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s, placement=placement,
@@ -98,7 +99,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
     config = llm_config_for(settings.engine_settings(), find_workspace_root(tasks[0].path if tasks else "."))
     host = host_environment(settings.device, llm_environment(config))
     run_settings = {"device": settings.device, "budget": settings.budget, "timeout_s": settings.timeout_s,
-                    "timing_method": TIMING_METHOD,
+                    "timing_method": TIMING_METHOD, "compile_modes": list(settings.compile_modes),
                     "model": host["model"], "endpoint": host["endpoint"],
                     "samples": config.samples if config.enabled else None}
     results = load(out)
@@ -189,12 +190,13 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
         return _failed(record, "optimize", error, host, started, gpu)
     _record_optimize(record, result, out)
     spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
-    emit(Event("stage", stage="profile", message="timing eager, torch.compile and the proposal", progress=0.99))
+    emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal", progress=0.99))
     proposal = str((out / record.proposal).resolve()) if record.proposal else None
     try:
         with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
             timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
-                                              "proposal_paths": [proposal] if proposal else []},
+                                              "proposal_paths": [proposal] if proposal else [],
+                                              "compile_modes": list(settings.compile_modes)},
                                timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
                                log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
     except HieraError as error:
@@ -244,21 +246,33 @@ def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
 
 def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
     record.eager_ms = timed["eager"]["median_ms"]
-    record.compile_ms = timed["compile"]["median_ms"] if timed["compile"] else None
-    record.compile_error = timed["compile_error"]
-    proposal = timed["proposals"][0] if timed["proposals"] else {"check": None, "hiera": None}
-    record.timings = {name: timing for name, timing in (("eager", timed["eager"]), ("compile", timed["compile"]),
-                                                        ("hiera", proposal["hiera"])) if timing}
+    record.compile_modes_ms = {mode: timing["median_ms"] if timing else None for mode, timing in timed["compile"].items()}
+    record.compile_errors = timed["compile_errors"]
+    record.compile_ms = record.compile_modes_ms.get("default")
+    record.compile_error = record.compile_errors.get("default")
+    ran = {mode: ms for mode, ms in record.compile_modes_ms.items() if ms}
+    if ran:
+        record.best_compile_mode = min(ran, key=ran.get)
+        record.best_compile_ms = ran[record.best_compile_mode]
+    proposal = timed["proposals"][0] if timed["proposals"] else {"check": None, "hiera": None, "eager": None}
+    record.timings = {"eager": timed["eager"], **{f"compile:{mode}": timing for mode, timing in timed["compile"].items()
+                                                  if timing}}
+    if proposal["hiera"]:
+        record.timings.update(hiera=proposal["hiera"], paired_eager=proposal["eager"])
     if record.outcome == "proposal":
         check = proposal["check"]
         record.correct, record.check = check["correct"], check["message"]
-        record.hiera_ms = proposal["hiera"]["median_ms"] if record.correct else None
+        if record.correct:
+            record.hiera_ms, record.paired_eager_ms = proposal["hiera"]["median_ms"], proposal["eager"]["median_ms"]
     else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
         record.correct, record.check = True, "reference kept: no verified candidate beat it"
-        record.hiera_ms = record.eager_ms
+        record.hiera_ms = record.paired_eager_ms = record.eager_ms
     if record.correct and record.hiera_ms:
-        record.speedup_eager = record.eager_ms / record.hiera_ms
-        record.speedup_compile = record.compile_ms / record.hiera_ms if record.compile_ms else None
+        record.speedup_eager = record.paired_eager_ms / record.hiera_ms
+        # over a mode: (its time / eager's, one process) x (eager's / the proposal's, one pairing)
+        record.speedup_compile = record.speedup_eager * record.compile_ms / record.eager_ms if record.compile_ms else None
+        if record.best_compile_ms:
+            record.speedup_best_compile = record.speedup_eager * record.best_compile_ms / record.eager_ms
     roofline = spec.get("roofline") or {}
     record.flops, record.bytes, record.intensity = spec.get("flops"), spec.get("bytes_min"), spec.get("intensity")
     record.workload_class = spec.get("workload_class")

@@ -18,14 +18,23 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def record(task_id: str, level: int | None, outcome: str = "proposal", correct: bool = True,
-           eager: float | None = None, compile_: float | None = None, **fields) -> TaskRecord:
-    """A record with speedups derived from the given times, as the runner derives them."""
+           eager: float | None = None, compile_: float | None = None, best_mode: tuple[str, float] | None = None,
+           **fields) -> TaskRecord:
+    """A record with speedups derived from the given times, as the runner derives them (the
+    proposal's pairing timed the reference as `eager`); `best_mode`: a compile mode faster than
+    the default, (mode, ms)."""
     hiera_ms = fields.pop("hiera_ms", None)
+    modes = {"default": compile_} if compile_ else {}
+    if best_mode:
+        modes[best_mode[0]] = best_mode[1]
+    best = min(modes, key=modes.get) if modes else None
     made = TaskRecord(id=task_id, level=level, path=f"/suite/{task_id}", outcome=outcome, correct=correct,
-                      eager_ms=eager, compile_ms=compile_, hiera_ms=hiera_ms, **fields)
+                      eager_ms=eager, compile_ms=compile_, compile_modes_ms=modes, best_compile_mode=best,
+                      best_compile_ms=modes.get(best), hiera_ms=hiera_ms, paired_eager_ms=eager, **fields)
     if correct and outcome != "error" and eager and hiera_ms:
         made.speedup_eager = eager / hiera_ms
         made.speedup_compile = compile_ / hiera_ms if compile_ else None
+        made.speedup_best_compile = modes[best] / hiera_ms if best else None
     return made
 
 

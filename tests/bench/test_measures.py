@@ -21,7 +21,9 @@ def test_geomean_and_median():
 def four_tasks():
     return [
         record("level1/a.py", 1, eager=10.0, compile_=6.0, hiera_ms=4.0),  # 2.5x eager, 1.5x compile
-        record("level1/b.py", 1, outcome="no_improvement", eager=5.0, compile_=4.0, hiera_ms=5.0),  # 1x, 0.8x
+        # 1x eager, 0.8x compile's default mode, 0.5x its best (max-autotune)
+        record("level1/b.py", 1, outcome="no_improvement", eager=5.0, compile_=4.0, hiera_ms=5.0,
+               best_mode=("max-autotune-no-cudagraphs", 2.5)),
         record("level2/c.py", 2, correct=False, eager=3.0, compile_=3.0),  # a proposal that failed the check
         record("level2/d.py", 2, outcome="error", correct=False, error={"stage": "optimize", "kind": "import",
                                                                         "message": "boom"}),
@@ -46,7 +48,9 @@ def test_summary_of_a_group(four_tasks):
     assert group["geomean"]["eager"] == pytest.approx(math.sqrt(2.5 * 1.0))
     assert group["geomean"]["compile"] == pytest.approx(math.sqrt(1.5 * 0.8))
     assert group["median"]["eager"] == pytest.approx(1.75)
-    assert group["speedups_counted"] == {"eager": 2, "compile": 2}
+    assert group["geomean"]["best_compile"] == pytest.approx(math.sqrt(1.5 * 0.5))
+    assert group["fast_p"]["best_compile"]["1"] == 0.25
+    assert group["speedups_counted"] == {"eager": 2, "compile": 2, "best_compile": 2}
 
 
 def test_summary_per_level_in_level_order(four_tasks):
@@ -56,7 +60,8 @@ def test_summary_per_level_in_level_order(four_tasks):
     assert summary["levels"]["level2"]["validity"] == 0.0 and summary["levels"]["level2"]["geomean"]["eager"] is None
     other = summary["levels"]["other"]
     assert other["fast_p"]["eager"]["1"] == 1.0 and other["fast_p"]["compile"]["0"] == 0.0
-    assert summary["overall"]["tasks"] == 5 and summary["overall"]["speedups_counted"] == {"eager": 3, "compile": 2}
+    assert summary["overall"]["tasks"] == 5 and summary["overall"]["speedups_counted"] == {"eager": 3, "compile": 2,
+                                                                                    "best_compile": 2}
 
 
 def test_a_failed_task_is_never_valid():

@@ -14,9 +14,10 @@ from hiera_core.optimize import CandidateOutcome, _confirm_best
 
 class FreshProcessTimings:
     """Stands in for the session: the fresh-process timing (eager ms, proposal ms) of each candidate;
-    an exception takes down the whole process that times it."""
+    an exception takes down the whole process that times it; "judge" fails one of the judge's
+    checks; a list gives one of these per fresh process, in turn."""
 
-    def __init__(self, timings: dict[str, tuple[float, float] | Exception | None], folder: Path):
+    def __init__(self, timings: dict[str, tuple[float, float] | Exception | str | None | list], folder: Path):
         self.timings = timings
         self.run = SimpleNamespace(path=folder)
         self.processes: list[list[str]] = []  # the candidates each fresh process re-timed
@@ -26,17 +27,23 @@ class FreshProcessTimings:
         self.stages.append(message)
 
     def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
-        assert op == "bench_time" and request["with_compile"] is False
+        assert op == "bench_time" and not request.get("compile_modes")  # no torch.compile timing needed
         names = [Path(path).stem for path in request["proposal_paths"]]
         self.processes.append(names)
         eager, proposals = 1.0, []
         for name in names:
             timing = self.timings[name]
+            if isinstance(timing, list):
+                timing = timing.pop(0)
             if isinstance(timing, Exception):
                 raise timing
             if timing is None:  # KernelBench's allclose check failed: no timing of the proposal
-                proposals.append({"hiera": None, "check": {"correct": False,
+                proposals.append({"hiera": None, "check": {"correct": False, "failed_in": "trials",
                                                            "message": "trial 0: values differ beyond atol = rtol = 0.01"}})
+                continue
+            if timing == "judge":
+                proposals.append({"hiera": None, "check": {"correct": False, "failed_in": "judge",
+                                                           "message": "while timed: timing-window: every step..."}})
                 continue
             eager, proposal = timing
             proposals.append({"hiera": {"median_ms": proposal}, "check": {"correct": True, "message": "5 random trials"}})
@@ -90,6 +97,19 @@ def test_a_candidate_outside_kernelbench_tolerance_keeps_its_loop_figure(tmp_pat
     confirmation = _confirm_best(session, [verified("bf16", 1.8)])
     assert confirmation["candidate"] == "bf16" and confirmation["held"] and confirmation["speedup"] is None
     assert confirmation["notes"] == ["bf16: not re-timed (trial 0: values differ beyond atol = rtol = 0.01)"]
+
+
+def test_a_judge_check_failing_once_in_the_fresh_process_gets_a_second_process(tmp_path):
+    session = FreshProcessTimings({"fused": ["judge", (1.0, 0.5)]}, tmp_path)
+    confirmation = _confirm_best(session, [verified("fused", 1.9)])
+    assert confirmation["held"] and confirmation["speedup"] == 2.0 and session.processes == [["fused"], ["fused"]]
+
+
+def test_a_candidate_failing_the_judge_in_two_fresh_processes_is_not_proposed(tmp_path):
+    session = FreshProcessTimings({"turns": ["judge", "judge"], "steady": (1.0, 0.8)}, tmp_path)
+    confirmation = _confirm_best(session, [verified("turns", 3.0), verified("steady", 1.3)])
+    assert confirmation["candidate"] == "steady" and confirmation["held"] and "turns" not in confirmation["retimed"]
+    assert confirmation["notes"] == ["turns: failed in a fresh process twice (while timed: timing-window: every step...)"]
 
 
 def test_candidates_within_noise_are_not_re_timed(tmp_path):
