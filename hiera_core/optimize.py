@@ -35,6 +35,9 @@ CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
 # path: the profile-guided refinement captures it in a CUDA graph.
 HOST_BOUND_SHARE = 0.7
+# A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
+# candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
+AT_LIMIT_SHARE = 0.9
 # A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
 # iterations); one this many times slower than the reference, or hanging, is stopped. The floor
 # leaves room for process start, imports and compiles (torch.compile, an extension's first build).
@@ -281,6 +284,9 @@ def _optimize(session: Session) -> dict:
                               f"{session.class_name}`, with functions that return smaller forward() inputs and "
                               "the constructor arguments that go with them")
 
+    if (at_limit := at_roofline_limit(spec, candidates)) is not None:
+        session.stage("plan", at_limit, 0.9)
+        return _propose(session, spec, plan, [], [], nothing_tried=at_limit)
     if session.llm_config.enabled:
         plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
         candidates = [candidate for candidate, _ in evaluated]
@@ -294,6 +300,23 @@ def _optimize(session: Session) -> dict:
         candidates.append(refinement)
         outcomes.append(_run_candidate(session, refinement, spec, len(candidates) - 1, len(candidates))[0])
     return _propose(session, spec, plan, candidates, outcomes)
+
+
+def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
+    """Why no candidate is worth its compile, when the reference was measured, on the GPU its
+    roofline is for, at AT_LIMIT_SHARE of its bound or more; None otherwise."""
+    from hiera_core import gpus
+
+    here = gpus.match_name(spec.environment.get("device_name") or "")
+    if not (spec.measured and spec.device == "cuda" and spec.reference_ms and spec.roofline.bound_ms
+            and here is not None and here.key == spec.roofline.device):
+        return None
+    share = spec.roofline.bound_ms / spec.reference_ms
+    if share < AT_LIMIT_SHARE or any(rewrites_the_work(c["space"], c["strategy"]) for c in candidates):
+        return None
+    return (f"the reference runs at {100 * share:.0f}% of its roofline bound ({spec.roofline.bound_ms * 1000:.3g} us "
+            f"{spec.roofline.limiter}-limited on {spec.roofline.device_name}, measured {spec.reference_ms * 1000:.3g} "
+            f"us): at most {1 / share:.2f}x is left, so no candidate was compiled")
 
 
 def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> dict | None:
@@ -433,7 +456,9 @@ def _describe(outcome: CandidateOutcome) -> str:
     return f"{outcome.name}: {outcome.status}: {outcome.reason}"
 
 
-def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], outcomes: list[CandidateOutcome]) -> dict:
+def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], outcomes: list[CandidateOutcome],
+             nothing_tried: str | None = None) -> dict:
+    """The run's result from its outcomes; `nothing_tried`: why no candidate was evaluated."""
     settings = session.settings
     run = session.run
     session.stage("propose", "choosing the best verified candidate", 0.97)
@@ -450,7 +475,8 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
               "strategy": None, "verification": None, "baseline_ms": None, "best_ms": None,
               "device": settings.device, "device_name": spec.environment.get("device_name"),
               "roofline_bound_ms": spec.roofline.bound_ms, "roofline_pct": None, "workload_class": spec.workload_class,
-              "plan": plan.summary, "candidates": [vars(o) for o in outcomes], "diff": "",
+              "plan": plan.summary, "regions": [region.to_dict() for region in plan.regions],
+              "candidates": [vars(o) for o in outcomes], "diff": "",
               "mode": session.llm_config.mode_line(), "confirmation": confirmation,
               "worker_seconds": session.worker_seconds,
               "llm": session.llm_record.summary() if session.llm_record else None}
@@ -471,6 +497,8 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             closest = max(spread_only, key=lambda o: o.speedup or 0.0)
             reason = (f"no verified candidate is faster beyond the measured spread ({closest.name}: "
                       f"{closest.speedup:.2f}x, {closest.timing_verdict})")
+        elif nothing_tried:
+            reason = nothing_tried
         elif best is None:
             reason = "no candidate passed verification"
         elif best.speedup < MIN_SPEEDUP:
@@ -489,7 +517,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             device=f"{settings.device}: {spec.environment.get('device_name')}",
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
-            date=iso_time(), contract=spec.contract_lines(), run=run.id)
+            date=iso_time(), contract=spec.contract_lines(), regions=plan.region_lines(), run=run.id)
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
         result.update(status="proposal", proposal_path=str(proposal_file), speedup=headline,

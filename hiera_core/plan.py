@@ -13,8 +13,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
+from hiera_core.regions import Region, partition, plan_regions
 from hiera_core.spaces import SPACES, strategies
 from hiera_core.spaces.algebra import EXACT_REWRITES
+from hiera_core.spaces.custom_cuda import lower_spec
 from hiera_core.spec import Spec
 
 # Expert priors: how well each strategy tends to pay for each workload class (0..1). Strategies
@@ -81,6 +83,7 @@ class Plan:
     entries: list[PlanEntry]  # ranked, best first; only strategies that apply and can run here
     skipped: list[dict] = field(default_factory=list)  # {"strategy", "reason"}
     choice: dict | None = None  # LLM planning: SpaceChoice as a dict (the model's, or the fallback's and why)
+    regions: list[Region] = field(default_factory=list)  # the module's regions, each with its ranked choices
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -89,7 +92,12 @@ class Plan:
     def from_dict(cls, data: dict) -> "Plan":
         return cls(planner=data["planner"], workload_class=data["workload_class"], summary=data["summary"],
                    spaces=[SpaceRank(**s) for s in data["spaces"]], entries=[PlanEntry(**e) for e in data["entries"]],
-                   skipped=data.get("skipped", []), choice=data.get("choice"))
+                   skipped=data.get("skipped", []), choice=data.get("choice"),
+                   regions=[Region.from_dict(r) for r in data.get("regions", [])])
+
+    def region_lines(self) -> list[str]:
+        """One line per region: its share of the time and the best choice for it, with the reason."""
+        return [region.describe() for region in self.regions]
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -170,7 +178,8 @@ class ExpertPlanner:
             spaces.append(SpaceRank(space, title, best, reason))
         spaces.sort(key=lambda rank: -rank.score)
         summary = f"{spec.workload_class}: {workload_reason(spec)}"
-        return Plan(self.name, spec.workload_class, summary, spaces, entries, skipped)
+        regions = plan_regions(spec, partition(spec), lower_spec(spec))
+        return Plan(self.name, spec.workload_class, summary, spaces, entries, skipped, regions=regions)
 
 
 def render_plan(plan: Plan) -> str:
@@ -184,6 +193,9 @@ def render_plan(plan: Plan) -> str:
     lines.append(f"Spaces{ranked}:")
     for rank in plan.spaces:
         lines.append(f"  {rank.score:.2f}  {rank.title}: {rank.reason}")
+    if plan.regions:
+        lines.append("Regions (each planned from its own workload; share of the reference's time):")
+        lines += [f"  {line}" for line in plan.region_lines()]
     lines.append(f"Strategies{ranked}:" if ranked else "Strategies, best first:")
     for index, entry in enumerate(plan.entries, start=1):
         lines.append(f"  {index}. [{entry.score:.2f}] {entry.strategy}: {entry.reason}")
@@ -283,4 +295,5 @@ def chosen_plan(offline: Plan, choice: SpaceChoice) -> Plan:
     entries = sorted(offline.entries, key=lambda entry: entry.strategy != choice.strategy)
     how = "the model chose" if choice.source == "model" else "offline ranking used (no usable answer from the model)"
     summary = f"{offline.summary}; {how}: {choice.space} / {choice.strategy}"
-    return Plan(LLMPlanner.name, offline.workload_class, summary, spaces, entries, offline.skipped, asdict(choice))
+    return Plan(LLMPlanner.name, offline.workload_class, summary, spaces, entries, offline.skipped, asdict(choice),
+                offline.regions)

@@ -48,6 +48,7 @@ class ProposalHeader:
     versions: str = ""
     date: str = ""
     contract: list[str] = field(default_factory=list)  # one assumption per line
+    regions: list[str] = field(default_factory=list)  # the plan per region of the module, one per line
     run: str = ""  # run id in .hiera/runs
     header_lines: int = 0  # filled by parse_header: lines the header occupies
 
@@ -56,7 +57,7 @@ class ProposalHeader:
 
 
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(ProposalHeader)
-         if f.name not in ("contract", "header_lines")}
+         if f.name not in ("contract", "regions", "header_lines")}
 
 
 def render(header: ProposalHeader, body: str) -> str:
@@ -68,6 +69,7 @@ def render(header: ProposalHeader, body: str) -> str:
         if value:
             out.append(f"# {key}: {value}")
     out.extend(f"# contract: {item}" for item in header.contract)
+    out.extend(f"# region: {item}" for item in header.regions)
     out.append(HEADER_END)
     return "\n".join(out) + "\n" + body
 
@@ -78,19 +80,19 @@ def split(text: str) -> tuple[ProposalHeader | None, str]:
     if not lines or lines[0].rstrip("\r\n") != HEADER_START:
         return None, text
     values: dict[str, str] = {}
-    contract: list[str] = []
+    listed: dict[str, list[str]] = {"contract": [], "region": []}
     for index, raw in enumerate(lines[1:], start=1):
         line = raw.rstrip("\r\n")
         if line == HEADER_END:
             header = ProposalHeader(**{_KEYS[k]: v for k, v in values.items() if k in _KEYS},
-                                    contract=contract) if {"reference", "reference-class",
-                                                           "reference-sha256"} <= values.keys() else None
+                                    contract=listed["contract"], regions=listed["region"]) if {
+                "reference", "reference-class", "reference-sha256"} <= values.keys() else None
             if header is not None:
                 header.header_lines = index + 1
             return header, "".join(lines[index + 1:])
         key, _, value = line.lstrip("# ").partition(": ")
-        if key == "contract":
-            contract.append(value)
+        if key in listed:
+            listed[key].append(value)
         else:
             values[key] = value
     return None, text

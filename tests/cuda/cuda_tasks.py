@@ -94,6 +94,13 @@ EXTRA_TASKS = {
                               "[torch.randn(4, 6, 8, 16)]", ""),
     "mse_loss_sum": ("row_reduction", "a, b", "F.mse_loss(a, b, reduction='sum') + (a * 0.5).mean()",
                      "[torch.randn(33, 127), torch.randn(33, 127)]", ""),
+    # An op no template has (cumsum) between a library op and a chain: the chain still gets its kernel.
+    "conv_transpose_unknown_op_chain": ("pointwise_chain", "x",
+                                        "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.cumsum(self.up(x), "
+                                        "dim=1) * self.scale + 1.0)))",
+                                        "[torch.randn(2, 8, 17, 19)]",
+                                        "self.up = nn.ConvTranspose2d(8, 16, 3, stride=2, padding=1); "
+                                        "self.drop = nn.Dropout(0.1); self.scale = nn.Parameter(torch.rand(16, 1, 1) + 0.5)"),
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),

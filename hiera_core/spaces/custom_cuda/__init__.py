@@ -98,8 +98,8 @@ def ops_from_fx(gm) -> list[Op]:
     return ops
 
 
-def plan_from_spec(spec) -> Lowering | str:
-    """The lowering of the spec's graph, or why there is none."""
+def lower_spec(spec) -> Lowering | str:
+    """The lowering of the spec's graph (led by a template or not), or why there is none."""
     graph = spec.graph or {}
     if not graph.get("traceable"):
         return f"the forward is not FX-traceable ({graph.get('reason') or 'no graph'})"
@@ -107,6 +107,17 @@ def plan_from_spec(spec) -> Lowering | str:
         return lower(ops_from_spec_graph(graph), SpecResolver(spec))
     except Unsupported as why:
         return str(why)
+
+
+def plan_from_spec(spec) -> Lowering | str:
+    """The lowering of the spec's graph when a template leads it, or why there is none."""
+    lowering = lower_spec(spec)
+    if isinstance(lowering, str):
+        return lowering
+    if lowering.family is None:
+        left = "; ".join(lowering.fallbacks.values())
+        return "no kernel would fuse two or more ops" + (f" (left to PyTorch: {left})" if left else "")
+    return lowering
 
 
 def _make_strategy(family: str) -> Strategy:
@@ -131,7 +142,8 @@ def _make_strategy(family: str) -> Strategy:
 
         notes = [lowering.describe()] + [
             f"contract: stencil weight {s.config['weight']} keeps its zero pattern; taps {s.config['taps']}"
-            for s in lowering.steps if s.family == "stencil" and s.config.get("pruned")] + lowering.contracts
+            for s in lowering.steps if s.family == "stencil" and s.config.get("pruned")] + lowering.contracts + [
+            f"left to PyTorch: {node} ({why})" for node, why in lowering.fallbacks.items()]
         rendered = render(lowering, ctx.reference_class, title, notes)
         return Candidate(name=f"custom_cuda.{name}", space="custom_cuda", strategy=name, code=rendered.code,
                          reason=f"{title}: {lowering.describe()}", requires_cuda=True,

@@ -34,8 +34,10 @@ MODULE_FUNCTIONS = {
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
     "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "GroupNorm": "group_norm",
-    "MSELoss": "mse_loss",
-    "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d",
+    "MSELoss": "mse_loss", "Dropout": "dropout", "Dropout1d": "dropout", "Dropout2d": "dropout",
+    "Dropout3d": "dropout", "AlphaDropout": "dropout",
+    "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d", "ConvTranspose1d": "conv_transpose1d",
+    "ConvTranspose2d": "conv_transpose2d", "ConvTranspose3d": "conv_transpose3d",
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
 }
@@ -80,6 +82,8 @@ LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm
            "conv3d": "torch.nn.functional.conv3d", "conv_transpose1d": "torch.nn.functional.conv_transpose1d",
            "conv_transpose2d": "torch.nn.functional.conv_transpose2d",
            "conv_transpose3d": "torch.nn.functional.conv_transpose3d"}
+INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
+         "neg": "-"}  # operator.<name> on Python values (sizes), rendered as Python
 VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
          "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
 IDENTITY = {"identity", "clone", "float", "detach"}
@@ -126,6 +130,9 @@ class Lowering:
     returns: str
     inputs: list[str]  # forward argument names
     contracts: list[str] = field(default_factory=list)  # assumptions the proposal's header states
+    # Nodes no template handles, left to PyTorch as they are (op name -> why): a graph with one
+    # unknown op still gets kernels for the regions that have templates.
+    fallbacks: dict[str, str] = field(default_factory=dict)
 
     @property
     def kernel_steps(self) -> list[Step]:
@@ -141,7 +148,9 @@ class Lowering:
     def describe(self) -> str:
         parts = []
         for step in self.steps:
-            if step.family == "library":
+            if step.family == "library" and any(cover in self.fallbacks for cover in step.covers):
+                parts.append(f"leaves {', '.join(step.covers)} to PyTorch")
+            elif step.family == "library":
                 parts.append(f"calls {step.call.split('(')[0]}")
             elif step.family in ("pointwise", "rows"):
                 parts.append(f"{step.family} kernel fusing {', '.join(step.covers) or 'a copy'}")
@@ -248,6 +257,7 @@ class Lowerer:
         self.materialized: dict[Expr, str] = {}
         self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
         self.contracts: list[str] = []
+        self.fallbacks: dict[str, str] = {}
 
     def run(self) -> Lowering:
         inputs: list[str] = []
@@ -261,9 +271,38 @@ class Lowerer:
             elif op.op == "output":
                 returns = self._render(op.args[0], materialize=True)
             else:
-                self._lower(op)
+                try:
+                    self._lower(op)
+                except Unsupported as why:
+                    self.values[op.name] = self._leave_to_pytorch(op, why)
         self._fuse_group_norm_epilogues(returns)
-        return Lowering(self.steps, returns, inputs, self.contracts)
+        return Lowering(self.steps, returns, inputs, self.contracts, self.fallbacks)
+
+    def _leave_to_pytorch(self, op: Op, why: Unsupported) -> Any:
+        """The node as the reference computes it (its own torch call on the values at hand), where no
+        template handles it; raises `why` again where that is not sound: an in-place method (the
+        lowering's values are not the reference's tensors), or a call that cannot be written out."""
+        if op.op == "call_method" and op.fn.endswith("_"):
+            raise why
+        if op.op == "call_module":
+            call = f"{attr_expr(op.target)}({self._call_args(op.args, op.kwargs)})"
+        elif op.op == "call_method":
+            receiver, *rest = op.args
+            call = f"{self._render(receiver, materialize=True)}.{op.target}({self._call_args(rest, op.kwargs)})"
+        elif op.target.startswith("torch."):
+            call = f"{op.target}({self._call_args(op.args, op.kwargs)})"
+        elif op.target.startswith("operator.") and op.fn in INFIX and not op.kwargs and 1 <= len(op.args) <= 2:
+            operands = [self._render(a, materialize=True) for a in op.args]
+            call = (f"({INFIX[op.fn]}{operands[0]})" if len(operands) == 1
+                    else f"({operands[0]} {INFIX[op.fn]} {operands[1]})")
+        else:
+            raise why
+        out = self._new_var(op.name)
+        self.steps.append(Step("library", [out], call=call, covers=[op.name]))
+        self.fallbacks[op.name] = str(why)
+        if op.shape is None or op.dtype != "float32":
+            return PyValue(out)
+        return leaf(out, op.shape)
 
     def _fuse_group_norm_epilogues(self, returns: str) -> None:
         """A pointwise kernel that only transforms a group norm's output (GroupNorm + SiLU) runs in
@@ -294,7 +333,9 @@ class Lowerer:
                                                            "dim", "getattr"):
             raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
         args = bind(op, self.resolver)
-        if fn in IDENTITY or (fn == "contiguous" and isinstance(self._value(args["input"]), Expr)
+        if fn == "dropout" and op.op == "call_module" and not getattr(self.resolver.module(op.target), "training", False):
+            self.values[op.name] = self._value(args["input"])  # the task's inference contract: eval mode
+        elif fn in IDENTITY or (fn == "contiguous" and isinstance(self._value(args["input"]), Expr)
                               and self._value(args["input"]).op != "leaf"):
             self.values[op.name] = self._value(args["input"])
         elif fn in POINTWISE or fn in ("clamp_min", "clamp_max", "rsub"):
@@ -699,6 +740,11 @@ class Lowerer:
                 raise Unsupported(f"{op.name}: convolution with padding_mode={module.padding_mode!r}")
             return (f"torch.nn.functional.{fn}({source}, {path}.weight, {path}.bias, {path}.stride, "
                     f"{path}.padding, {path}.dilation, {path}.groups)")
+        if fn.startswith("conv_transpose"):
+            if module is not None and module.padding_mode != "zeros":
+                raise Unsupported(f"{op.name}: transposed convolution with padding_mode={module.padding_mode!r}")
+            return (f"torch.nn.functional.{fn}({source}, {path}.weight, {path}.bias, {path}.stride, {path}.padding, "
+                    f"{path}.output_padding, {path}.groups, {path}.dilation)")
         if fn == "flatten":
             return f"torch.flatten({source}, {path}.start_dim, {path}.end_dim)"
         raise Unsupported(f"module {op.module_type} ({op.name}) has no template")

@@ -1,0 +1,108 @@
+"""Regions: the traced graph cut around its anchor ops, each with its own slice of the contract
+and its own ranked choices, from what the region computes (no GPU needed)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from cuda_tasks import example_task, extra_task, load_task, task_context
+from hiera_core.plan import ExpertPlanner, Plan, render_plan
+from hiera_core.regions import partition
+from hiera_core.spec import OpShare
+
+
+def _module(tmp_path, forward: str, inputs: str, init: str = "") -> object:
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+                    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                    + (f"        {init}\n" if init else "")
+                    + f"\n    def forward(self, x):\n        {forward}\n\n\n"
+                    f"def get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
+    return task_context(load_task(path))
+
+
+def test_an_op_no_template_has_gets_pytorch_and_the_rest_of_its_region_a_kernel(tmp_path):
+    ctx = task_context(extra_task("conv_transpose_unknown_op_chain", tmp_path))
+    plan = ExpertPlanner().plan(ctx.spec)
+    conv, rest = plan.regions
+    assert (conv.kind, conv.anchor, conv.nodes) == ("conv", "up", ["up"])
+    assert rest.kind == "reduction" and rest.anchor == "cumsum" and "gelu" in rest.nodes and "drop" in rest.nodes
+    assert conv.choices[0].space == "cuda_libs" and "cuDNN" in conv.choices[0].approach
+    best = rest.choices[0]
+    assert best.space == "custom_cuda" and best.approach.startswith("cumsum left to PyTorch + generated pointwise")
+    assert "cumsum (cumsum) has no template" in best.reason
+    assert math.isclose(sum(r.share for r in plan.regions), 1.0)
+
+
+def test_pointwise_ops_that_only_feed_a_row_op_are_its_prologue(tmp_path):
+    ctx = task_context(extra_task("log_softmax_prologue", tmp_path))
+    (region,) = partition(ctx.spec)
+    assert (region.kind, region.anchor, region.nodes) == ("softmax", "log_softmax", ["mul", "add", "log_softmax"])
+
+
+def test_a_pointwise_value_also_returned_is_not_folded_into_the_row_op(tmp_path):
+    ctx = _module(tmp_path, "y = torch.tanh(x) * 2.0\n        return torch.softmax(y, dim=-1), y", "[torch.randn(8, 64)]")
+    first, second = partition(ctx.spec)
+    assert (first.kind, first.nodes) == ("pointwise", ["tanh", "mul"])
+    assert (second.kind, second.nodes) == ("softmax", ["softmax"])
+    assert first.outputs == [[8, 64]] and second.inputs == [[8, 64]]
+
+
+def test_each_region_gets_its_own_flops_bytes_and_class(tmp_path):
+    ctx = _module(tmp_path, "return torch.relu(self.fc(x)).sum(dim=-1)", "[torch.randn(256, 1024)]",
+                  "self.fc = nn.Linear(1024, 2048)")
+    gemm, total = partition(ctx.spec)
+    assert gemm.kind == "matmul" and gemm.flops >= 2 * 256 * 2048 * 1024  # and the relu's elements
+    # the input, the weight and bias, the output it hands on
+    assert gemm.bytes == 4 * (256 * 1024 + 2048 * 1024 + 2048 + 256 * 2048)
+    assert gemm.workload_class == "compute-bound" and total.workload_class in ("memory-bound", "launch-bound")
+    assert total.kind == "reduction" and total.inputs == [[256, 2048]] and total.outputs == [[256]]
+
+
+def test_measured_shares_follow_the_profile_per_op_kind(tmp_path):
+    ctx = _module(tmp_path, "return torch.relu(self.fc(x)).sum(dim=-1)", "[torch.randn(256, 1024)]",
+                  "self.fc = nn.Linear(1024, 2048)")
+    spec = replace(ctx.spec, ops=[OpShare("aten::addmm", "matmul", 1, 0.0, 0.0, 0.7),
+                                  OpShare("aten::relu", "pointwise", 1, 0.0, 0.0, 0.2),
+                                  OpShare("aten::sum", "reduction", 1, 0.0, 0.0, 0.1)])
+    gemm, total = partition(spec)
+    assert gemm.share_source == total.share_source == "measured"
+    assert gemm.share == pytest.approx(0.9) and total.share == pytest.approx(0.1)
+
+
+def test_the_plan_shows_its_regions_and_keeps_them_through_json():
+    ctx = task_context(example_task("small_mlp"))
+    plan = ExpertPlanner().plan(ctx.spec)
+    assert [r.kind for r in plan.regions] == ["matmul", "matmul", "matmul"]
+    assert "cuBLASLt" in plan.regions[0].choices[0].approach  # Linear + ReLU: the library's fused epilogue
+    text = render_plan(plan)
+    assert "Regions (each planned from its own workload" in text and "region 3 (matmul network_4" in text
+    again = Plan.from_dict(plan.to_dict())
+    assert again.regions == plan.regions
+
+
+def test_on_a_cpu_every_region_is_planned_in_pytorch(tmp_path):
+    ctx = task_context(extra_task("conv_transpose_unknown_op_chain", tmp_path))
+    spec = replace(ctx.spec, device="cpu")
+    plan = ExpertPlanner().plan(spec)
+    assert {choice.space for region in plan.regions for choice in region.choices} == {"pytorch"}
+
+
+def test_a_reference_at_its_roofline_limit_gets_no_candidates(tmp_path):
+    from hiera_core.optimize import at_roofline_limit
+
+    ctx = task_context(example_task("softmax"))
+    roofline = replace(ctx.spec.roofline, device="h200", bound_ms=0.95)
+    spec = replace(ctx.spec, roofline=roofline, reference_ms=1.0, environment={"device_name": "NVIDIA H200"})
+    compiled = [{"space": "pytorch", "strategy": "compile_default"}]
+    reason = at_roofline_limit(spec, compiled)
+    assert reason.startswith("the reference runs at 95% of its roofline bound") and "at most 1.05x" in reason
+    assert at_roofline_limit(replace(spec, reference_ms=2.0), compiled) is None  # 48%: room left
+    # the bound is for another GPU than the one measured on, or nothing was measured: no verdict
+    assert at_roofline_limit(replace(spec, environment={"device_name": "NVIDIA A100-SXM4-80GB"}), compiled) is None
+    assert at_roofline_limit(replace(spec, measured=False), compiled) is None
+    # an exact rewrite changes the work itself, so the bound does not limit it
+    assert at_roofline_limit(spec, compiled + [{"space": "pytorch", "strategy": "sum_through_linear"}]) is None
