@@ -25,6 +25,7 @@ _HIERA_STREAMS = {}
 _HIERA_CONFIGS = {}
 _HIERA_SMS = {}
 _HIERA_PLANS = {}
+_HIERA_CONSTANTS = {}
 
 
 def _hiera_kernel(source, name, device):
@@ -341,6 +342,18 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile):
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
                   0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks)
     return out
+
+
+def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
+    """The stencil of constant `coefficients` (3^rank, in tap order) over the last `rank` dims of `x`,
+    each leading index a volume of its own: the weight is made once per device."""
+    key = (coefficients, x.device)
+    weight = _HIERA_CONSTANTS.get(key)
+    if weight is None:
+        weight = torch.tensor(coefficients, dtype=torch.float32, device=x.device).reshape((1, 1) + (3,) * rank)
+        _HIERA_CONSTANTS[key] = weight
+    volumes = x.reshape((-1, 1) + tuple(x.shape[-rank:]))
+    return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
 
 
 def _hiera_group_norm(source, name, x, groups, weight, bias, eps):

@@ -94,6 +94,18 @@ EXTRA_TASKS = {
                               "[torch.randn(4, 6, 8, 16)]", ""),
     "mse_loss_sum": ("row_reduction", "a, b", "F.mse_loss(a, b, reduction='sum') + (a * 0.5).mean()",
                      "[torch.randn(33, 127), torch.randn(33, 127)]", ""),
+    # Stencils spelled as scientific codes write them: slices of a zero-padded grid (one explicit
+    # Euler step of the heat equation; twice in 2D, as a two-step Jacobi sweep).
+    "stencil3d_slices": ("stencil", "u",
+                         "(lambda p: u + 0.1 * (p[:, :, 2:, 1:-1, 1:-1] + p[:, :, :-2, 1:-1, 1:-1] + p[:, :, 1:-1, 2:, 1:-1]"
+                         " + p[:, :, 1:-1, :-2, 1:-1] + p[:, :, 1:-1, 1:-1, 2:] + p[:, :, 1:-1, 1:-1, :-2]"
+                         " - 6 * p[:, :, 1:-1, 1:-1, 1:-1]))(F.pad(u, (1, 1, 1, 1, 1, 1)))",
+                         "[torch.randn(2, 1, 20, 24, 40)]", ""),
+    "heat2d_two_steps_slices": ("stencil", "u",
+                                "(lambda step: step(step(u)))(lambda v: (lambda p: v + 0.2 * (p[..., 2:, 1:-1] + "
+                                "p[..., :-2, 1:-1] + p[..., 1:-1, 2:] + p[..., 1:-1, :-2] - 4.0 * v))"
+                                "(F.pad(v, (1, 1, 1, 1))))",
+                                "[torch.randn(3, 45, 70)]", ""),
     # An op no template has (cumsum) between a library op and a chain: the chain still gets its kernel.
     "conv_transpose_unknown_op_chain": ("pointwise_chain", "x",
                                         "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.cumsum(self.up(x), "

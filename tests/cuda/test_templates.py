@@ -299,3 +299,47 @@ def test_planning_imports_no_torch():
             "import hiera_core.cuda.cli; assert 'torch' not in sys.modules, 'torch imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["stencil3d_slices", "heat2d_two_steps_slices"])
+def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel_per_step(name, tmp_path):
+    """The slices' taps and factors become the stencil's constant coefficients: run on the CPU with
+    the kernel emulated by the convolution it computes, the proposal matches the reference."""
+    import torch
+    import torch.nn.functional as F
+
+    from cuda_tasks import build_proposal
+
+    task = extra_task(name, tmp_path)
+    ctx = task_context(task)
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.stencil"
+    steps = 2 if name.startswith("heat2d_two") else 1
+    assert forward_source(candidate.code).count("_hiera_stencil_constant(") == steps
+    assert "_hiera_pointwise(" not in candidate.code.split("class ModelNew")[1]  # the update is in the stencil
+
+    def emulated(source, name, x, coefficients, rank, tile):
+        weight = torch.tensor(coefficients).reshape((1, 1) + (3,) * rank)
+        conv = F.conv3d if rank == 3 else F.conv2d
+        return conv(x.reshape((-1, 1) + tuple(x.shape[-rank:])), weight, padding=1).reshape(x.shape)
+
+    namespace = build_proposal(task, candidate.code)
+    namespace["_hiera_stencil_constant"] = emulated
+    model = namespace["ModelNew"]().eval()
+    with torch.no_grad():
+        torch.testing.assert_close(model(*task.inputs), namespace["Model"]()(*task.inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Model(nn.Module):\n"
+                    "    def forward(self, u):\n        p = F.pad(u, (1, 1, 1, 1))\n"
+                    "        return torch.tanh(p[..., 2:, :] * 2.0 + 1.0)\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(4, 30, 40)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from cuda_tasks import load_task
+
+    ctx = task_context(load_task(path))
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.pointwise_chain"  # the chain after it still gets its kernel
+    forward = forward_source(candidate.code)
+    assert "torch.nn.functional.pad(u, (1, 1, 1, 1))" in forward and "_hiera_stencil" not in forward

@@ -142,7 +142,7 @@ def _make_strategy(family: str) -> Strategy:
 
         notes = [lowering.describe()] + [
             f"contract: stencil weight {s.config['weight']} keeps its zero pattern; taps {s.config['taps']}"
-            for s in lowering.steps if s.family == "stencil" and s.config.get("pruned")] + lowering.contracts + [
+            for s in lowering.steps if s.family == "stencil" and s.config.get("pruned") and "weight" in s.config] + lowering.contracts + [
             f"left to PyTorch: {node} ({why})" for node, why in lowering.fallbacks.items()]
         rendered = render(lowering, ctx.reference_class, title, notes)
         return Candidate(name=f"custom_cuda.{name}", space="custom_cuda", strategy=name, code=rendered.code,

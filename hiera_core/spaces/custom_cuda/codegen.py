@@ -37,7 +37,8 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
         constants.append(f'{constant} = r"""\n{source}"""')
         body.append(f"# {step.family} kernel: {', '.join(step.covers)}")
         body.append(call)
-    helpers = {_HELPER[s.family] for s in lowering.kernel_steps}
+    helpers = {"_hiera_stencil_constant" if "coefficients" in s.config else _HELPER[s.family]
+               for s in lowering.kernel_steps}
     header = [f"# ---- HIERA custom_cuda: {title} ----",
               *(f"# {line}" for line in notes),
               "# Kernels compile with NVRTC (cuda.core) on first use and launch on torch's current stream."]
@@ -86,6 +87,9 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
                                f"{config['groups']}, {config['weight']}, {config['bias']}, {config['eps']!r})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
+    if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
+        return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
+                               f"{config['coefficients']!r}, {config['rank']}, {stencil_launch_tile(tile)})")
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
     return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
                            f"{bias}, {config['rank']}, {stencil_launch_tile(tile)})")

@@ -73,6 +73,7 @@ SIGNATURES = {
     "avg_pool1d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"),
     "avg_pool2d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
     "avg_pool3d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
+    "pad": ("input", "pad", "mode", "value"),
     "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
     "conv3d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
 }
@@ -248,6 +249,36 @@ class TupleOfReduction:
     covers: str
 
 
+@dataclass(frozen=True)
+class PaddedGrid:
+    """F.pad(x) by one zero on each side of its last `rank` dims: a grid read through shifted windows
+    (padded for real, by its own torch call, only where something reads it otherwise)."""
+
+    source: Expr
+    rank: int
+    name: str  # the pad's FX node
+
+
+@dataclass
+class StencilSum:
+    """sum over taps of coefficient * `source` shifted by the tap's offset along its last `rank`
+    dims, zero outside: what slices of a zero-padded grid add up to, a stencil however it is spelled."""
+
+    source: Expr
+    rank: int
+    taps: dict  # offset tuple, e.g. (0, -1, 0) -> coefficient
+    covers: list[str]
+
+    def scaled(self, factor: float, cover: str) -> StencilSum:
+        return StencilSum(self.source, self.rank, {o: c * factor for o, c in self.taps.items()}, self.covers + [cover])
+
+    def plus(self, other: StencilSum, factor: float, cover: str) -> StencilSum:
+        taps = dict(self.taps)
+        for offset, coefficient in other.taps.items():
+            taps[offset] = taps.get(offset, 0.0) + factor * coefficient
+        return StencilSum(self.source, self.rank, taps, list(dict.fromkeys(self.covers + other.covers + [cover])))
+
+
 class Lowerer:
     def __init__(self, ops: list[Op], resolver: Resolver):
         self.ops = ops
@@ -258,6 +289,7 @@ class Lowerer:
         self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
         self.contracts: list[str] = []
         self.fallbacks: dict[str, str] = {}
+        self.stencils: dict[int, Expr] = {}  # id(StencilSum or PaddedGrid) -> its materialized value
 
     def run(self) -> Lowering:
         inputs: list[str] = []
@@ -291,6 +323,8 @@ class Lowerer:
             call = f"{self._render(receiver, materialize=True)}.{op.target}({self._call_args(rest, op.kwargs)})"
         elif op.target.startswith("torch."):
             call = f"{op.target}({self._call_args(op.args, op.kwargs)})"
+        elif op.target == "operator.getitem" and len(op.args) == 2 and not op.kwargs:
+            call = f"{self._render(op.args[0], materialize=True)}[{self._render(op.args[1], materialize=True)}]"
         elif op.target.startswith("operator.") and op.fn in INFIX and not op.kwargs and 1 <= len(op.args) <= 2:
             operands = [self._render(a, materialize=True) for a in op.args]
             call = (f"({INFIX[op.fn]}{operands[0]})" if len(operands) == 1
@@ -338,6 +372,13 @@ class Lowerer:
         elif fn in IDENTITY or (fn == "contiguous" and isinstance(self._value(args["input"]), Expr)
                               and self._value(args["input"]).op != "leaf"):
             self.values[op.name] = self._value(args["input"])
+        elif fn == "pad":
+            self.values[op.name] = self._pad(op, args)
+        elif fn == "getitem" and isinstance(self._value(op.args[0]), PaddedGrid):
+            self.values[op.name] = self._window(op, self._value(op.args[0]), op.args[1])
+        elif (fn in ("add", "sub", "rsub", "mul", "div", "neg")
+              and (combined := self._stencil_arithmetic(op, fn, args)) is not None):
+            self.values[op.name] = combined
         elif fn in POINTWISE or fn in ("clamp_min", "clamp_max", "rsub"):
             self.values[op.name] = self._pointwise(op, fn, args)
         elif fn in ("softmax", "log_softmax"):
@@ -410,6 +451,108 @@ class Lowerer:
         if POINTWISE[fn][0] == 2:
             return self._node(op, fn, (x, self._operand(args["other"])))
         return self._node(op, fn, (x,))
+
+    # -- stencils spelled with slices of a zero-padded grid ------------------------------------------
+    def _pad(self, op: Op, args: dict) -> PaddedGrid:
+        pads = args.get("pad")
+        if not (isinstance(pads, (list, tuple)) and len(pads) in (4, 6) and all(p == 1 for p in pads)):
+            raise Unsupported(f"pad ({op.name}) by {pads!r}: the stencil template pads each side of 2 or 3 dims by one")
+        if args.get("mode", "constant") not in (None, "constant") or args.get("value") not in (None, 0, 0.0):
+            raise Unsupported(f"pad ({op.name}) other than with zeros has no template")
+        x = self._lazy(args["input"])
+        rank = len(pads) // 2
+        if len(x.shape) < rank:
+            raise Unsupported(f"pad ({op.name}) of a rank-{len(x.shape)} tensor over {rank} dims")
+        return PaddedGrid(x, rank, op.name)
+
+    def _materialize_pad(self, grid: PaddedGrid) -> Expr:
+        if id(grid) not in self.stencils:
+            (source,) = self.materialize([grid.source])
+            out = self._new_var(grid.name)
+            self.steps.append(Step("library", [out], call=f"torch.nn.functional.pad({source}, {(1, 1) * grid.rank!r})",
+                                   covers=[grid.name]))
+            self.stencils[id(grid)] = leaf(out, tuple(grid.source.shape[:-grid.rank])
+                                           + tuple(size + 2 for size in grid.source.shape[-grid.rank:]))
+        return self.stencils[id(grid)]
+
+    def _window(self, op: Op, grid: PaddedGrid, index) -> StencilSum:
+        """A slice of the padded grid as large as the grid itself: the grid shifted by (start - 1)."""
+        shape = grid.source.shape
+        items = list(index) if isinstance(index, (list, tuple)) else [index]
+        if any(_is_ellipsis(item) for item in items):
+            at = next(i for i, item in enumerate(items) if _is_ellipsis(item))
+            items[at:at + 1] = [slice(None)] * (len(shape) - len(items) + 1)
+        items += [slice(None)] * (len(shape) - len(items))
+        bounds = [_slice_bounds(item) for item in items]
+        if len(bounds) != len(shape) or any(b is None for b in bounds):
+            raise Unsupported(f"{op.name}: a window of the padded grid other than plain slices has no template")
+        offsets = []
+        for dim, ((start, stop, step), size) in enumerate(zip(bounds, shape)):
+            padded = dim >= len(shape) - grid.rank
+            length = size + 2 if padded else size
+            start = 0 if start is None else start + length if start < 0 else start
+            stop = length if stop is None else stop + length if stop < 0 else min(stop, length)
+            if step not in (None, 1) or stop - start != size or (not padded and start != 0):
+                raise Unsupported(f"{op.name}: a window of the padded grid that is not the grid shifted by at most "
+                                  f"one point has no template")
+            if padded:
+                offsets.append(start - 1)
+        return StencilSum(grid.source, grid.rank, {tuple(offsets): 1.0}, [op.name])
+
+    def _stencil_arithmetic(self, op: Op, fn: str, args: dict) -> StencilSum | None:
+        """A linear combination of stencil sums (and of the grid itself, the centre tap) with constant
+        factors, or None when this op is not one (the sums then become values for the op's kernel)."""
+        def resolved(value):
+            """A sum already computed by a kernel is that kernel's output from then on."""
+            value = self._value(value) if isinstance(value, Ref) else value
+            return self.stencils.get(id(value), value) if isinstance(value, StencilSum) else value
+
+        def as_sum(value, like: StencilSum) -> StencilSum | None:
+            value = resolved(value)
+            if isinstance(value, StencilSum):
+                return value
+            factor = _multiple_of(value, like.source) if isinstance(value, Expr) else None
+            if factor is None:
+                return None
+            return StencilSum(like.source, like.rank, {(0,) * like.rank: factor}, [])
+
+        x, other_value = resolved(args.get("input")), resolved(args.get("other"))
+        sums = [v for v in (x, other_value) if isinstance(v, StencilSum)]
+        if not sums:
+            return None
+        like = sums[0]
+        if fn == "neg":
+            return like.scaled(-1.0, op.name)
+        if fn in ("mul", "div"):
+            number = other_value if isinstance(x, StencilSum) else x
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or (fn == "div" and not number):
+                return None
+            if fn == "div" and not isinstance(x, StencilSum):
+                return None  # number / stencil is not linear
+            return like.scaled(float(number) if fn == "mul" else 1.0 / float(number), op.name)
+        a, b = as_sum(x, like), as_sum(other_value, like)
+        if a is None or b is None or a.source != b.source or a.rank != b.rank:
+            return None
+        alpha = float(args.get("alpha", 1) or 1)
+        if fn == "rsub":
+            a, b = b, a
+        return a.plus(b, alpha if fn == "add" else -alpha, op.name)
+
+    def _materialize_stencil(self, total: StencilSum) -> Expr:
+        if id(total) in self.stencils:
+            return self.stencils[id(total)]
+        import itertools
+
+        (source,) = self.materialize([total.source])
+        offsets = list(itertools.product((-1, 0, 1), repeat=total.rank))
+        coefficients = tuple(float(total.taps.get(o, 0.0)) for o in offsets)
+        taps = [o for o, c in zip(offsets, coefficients) if c != 0.0] or [(0,) * total.rank]
+        out = self._new_var(total.covers[-1] if total.covers else "stencil")
+        config = {"rank": total.rank, "taps": taps, "pruned": True, "coefficients": coefficients,
+                  "width": total.source.shape[-1]}
+        self.steps.append(Step("stencil", [out], inputs=[source], covers=list(total.covers), config=config))
+        value = self.stencils[id(total)] = leaf(out, total.source.shape)
+        return value
 
     def _tensor_clamp(self, op: Op, x: Expr, low, high) -> Expr:
         result = x
@@ -808,6 +951,10 @@ class Lowerer:
 
     def _lazy(self, ref) -> Expr:
         value = self._value(ref)
+        if isinstance(value, StencilSum):
+            return self._materialize_stencil(value)
+        if isinstance(value, PaddedGrid):
+            return self._materialize_pad(value)
         if not isinstance(value, Expr):
             raise Unsupported(f"{ref!r} is not a float tensor")
         return value
@@ -840,6 +987,10 @@ class Lowerer:
     def _render(self, value, materialize: bool) -> str:
         if isinstance(value, Ref):
             resolved = self.values[value.name]
+            if isinstance(resolved, StencilSum):
+                resolved = self._materialize_stencil(resolved)
+            if isinstance(resolved, PaddedGrid):
+                resolved = self._materialize_pad(resolved)
             if isinstance(resolved, PyValue):
                 return resolved.expr
             if isinstance(resolved, Expr):
@@ -933,6 +1084,40 @@ def stencil_taps(weight, rank: int, pruned: bool) -> list[tuple[int, ...]]:
         return offsets
     flat = weight.detach().reshape(weight.shape[0], -1).abs().amax(dim=0).tolist()
     return [o for o, magnitude in zip(offsets, flat) if magnitude != 0.0]
+
+
+def _multiple_of(e: Expr, source: Expr) -> float | None:
+    """c when `e` is c * source (source itself, -source, source * c, c * source, source / c): the
+    grid's own value is the stencil's centre tap."""
+    if e == source:
+        return 1.0
+    if e.op == "neg" and e.args[0] == source:
+        return -1.0
+    if e.op in ("mul", "div") and len(e.args) == 2:
+        a, b = e.args
+        if a == source and b.op == "const" and (e.op == "mul" or b.params[0]):
+            return b.params[0] if e.op == "mul" else 1.0 / b.params[0]
+        if e.op == "mul" and b == source and a.op == "const":
+            return a.params[0]
+    return None
+
+
+def _is_ellipsis(item) -> bool:
+    return item is Ellipsis or item == "Ellipsis"
+
+
+def _slice_bounds(item) -> tuple | None:
+    """(start, stop, step) of a slice, as FX holds it or as the spec's JSON writes it ("slice(1, -1, None)")."""
+    if isinstance(item, slice):
+        return item.start, item.stop, item.step
+    if isinstance(item, str) and item.startswith("slice(") and item.endswith(")"):
+        parts = [p.strip() for p in item[len("slice("):-1].split(",")]
+        try:
+            values = tuple(None if p == "None" else int(p) for p in parts)
+        except ValueError:
+            return None
+        return values if len(values) == 3 else None
+    return None
 
 
 def _all_equal(value, expected: int, rank: int) -> bool:
