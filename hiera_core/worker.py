@@ -25,6 +25,7 @@ def op_prepare(request: dict) -> dict:
     from hiera_core.contract import prepare
     from hiera_core.plan import ExpertPlanner, Plan
     from hiera_core.spaces import ImplementContext, strategies
+    from hiera_core.spaces.compose import library_variants
     from hiera_core.task import load_task
 
     task = load_task(request["address"])
@@ -39,6 +40,7 @@ def op_prepare(request: dict) -> dict:
                                example_inputs=prepared.inputs, graph=prepared.graph, device=request["device"])
     registry = strategies()
     candidates, rejected = [], []
+    generated: list = []  # the Candidates of `candidates`
     for entry in plan.entries:
         if len(candidates) >= request.get("budget", 4):
             break
@@ -51,6 +53,12 @@ def op_prepare(request: dict) -> dict:
             rejected.append({"strategy": entry.strategy, "reason": "the pattern it needs was not found in the graph"})
         else:
             candidates.append(candidate.to_dict())
+            generated.append(candidate)
+    # The budget counts candidates: combinations of per-region choices fill what the strategies left.
+    for variant in (v for c in generated for v in library_variants(c, prepared.spec)):
+        if len(candidates) >= request.get("budget", 4):
+            break
+        candidates.append(variant.to_dict())
     result["candidates"] = candidates
     result["rejected"] = rejected
     return result

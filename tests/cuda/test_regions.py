@@ -106,3 +106,29 @@ def test_a_reference_at_its_roofline_limit_gets_no_candidates(tmp_path):
     assert at_roofline_limit(replace(spec, measured=False), compiled) is None
     # an exact rewrite changes the work itself, so the bound does not limit it
     assert at_roofline_limit(spec, compiled + [{"space": "pytorch", "strategy": "sum_through_linear"}]) is None
+
+
+def test_a_custom_candidate_composed_with_library_settings_for_its_library_regions(tmp_path):
+    import torch
+
+    from cuda_tasks import build_proposal, candidate_for
+    from hiera_core.spaces.compose import library_variants
+    from hiera_core.static_checks import check_candidate as static_problems
+
+    task = extra_task("conv_transpose_unknown_op_chain", tmp_path)
+    ctx = task_context(task)
+    _, kernels = candidate_for(ctx)
+    assert [v.name for v in library_variants(kernels, ctx.spec)] == ["custom_cuda.pointwise_chain+cudnn_autotune"]
+    variants = library_variants(kernels, replace(ctx.spec, precision="tf32"))
+    assert [v.strategy for v in variants] == ["pointwise_chain+cudnn_autotune", "pointwise_chain+tf32"]
+    assert library_variants(kernels, replace(ctx.spec, dynamic_dims=[["x", 0]])) == []  # autotuning needs static shapes
+    for variant in variants:
+        assert variant.space == "custom_cuda" and variant.cuda_sources == kernels.cuda_sources
+        assert static_problems(variant.code, "custom_cuda", "Model") == []
+    # The setting holds inside forward only: the caller's process keeps its own.
+    namespace = build_proposal(task, variants[0].code)
+    seen = []
+    namespace["_HieraKernels"].forward = lambda self, x: seen.append(torch.backends.cudnn.benchmark) or x
+    before = torch.backends.cudnn.benchmark
+    namespace["ModelNew"]()(torch.zeros(1))
+    assert seen == [True] and torch.backends.cudnn.benchmark == before
