@@ -312,6 +312,9 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
               help="seconds allowed per step (the reference's spec, each candidate; default: [tool.hiera] "
                    "timeout, else 600)")
 @click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
+@click.option("--jobs", type=click.IntRange(1, 16), default=None,
+              help="offline candidates compiled and verified side by side, timed one at a time (default: on a "
+                   "GPU one per 4 CPU cores, at most 4; on a CPU 1)")
 @model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
               help="LLM budget: candidates to ask the model for (default 8)")
@@ -320,12 +323,12 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 @click.option("--time-budget", type=click.FloatRange(1, min_open=False), default=None, metavar="SECONDS",
               help="LLM budget: wall time of planning and refinement (default 1800)")
 @common_output
-def optimize_command(address, budget, device, gpu, timeout, write, model, base_url, plan_model, samples,
+def optimize_command(address, budget, device, gpu, timeout, write, jobs, model, base_url, plan_model, samples,
                      token_budget, time_budget, as_json, events) -> None:
     """Plan, implement, verify and profile candidates; propose the best verified one."""
     options = run_options(address, as_json, events, budget=budget, device=device, timeout_s=timeout)
     settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu,
-                        timeout_s=options.timeout_s, write=write,
+                        timeout_s=options.timeout_s, write=write, jobs=jobs,
                         llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
                                          token_budget=token_budget, time_budget_s=time_budget))
     if settings.device == "cuda" and not as_json and not events and (missing := custom_cuda_unavailable()):
@@ -574,8 +577,14 @@ def _bench_gpus(text: str) -> tuple[str, ...]:
               help="torch.compile modes to time the reference in, comma-separated (default on a GPU: "
                    "default,max-autotune-no-cudagraphs,reduce-overhead; on a CPU: default); speedups are "
                    "reported over the default mode and over the best mode timed")
+@click.option("--ray", "ray_address", default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS|auto]",
+              help="run each task as a Ray task on the cluster at ADDRESS (HOST:PORT; alone or 'auto': the "
+                   "cluster this host belongs to), one GPU each (or --ray-cpus cores with --device cpu); "
+                   "needs pip install 'hiera[ray]'")
+@click.option("--ray-cpus", type=click.IntRange(1), default=1, show_default=True,
+              help="CPU cores each Ray task asks for (with --ray)")
 def bench(suite, levels, limit, model, base_url, samples, budget, device, timeout, out, resume, rerun, stop_after,
-          gpus, compile_modes) -> None:
+          gpus, compile_modes, ray_address, ray_cpus) -> None:
     """Run HIERA over a suite in KernelBench layout (SUITE: folders with levelN/ or task files) and
     report validity, fast_p and speedups over eager, torch.compile's default mode and its best mode
     timed. Exit 0 when the run ends
@@ -591,7 +600,14 @@ def bench(suite, levels, limit, model, base_url, samples, budget, device, timeou
         chosen = parse_levels(levels)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--levels") from None
-    device = device or ("cuda" if gpus else default_device())
+    if ray_address is not None and gpus:
+        raise click.BadParameter("Ray places each task on a GPU of the cluster, so it does not go with --gpus",
+                                 param_hint="--ray")
+    if ray_address is not None and os.path.exists(ray_address):
+        raise click.BadParameter(f"took {ray_address!r} as the cluster's address: write --ray auto (or --ray "
+                                 "HOST:PORT) before the suite, or --ray after it", param_hint="--ray")
+    # A Ray cluster's GPUs are on its nodes, not necessarily here: the device is cuda unless told.
+    device = device or ("cuda" if gpus or ray_address is not None else default_device())
     if gpus and device != "cuda":
         raise click.BadParameter("it runs tasks on GPUs, so it does not go with --device cpu", param_hint="--gpus")
     modes = COMPILE_MODES[device] if compile_modes is None else tuple(
@@ -603,7 +619,8 @@ def bench(suite, levels, limit, model, base_url, samples, budget, device, timeou
     try:
         chosen_gpus = _bench_gpus(gpus) if gpus else ()
         settings = BenchSettings(device=device, budget=budget, timeout_s=timeout, model=model, base_url=base_url,
-                                 samples=samples, gpus=chosen_gpus, compile_modes=modes)
+                                 samples=samples, gpus=chosen_gpus, compile_modes=modes, ray_address=ray_address,
+                                 ray_cpus=ray_cpus)
         bench_console.run(list(suite), chosen, limit, settings, Path(out), resume, stop_after,
                           ["hiera", *sys.argv[1:]], stderr, stdout, rerun)
     except HieraError as error:

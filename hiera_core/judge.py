@@ -899,17 +899,22 @@ def run_seed(requested: int | None) -> int:
 
 def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: str, *, sets: int = 5,
              seed: int | None = None, profiler: bool = True, timed: bool = True, profile: bool = True,
-             exact_rewrite: bool = False, cpu_threads: int | None = None) -> dict:
+             exact_rewrite: bool = False, cpu_threads: int | None = None, device_lock: str | None = None) -> dict:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
-    speedup with its interval, significance, the seed)."""
+    speedup with its interval, significance, the seed). `device_lock`: the lock file of candidates
+    evaluated side by side on this device (hiera_core.devicelock), None when evaluated alone."""
+    from hiera_core import devicelock
+
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
-        passed = judge.verify(sets, profiler)
+        with devicelock.verifying(device_lock):
+            passed = judge.verify(sets, profiler)
         result: dict = {"verification": judge.result, "seed": judge.seed}
         if not passed or not timed:
             return result
         try:
-            timed_result = judge.time(profile)
+            with devicelock.timing(device_lock):
+                timed_result = judge.time(profile)
         except Rejected as rejected:
             judge.result.add([rejected.check])
             return result

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import difflib
 import os
+import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -57,6 +59,9 @@ class Settings:
     python: str | None = None  # interpreter for workers
     placement: Placement | None = None  # the workers' GPU and CPU cores (`hiera bench --gpus`); None: inherited
     candidate_floor_s: float = CANDIDATE_FLOOR_S  # least time a candidate's evaluation is given
+    # Candidates evaluated side by side (each compiles and verifies while another may; timing is
+    # exclusive, hiera_core.devicelock); None: default_jobs(device).
+    jobs: int | None = None
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
     llm: LLMOverrides = field(default_factory=LLMOverrides)
 
@@ -105,6 +110,14 @@ def short_of_speedup(name: str, speedup: float) -> str:
     return f"the best verified candidate ({name}) is {speedup:.2f}x, {verdict}"
 
 
+def default_jobs(device: str) -> int:
+    """On a GPU, one candidate per 4 CPU cores up to 4 (compiles are CPU work; timing stays
+    exclusive); on a CPU, one: the candidates' compiles would share the cores the timing measures."""
+    if device != "cuda":
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) // 4))
+
+
 def default_device() -> str:
     """cuda when an NVIDIA driver is visible, else cpu (decided without importing torch)."""
     return "cuda" if os.path.exists("/dev/nvidiactl") or os.path.exists("/proc/driver/nvidia/version") else "cpu"
@@ -137,7 +150,14 @@ class Session:
         self.key = task_key(self.store.workspace, self.path, self.class_name)
         self.run: Run = self.store.new_run(kind)
         self.state = RunState(self.run.id, kind, self.address, asdict(settings))
-        self.emit = Fanout(emit, lambda event: self.run.append_event(event.to_json()))
+        # Candidates evaluated side by side report from their threads: one event, one save at a time.
+        self.lock = threading.RLock()
+        fanout = Fanout(emit, lambda event: self.run.append_event(event.to_json()))
+
+        def emit_one(event: Event) -> None:
+            with self.lock:
+                fanout(event)
+        self.emit = emit_one
         self.llm_config: LLMConfig | None = None  # optimize only: the resolved model settings
         self.llm_record: LLMRecord | None = None  # optimize with a model: prompts, answers, measures
         # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
@@ -146,12 +166,14 @@ class Session:
         _sessions.add(self)
 
     def save(self) -> None:
-        self.run.write_json("run.json", vars(self.state))
+        with self.lock:
+            self.run.write_json("run.json", vars(self.state))
 
     def stage(self, stage: str, message: str, progress: float, **data) -> None:
-        self.state.stage = stage
-        self.save()
-        self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
+        with self.lock:
+            self.state.stage = stage
+            self.save()
+            self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
     def worker(self, op: str, doing: str, log_name: str, *, timeout_s: float | None = None,
                timeout_hint: str | None = None, **request) -> dict:
@@ -292,8 +314,11 @@ def _optimize(session: Session) -> dict:
         candidates = [candidate for candidate, _ in evaluated]
         outcomes = [outcome for _, outcome in evaluated]
     else:
-        outcomes = [_run_candidate(session, candidate, spec, index, len(candidates))[0]
-                    for index, candidate in enumerate(candidates)]
+        jobs = settings.jobs or default_jobs(settings.device)
+        lock = str(run.path / "device.lock") if jobs > 1 and len(candidates) > 1 else None
+        outcomes = evaluate_side_by_side(
+            candidates, lambda index, candidate: _run_candidate(session, candidate, spec, index, len(candidates),
+                                                                device_lock=lock)[0], jobs)
     refinement = host_bound_refinement(spec, candidates, outcomes) if settings.device.startswith("cuda") else None
     if refinement is not None:
         session.stage("profile", refinement["reason"], 0.95, candidate=refinement["name"])
@@ -344,22 +369,41 @@ def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[Can
 
 
 def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,
-                   deadline: float | None = None) -> tuple[CandidateOutcome, int]:
+                   deadline: float | None = None, device_lock: str | None = None) -> tuple[CandidateOutcome, int]:
     """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
-    (outcome, line where its code starts in the file)."""
+    (outcome, line where its code starts in the file). `device_lock`: shared with the candidates
+    evaluated beside it (hiera_core.devicelock)."""
     run = session.run
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
     candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
     _, first_line = proposals.candidate_part(body)
     session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{total})",
                   0.4 + 0.55 * index / max(total, 1), candidate=candidate["name"])
-    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline)
+    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock)
     run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
-    session.state.candidates.append(vars(outcome))
-    session.save()
-    session.emit(Event("candidate", stage="profile", message=_describe(outcome),
-                       progress=0.4 + 0.55 * (index + 1) / max(total, 1), data=vars(outcome)))
+    with session.lock:
+        session.state.candidates.append(vars(outcome))
+        session.save()
+        done = len(session.state.candidates)
+        session.emit(Event("candidate", stage="profile", message=_describe(outcome),
+                           progress=0.4 + 0.55 * max(done, index + 1) / max(total, 1), data=vars(outcome)))
     return outcome, first_line
+
+
+def evaluate_side_by_side(candidates: list, evaluate, jobs: int) -> list:
+    """evaluate(index, candidate) for each candidate, `jobs` at a time in plan order (the most
+    promising first, so a good answer comes early), each in a thread of its own; the outcomes in the
+    candidates' order. One that fails or hangs holds only its own thread (its worker's time limit
+    ends it); an interruption stops the ones not started."""
+    if jobs <= 1 or len(candidates) <= 1:
+        return [evaluate(index, candidate) for index, candidate in enumerate(candidates)]
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="hiera-candidate") as pool:
+        futures = [pool.submit(evaluate, index, candidate) for index, candidate in enumerate(candidates)]
+        try:
+            return [future.result() for future in futures]
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candidates: list[dict]
@@ -420,7 +464,7 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
 
 
 def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
-              deadline: float | None = None) -> CandidateOutcome:
+              deadline: float | None = None, device_lock: str | None = None) -> CandidateOutcome:
     base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
     limit, hint = session.candidate_time_limit(spec)
     if deadline is not None and deadline - time.monotonic() < limit:
@@ -429,7 +473,7 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
         result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
                                 timeout_s=limit, timeout_hint=hint,
                                 spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
-                                first_line=first_line, space=candidate["space"],
+                                first_line=first_line, space=candidate["space"], device_lock=device_lock,
                                 exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
     except HieraError as error:
         return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],

@@ -97,7 +97,7 @@ def op_evaluate(request: dict) -> dict:
                           request["space"], request["device"], sets=request.get("sets", 5), seed=request.get("seed"),
                           profiler=request.get("profiler", True), timed=request.get("time", True),
                           profile=request.get("profile", True), exact_rewrite=request.get("exact_rewrite", False),
-                          cpu_threads=request.get("cpu_threads"))
+                          cpu_threads=request.get("cpu_threads"), device_lock=request.get("device_lock"))
     result["verification"].checks.insert(0, static.checks[0])
     out = {key: value.to_dict() if hasattr(value, "to_dict") else value for key, value in result.items()}
     out["seconds"] = seconds

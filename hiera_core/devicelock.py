@@ -1,0 +1,37 @@
+"""One device shared by candidates evaluated side by side: verification under a shared lock, timing
+under an exclusive one, so no figure is taken while another candidate compiles or runs on the same
+device (issue 24: compile in parallel, time alone).
+
+An advisory `flock` on a file every evaluation of a run opens; the kernel drops it when the holder
+dies, so a killed worker never leaves the device locked. Linux and macOS.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def _locked(path: str | None, how: int) -> Iterator[None]:
+    if path is None:  # evaluated alone: nothing to share the device with
+        yield
+        return
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, how)
+        yield
+    finally:
+        os.close(descriptor)  # closing the descriptor releases the lock
+
+
+def verifying(path: str | None):
+    """Held while a candidate is loaded, compiled and checked: others may do the same meanwhile."""
+    return _locked(path, fcntl.LOCK_SH)
+
+
+def timing(path: str | None):
+    """Held while a candidate and its reference are timed: nothing else runs on the device."""
+    return _locked(path, fcntl.LOCK_EX)
