@@ -44,6 +44,9 @@ PRIORS: dict[str, dict[str, float]] = {
 # graphs of single-kernel memory-bound examples timed 0.44x-0.85x of eager: the input copies into
 # the graph's buffers cost more than the launch they save).
 MIN_PRIOR = 0.45
+# A custom-CUDA candidate is not planned when, with its regions at their bounds and the rest of the
+# measured time unchanged, it could not beat the reference beyond timing noise (optimize's MIN_SPEEDUP).
+MIN_GAIN = 1.03
 # cuDNN's algorithm search gets no boost for references far from their roofline: boosted that way on
 # the H200 (2026-11-30) it lost on all five suite convolutions (0.40x-0.77x of eager).
 
@@ -151,6 +154,8 @@ class ExpertPlanner:
         entries: list[PlanEntry] = []
         skipped: list[dict] = []
         priors = PRIORS[spec.workload_class]
+        regions = plan_regions(spec, partition(spec), lower_spec(spec))
+        kernel_ceiling = best_case_speedup(spec, [r for r in regions if _gets_kernels(r)])
         for key, strategy in sorted(strategies().items()):
             reason = strategy.applies(spec)
             if reason is None:
@@ -161,6 +166,10 @@ class ExpertPlanner:
                 continue
             if strategy.space == "custom_cuda" and (missing := custom_cuda_unavailable()):
                 skipped.append({"strategy": key, "reason": missing})
+                continue
+            if strategy.space == "custom_cuda" and kernel_ceiling is not None and kernel_ceiling < MIN_GAIN:
+                skipped.append({"strategy": key, "reason": f"at best {kernel_ceiling:.3f}x: its kernels serve regions "
+                                                           f"that take little of the measured time, even at their bounds"})
                 continue
             score = EXACT_REWRITE_PRIORS.get(key) or priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
             if score < MIN_PRIOR:
@@ -178,8 +187,22 @@ class ExpertPlanner:
             spaces.append(SpaceRank(space, title, best, reason))
         spaces.sort(key=lambda rank: -rank.score)
         summary = f"{spec.workload_class}: {workload_reason(spec)}"
-        regions = plan_regions(spec, partition(spec), lower_spec(spec))
         return Plan(self.name, spec.workload_class, summary, spaces, entries, skipped, regions=regions)
+
+
+def _gets_kernels(region: Region) -> bool:
+    """Whether the custom-CUDA candidate computes (part of) this region in generated kernels."""
+    return any(choice.space == "custom_cuda" or "generated" in choice.approach for choice in region.choices[:1])
+
+
+def best_case_speedup(spec: Spec, served: list[Region]) -> float | None:
+    """The most a candidate serving `served` can gain (Amdahl): those regions at their roofline
+    bounds, the rest of the measured time unchanged; None when the time was not measured."""
+    if not (spec.measured and spec.reference_ms and served) or any(r.share_source != "measured" for r in served):
+        return None
+    rest = spec.reference_ms * (1.0 - sum(region.share for region in served))
+    best = rest + sum(region.bound_ms for region in served)
+    return spec.reference_ms / best if best > 0 else None
 
 
 def render_plan(plan: Plan) -> str:

@@ -132,3 +132,18 @@ def test_a_custom_candidate_composed_with_library_settings_for_its_library_regio
     before = torch.backends.cudnn.benchmark
     namespace["ModelNew"]()(torch.zeros(1))
     assert seen == [True] and torch.backends.cudnn.benchmark == before
+
+
+def test_kernels_for_regions_that_take_little_of_the_measured_time_are_not_planned(tmp_path):
+    ctx = task_context(extra_task("conv_transpose_unknown_op_chain", tmp_path))
+    # 99% of the measured time in the transposed convolution (cuDNN's), 1% in what the kernel serves
+    ops = [OpShare("aten::convolution", "conv", 1, 0.0, 0.0, 0.99), OpShare("aten::gelu", "pointwise", 1, 0.0, 0.0, 0.01)]
+    spec = replace(ctx.spec, ops=ops, reference_ms=1.0)
+    plan = ExpertPlanner().plan(spec)
+    assert "custom_cuda.pointwise_chain" not in [e.strategy for e in plan.entries]
+    (skipped,) = [s for s in plan.skipped if s["strategy"] == "custom_cuda.pointwise_chain"]
+    assert skipped["reason"].startswith("at best 1.0")
+    # the same graph where the chain is most of the time: planned
+    ops = [OpShare("aten::convolution", "conv", 1, 0.0, 0.0, 0.3), OpShare("aten::gelu", "pointwise", 1, 0.0, 0.0, 0.7)]
+    plan = ExpertPlanner().plan(replace(ctx.spec, ops=ops, reference_ms=1.0))
+    assert "custom_cuda.pointwise_chain" in [e.strategy for e in plan.entries]
