@@ -49,6 +49,7 @@ from hiera_core.spaces import SPACES
 from hiera_core.spec import Spec, render_text
 
 MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
+MEMORY_TOKENS = 6000  # earlier attempts of a chain in full in its refinement prompt, newest first, up to this
 PLAN_ANSWER_TOKENS = 1024
 PLAN_DEADLINE_S = 120.0  # planning's own deadline (at most half the time budget)
 MAX_QUOTED_LINES = 12
@@ -66,13 +67,25 @@ class Budget:
 
 
 @dataclass
+class Attempt:
+    """One answer of a chain and what became of it: the chain's memory across rounds."""
+
+    sample: int
+    candidate: str | None  # None: the answer could not be used
+    code: str | None  # the module as the model wrote it
+    result: str  # one line: the failed check, or the speedup it verified at
+
+
+@dataclass
 class Chain:
     index: int
+    strategy: dict  # where this chain starts: {"space", "strategy", "reason"} (chains start apart)
     compact: bool = False  # after a context-too-long answer: prompts without the knowledge entries
     base: list[dict] = field(default_factory=list)  # system + implementation messages of this chain
     last_answer: str | None = None
     last_candidate: str | None = None
     feedback: dict | None = None  # outcome, profile, task for the refinement prompt
+    attempts: list[Attempt] = field(default_factory=list)  # oldest first; the last is last_answer's
 
 
 @dataclass
@@ -227,6 +240,8 @@ class Refiner:
         self.out: dict[int, Exchange] = {}  # requests in flight, by exchange id
         self.closed_unevaluated = 0  # samples that ended without an evaluation (for progress)
         self._arch: str | None = None
+        self.plan = plan
+        self.seen_code: dict[str, str] = {}  # normalised module -> the candidate it was evaluated as
 
     # ---- the loop -----------------------------------------------------------------------------
     def run(self) -> list[tuple[dict, object]]:
@@ -234,7 +249,7 @@ class Refiner:
         self.deadline = self.record.started + self.budget.wall_s  # planning counts against the wall budget
         self.total_work = len(self.offline) + len(self.evaluated) + self.budget.samples
         for index in range(min(self.config.concurrency, self.budget.samples)):
-            self._dispatch(Chain(index + 1))
+            self._dispatch(Chain(index + 1, self._starting_point(index)))
         while True:
             self._collect(block=False)
             if self.out and time.monotonic() >= self.deadline:
@@ -353,6 +368,7 @@ class Refiner:
             self._close_unevaluated(exchange, "invalid", str(error))
             self._log(f"sample {exchange.sample}: unusable answer: {error}")
             chain.last_candidate = None
+            chain.attempts.append(Attempt(exchange.sample, None, None, f"could not be used: {error}"))
             chain.feedback = {"outcome": f"Your answer could not be used: {error}.", "profile": "not timed",
                               "task": "Answer again with exactly one ```python block holding the complete module."}
             self._dispatch(chain)
@@ -360,19 +376,32 @@ class Refiner:
         name = f"llm.s{exchange.sample:02d}"
         # A module that calls HIERA's kernel or extension helpers is a custom-kernel candidate whatever
         # the planned space (a C++ extension on a CPU run, say): it faces that space's checks.
-        space = "custom_cuda" if runtime_helpers_called(code) else self.choice["space"]
+        space = "custom_cuda" if runtime_helpers_called(code) else chain.strategy["space"]
         prefix = self._runtime_prefix(code) if space == "custom_cuda" else ""
         prefix_lines = prefix.count("\n")
-        candidate = {"name": name, "space": space, "strategy": f"llm: {self.choice['strategy']}"[:100],
+        earlier = self.seen_code.get(normalised(code))
+        if earlier is not None:  # the same module again: its verdict stands, no second evaluation
+            self._close_unevaluated(exchange, "duplicate", f"the same module as {earlier}")
+            self._log(f"sample {exchange.sample}: the same module as {earlier}, not evaluated again")
+            chain.attempts.append(Attempt(exchange.sample, None, code, f"the same module as {earlier}"))
+            chain.last_candidate = None
+            chain.feedback = {"outcome": f"Your answer is the same module as {earlier}, already evaluated.",
+                              "profile": "not timed",
+                              "task": "Change something: a different approach, or a fix of what failed."}
+            self._dispatch(chain)
+            return
+        candidate = {"name": name, "space": space, "strategy": f"llm: {chain.strategy['strategy']}"[:100],
                      "code": prefix + code, "reason": f"written by {self.config.model} (sample {exchange.sample}"
                      + (f", refining {chain.last_candidate})" if exchange.refines else ")"),
                      "requires_cuda": space != "pytorch", "cuda_sources": [k.source for k in nvrtc_kernels(code)]}
         exchange.candidate = name
         chain.last_candidate = name
+        self.seen_code[normalised(code)] = name
         errors, resources = self._compile(code) if space == "custom_cuda" else ("", "")
         if errors:
             self._close_unevaluated(exchange, "rejected", "compile: " + errors.splitlines()[0], candidate=name)
             self._log(f"sample {exchange.sample}: {name} does not compile")
+            chain.attempts.append(Attempt(exchange.sample, name, code, "did not compile: " + errors.splitlines()[0]))
             chain.feedback = {"outcome": "NVRTC rejected the kernels (line numbers are lines of your module):\n"
                                          + errors, "profile": "not timed",
                               "task": "Fix the compile errors; keep the rest of the module."}
@@ -401,6 +430,9 @@ class Refiner:
         previous_best = self.best
         self._note_best(outcome, pending.code)
         chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best)
+        result = (f"verified, {outcome.speedup:.3g}x over eager" if outcome.status == "verified" and outcome.speedup
+                  else chain.feedback["outcome"].splitlines()[0])
+        chain.attempts.append(Attempt(exchange.sample, outcome.name, pending.code, result))
         self._dispatch(chain)
 
     def _evaluate_offline(self, candidate: dict):
@@ -414,26 +446,39 @@ class Refiner:
             self.best = (outcome.name, outcome.speedup, outcome.space, code)
 
     # ---- prompts ------------------------------------------------------------------------------
+    def _starting_point(self, index: int) -> dict:
+        """Chain 1 starts from the chosen strategy; the others from the next ones of the offline
+        ranking in a space open here, so the chains do not all try the same thing first."""
+        if index == 0:
+            return dict(self.choice)
+        others = [e for e in self.plan.entries if e.space in open_spaces(self.spec.device)
+                  and e.strategy != self.choice["strategy"]]
+        if not others:
+            return dict(self.choice)
+        entry = others[(index - 1) % len(others)]
+        return {"space": entry.space, "strategy": entry.strategy, "reason": entry.reason}
+
     def _messages(self, chain: Chain) -> list[dict]:
         if not chain.base:
             chain.base = [{"role": "system", "content": prompts.load("system").render(device=self.device_text)},
-                          {"role": "user", "content": self._implement_prompt(chain.compact)}]
+                          {"role": "user", "content": self._implement_prompt(chain)}]
         if not chain.feedback:
             return list(chain.base)
         return [*chain.base, {"role": "assistant", "content": chain.last_answer or ""},
                 {"role": "user", "content": prompts.load("refine").render(
                     outcome=chain.feedback["outcome"], profile=chain.feedback["profile"],
-                    best=self._best_text(chain.last_candidate), task=chain.feedback["task"])}]
+                    best=self._best_text(chain.last_candidate), task=chain.feedback["task"],
+                    history=history_text(chain.attempts[:-1], MEMORY_TOKENS))}]
 
-    def _implement_prompt(self, compact: bool) -> str:
+    def _implement_prompt(self, chain: Chain) -> str:
         spec = self.spec
-        space = self.choice["space"]
+        space = chain.strategy["space"]
         entries = knowledge.select(spec.workload_class, knowledge.op_shares_of(spec.ops), space, spec.device)
         return prompts.load("implement").render(
             spec=render_text(spec), reference=self.reference_source.rstrip("\n"), class_name=self.class_name,
             space_rules=self._space_rules(space),
-            strategy=f"{self.choice['strategy']} (space: {SPACES[space]}): {self.choice['reason']}",
-            knowledge=("(left out: the prompt has to fit the model's context window)" if compact
+            strategy=f"{chain.strategy['strategy']} (space: {SPACES[space]}): {chain.strategy['reason']}",
+            knowledge=("(left out: the prompt has to fit the model's context window)" if chain.compact
                        else knowledge.render(entries)),
             to_beat=self._to_beat())
 
@@ -554,6 +599,34 @@ class Refiner:
 
     def _log(self, message: str) -> None:
         self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
+
+
+def normalised(code: str) -> str:
+    """The module without its formatting and comments (its AST), so a re-sent answer is known as one."""
+    try:
+        return ast.dump(ast.parse(code))
+    except SyntaxError:
+        return code.strip()
+
+
+def history_text(attempts: list[Attempt], token_budget: int) -> str:
+    """The attempts before the previous answer, newest first: in full (code and result) while they
+    fit `token_budget`, then one line each."""
+    if not attempts:
+        return "None before the previous answer."
+    lines: list[str] = []
+    room = token_budget
+    for attempt in reversed(attempts):
+        head = f"- sample {attempt.sample} ({attempt.candidate or 'not evaluated'}): {attempt.result}"
+        full = f"{head}\n```python\n{attempt.code.rstrip()}\n```" if attempt.code else head
+        cost = estimate_tokens(full)
+        if attempt.code and cost <= room:
+            lines.append(full)
+            room -= cost
+        else:
+            lines.append(head)
+            room -= estimate_tokens(head)
+    return "\n".join(lines)
 
 
 def runtime_helpers_called(code: str) -> list[str]:

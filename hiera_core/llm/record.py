@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, field
 
 from hiera_core.store import Run
 
-TERMINAL = ("verified", "rejected", "failed", "invalid", "error", "not evaluated")
+# "duplicate": the same module (by its AST) as an earlier sample, not evaluated again
+TERMINAL = ("verified", "rejected", "failed", "invalid", "error", "not evaluated", "duplicate")
 
 
 @dataclass
@@ -148,6 +149,7 @@ class LLMRecord:
             "endpoint": self.config.get("base_url") or "https://api.openai.com/v1", "config": self.config,
             "samples": len(samples), "finished": len(finished), "verified": len(verified),
             "invalid": sum(e.status == "invalid" for e in samples),
+            "duplicates": sum(e.status == "duplicate" for e in samples),
             "valid_rate": len(verified) / len(judged) if judged else None,
             "samples_to_first_valid": min((e.sample for e in verified), default=None),
             "tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion,

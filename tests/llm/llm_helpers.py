@@ -32,6 +32,11 @@ GOOD_MODULE = textwrap.dedent("""
 WRONG_MODULE = GOOD_MODULE.replace("+ 1.0", "+ 1.5")
 
 
+def numbered(module: str, number: int) -> str:
+    """`module` as a different answer (another AST: the refiner evaluates a module it saw once only)."""
+    return f"{module}\n\n\nANSWER_NUMBER = {number}\n"
+
+
 def tiny_workspace(folder: Path, tool_hiera: str = "") -> Path:
     """A workspace holding TINY_TASK as tiny.py; `tool_hiera` is the body of its [tool.hiera]."""
     (folder / "pyproject.toml").write_text("[project]\nname = 'scratch'\n"

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from core_helpers import copy_example  # noqa: E402
 
 KEY = "sk-test-plan-secret-9a71e4"
-OFFLINE_FIELDS = {"planner", "workload_class", "summary", "spaces", "entries", "skipped", "choice"}
+OFFLINE_FIELDS = {"planner", "workload_class", "summary", "spaces", "entries", "skipped", "choice", "regions"}
 
 
 def plan_json(run) -> dict:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 from chat_server import Answer, ChatServer, Hang, Status, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for
+from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
 
 from hiera_core.events import discard
 from hiera_core.llm.client import ChatClient
@@ -137,7 +137,7 @@ def test_401_stops_the_model_and_the_offline_candidates_still_race(tiny_spec, re
 
 def test_generation_overlaps_evaluation_and_evaluations_never_overlap(tiny_spec, record):
     evaluate = FakeEvaluator(seconds=0.6)
-    script = [Answer(python_answer(GOOD_MODULE), delay_s=0.3) for _ in range(4)]
+    script = [Answer(python_answer(numbered(GOOD_MODULE, n)), delay_s=0.3) for n in range(4)]
     with ChatServer(script) as server:
         refiner_for(server, tiny_spec, record, evaluate, samples=4, concurrency=2).run()
     arrivals = [request.time for request in server.requests]
@@ -192,7 +192,7 @@ def test_load_errors_are_mapped_to_lines_of_the_module(tiny_spec, record):
 def test_a_worker_failure_comes_back_with_the_log(tiny_spec, record):
     failure = {"check": "timeout", "message": "evaluating llm.s01 did not finish within 60 s and was stopped",
                "reproducer": "step 1\nstep 2"}
-    with ChatServer([Answer(python_answer(GOOD_MODULE)), Answer(python_answer(GOOD_MODULE))]) as server:
+    with ChatServer([Answer(python_answer(GOOD_MODULE)), Answer(python_answer(numbered(GOOD_MODULE, 2)))]) as server:
         refiner_for(server, tiny_spec, record, FakeEvaluator(failure=failure, status="failed")).run()
     feedback = server.requests[1].last_user
     assert ("Its evaluation failed (timeout): evaluating llm.s01 did not finish within 60 s and was stopped\n"
@@ -254,3 +254,39 @@ def test_custom_cuda_compile_errors_come_back_before_evaluation(tiny_spec, recor
     assert code.index("def _hiera_launch(") < code.index("class ModelNew")
     assert code.endswith(FIXED_KERNEL.strip() + "\n")
     assert evaluate.calls[1]["cuda_sources"][0].lstrip().startswith('extern "C" __global__ void affine')
+
+
+def test_a_chain_remembers_its_earlier_attempts_and_what_became_of_them(tiny_spec, record):
+    first, second = WRONG_MODULE, WRONG_MODULE.replace("+ 1.5", "+ 2.5")
+    script = [Answer(python_answer(first)), Answer(python_answer(second)), Answer(python_answer(GOOD_MODULE))]
+    with ChatServer(script) as server:
+        refiner_for(server, tiny_spec, record, FakeEvaluator(), samples=3).run()
+    second_request, third_request = server.requests[1].last_user, server.requests[2].last_user
+    assert "## Your earlier attempts in this conversation\nNone before the previous answer." in second_request
+    # the third request: the previous answer as the conversation's last turn, the one before it in full
+    assert server.requests[2].messages[2]["content"] == python_answer(second)
+    history = third_request.split("## Your earlier attempts in this conversation\n", 1)[1]
+    assert history.startswith("- sample 1 (llm.s01): It was rejected: check 'values' failed")
+    assert first in history and "+ 2.5" not in history
+    assert statuses(record) == [(1, "rejected"), (2, "rejected"), (3, "verified")]
+
+
+def test_the_same_module_again_is_not_evaluated_twice(tiny_spec, record):
+    evaluate = FakeEvaluator()
+    reformatted = WRONG_MODULE.replace("return torch.clamp", "# the same, commented\n        return torch.clamp")
+    script = [Answer(python_answer(WRONG_MODULE)), Answer(python_answer(reformatted)), Answer(python_answer(GOOD_MODULE))]
+    with ChatServer(script) as server:
+        refiner_for(server, tiny_spec, record, evaluate, samples=3).run()
+    assert [c["name"] for c in evaluate.calls if c["reason"] != "offline"] == ["llm.s01", "llm.s03"]
+    assert statuses(record) == [(1, "rejected"), (2, "duplicate"), (3, "verified")]
+    assert "Your answer is the same module as llm.s01, already evaluated." in server.requests[2].last_user
+    assert record.summary()["duplicates"] == 1
+
+
+def test_chains_start_from_different_strategies(tiny_spec, record):
+    with ChatServer([Answer(python_answer(numbered(GOOD_MODULE, n))) for n in range(2)]) as server:
+        refiner_for(server, tiny_spec, record, FakeEvaluator(), samples=2, concurrency=2).run()
+    prompts = [request.messages[1]["content"] for request in server.requests]  # the chains' first requests
+    chosen = [p for p in prompts if "fold the chain (space: PyTorch operators): scripted" in p]  # the model's choice
+    planned = ExpertPlanner().plan(tiny_spec).entries[0]
+    assert len(chosen) == 1 and f"{planned.strategy} (space: " in next(p for p in prompts if p not in chosen)
