@@ -7,7 +7,9 @@ Pure text processing (no torch, no tree-sitter) so every consumer agrees on the 
     class Block(nn.Module): ...
 
 Directive lines directly above a class (above its decorators, with no blank line between)
-belong to that class. `# hiera: ignore[CODE,...]` is a line suppression, not a class directive.
+belong to that class. `# hiera: ignore[CODE,...]` is a suppression, not a class directive: at the
+end of a line it applies to that line, alone on its line to the next line, and
+`# hiera: ignore-file[CODE,...]` (anywhere, alone on its line) to the whole file (`//` in C++).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field
 
 DIRECTIVE_RE = re.compile(r"^\s*#\s*hiera:\s*(?P<body>.*?)\s*$")
 IGNORE_RE = re.compile(r"(?:#|//)\s*hiera:\s*ignore\[(?P<codes>[A-Za-z0-9_,\s]+)\]")
+# the same, on the bytes of a whole file; `scope` is "" (a line) or "-file"
+_SUPPRESSION_RE = re.compile(rb"(?:#|//)[ \t]*hiera:[ \t]*ignore(?P<scope>-file)?\[(?P<codes>[A-Za-z0-9_, \t]+)\]")
 PRECISIONS = ("strict", "tf32", "bf16", "fp16")
 
 KNOWN_KEYS = {
@@ -52,7 +56,7 @@ class Directives:
 def parse_directive_body(body: str, line: int, col: int, into: Directives) -> None:
     """Parse `key=value key=value` pairs of one directive line into `into`."""
     body = body.split("#", 1)[0]  # a trailing comment, e.g. '# hiera: ignore[...]', is not an item
-    if body.startswith("ignore["):
+    if is_suppression(body):
         return
     for match in re.finditer(r"(\S+?)=(\S+)|(\S+)", body):
         if match.group(3) is not None:
@@ -112,4 +116,62 @@ def ignored_codes(line_text: str) -> set[str]:
     match = IGNORE_RE.search(line_text)
     if not match:
         return set()
-    return {code.strip() for code in match.group("codes").split(",") if code.strip()}
+    return _codes(match.group("codes"))
+
+
+def is_suppression(body: str) -> bool:
+    """Whether the text after `hiera:` is a suppression (`ignore[...]`, `ignore-file[...]`), which
+    the directive and annotation parsers must leave alone."""
+    return body.lstrip().startswith(("ignore[", "ignore-file["))
+
+
+def _codes(text: str) -> set[str]:
+    return {code.strip() for code in text.split(",") if code.strip()}
+
+
+@dataclass
+class Suppressions:
+    """The suppression comments of one file: codes (or prefixes) per 0-based line, and for the file."""
+
+    by_line: dict[int, set[str]] = field(default_factory=dict)
+    whole_file: set[str] = field(default_factory=set)
+
+    def suppresses(self, code: str, line: int) -> bool:
+        return any(code.startswith(prefix) for prefix in self.whole_file | self.by_line.get(line, set()))
+
+
+def suppressions(source: bytes) -> Suppressions:
+    """Every `hiera: ignore[...]` / `hiera: ignore-file[...]` comment of `source` (one pass over it).
+
+    A comment after code applies to its own line; a comment alone on its line applies to the next
+    line that is not itself such a comment, so several can stack above one line. `ignore-file`
+    must be alone on its line (so a stray mention inside code or a string does not silence a file).
+    """
+    found = Suppressions()
+    if b"hiera:" not in source:
+        return found
+    own_line_targets: list[tuple[int, set[str]]] = []
+    own_lines: set[int] = set()
+    line, counted_to = 0, 0  # one forward pass: linear in the file, however many comments
+    for match in _SUPPRESSION_RE.finditer(source):
+        line += source.count(b"\n", counted_to, match.start())
+        counted_to = match.start()
+        before = match.start() - 1  # alone on its line: only blanks back to the newline
+        while before >= 0 and source[before] in b" \t\r\f\v":
+            before -= 1
+        alone = before < 0 or source[before] == 0x0A
+        codes = _codes(match.group("codes").decode("ascii"))
+        if match.group("scope"):
+            if alone:
+                found.whole_file |= codes
+        elif alone:
+            own_lines.add(line)
+            own_line_targets.append((line, codes))
+        else:
+            found.by_line.setdefault(line, set()).update(codes)
+    target_of: dict[int, int] = {}  # own-line comment -> the line it applies to; bottom up, so linear
+    for line, codes in reversed(own_line_targets):
+        target = target_of[line] = target_of.get(line + 1, line + 1)
+        for covered in (line, target):
+            found.by_line.setdefault(covered, set()).update(codes)
+    return found

@@ -70,6 +70,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<name>[A-Za-z_]\w*)"
     r"|(?P<op>&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!~&|^()?:]))")
 
+MAX_TOKENS = 256  # longer texts are not read as constants (macro bodies, `requires` conditions)
+
 # binding power of each binary operator (C precedence); ?: binds loosest and right to left
 _PRECEDENCE = {"||": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7, "<": 8, "<=": 8, ">": 8,
                ">=": 8, "<<": 9, ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11}
@@ -116,6 +118,8 @@ def parse(text: str) -> CExpr:
                              " and C operators are allowed)", at)
         kind = match.lastgroup or "op"
         tokens.append((kind, match.group(kind), match.start(kind)))
+        if len(tokens) > MAX_TOKENS:  # the parser and evaluator recurse: bound their depth
+            raise CExprError(f"expression longer than {MAX_TOKENS} tokens", match.start(kind))
         position = match.end()
     names: set[str] = set()
     index = 0
@@ -171,6 +175,7 @@ def parse(text: str) -> CExpr:
 
     if not tokens:
         raise CExprError("empty expression", 0)
+
     tree = expression(0)
     if (extra := peek()) is not None:
         raise CExprError(f"unexpected '{extra[1]}'", extra[2])

@@ -1,7 +1,8 @@
 """`[tool.hiera.check]` in pyproject.toml: which rules run, at what severity, on which files.
 
     [tool.hiera.check]
-    select = ["HC1", "HC2"]          # codes or prefixes; default: every rule
+    select = ["HC1", "HC2"]          # codes or prefixes; default: every rule on by default
+    arch = "sm_80"                   # target of the arch rules (HC120); default: none, they do not run
     ignore = ["HC115"]               # codes or prefixes; wins over select
     exclude = ["third_party/**", "*_generated.cu"]   # globs relative to the pyproject.toml
     fail-on = "warning"              # default of --fail-on
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 
@@ -32,11 +34,17 @@ class CheckConfig:
     exclude: list[str] = field(default_factory=list)
     fail_on: str = "warning"
     root: str = "."  # the directory exclude globs are relative to
+    arch: str | None = None  # target architecture, e.g. "sm_80"; None: the arch rules (HC120) do not run
 
     def enabled(self, code: str) -> bool:
+        """Ignored codes never run; with a select list, the codes it names (or prefixes) run, rules off
+        by default included; with none, every rule on by default runs."""
         if any(code.startswith(prefix) for prefix in self.ignore):
             return False
-        return not self.select or any(code.startswith(prefix) for prefix in self.select)
+        if self.select:
+            return any(code.startswith(prefix) for prefix in self.select)
+        rule = RULES.get(code)
+        return rule is None or rule.default
 
     def severity_of(self, code: str, default: str) -> str:
         return self.severity.get(code, default)
@@ -89,7 +97,7 @@ def load_config(start: str = ".") -> CheckConfig:
 
 
 def config_from_table(table: dict, root: str, where: str = "[tool.hiera.check]") -> CheckConfig:
-    known = {"select", "ignore", "exclude", "severity", "fail-on"}
+    known = {"select", "ignore", "exclude", "severity", "fail-on", "arch"}
     if not isinstance(table, dict) or set(table) - known:
         extra = sorted(set(table) - known) if isinstance(table, dict) else []
         raise ConfigError(f"{where}: unknown [tool.hiera.check] keys {extra} (known: {', '.join(sorted(known))})")
@@ -112,4 +120,13 @@ def config_from_table(table: dict, root: str, where: str = "[tool.hiera.check]")
     if fail_on not in SEVERITIES:
         raise ConfigError(f"{where}: fail-on must be one of {', '.join(SEVERITIES)}, not {fail_on!r}")
     return CheckConfig(validate_codes(strings("select"), where), validate_codes(strings("ignore"), where),
-                       dict(severity), strings("exclude"), fail_on, root)
+                       dict(severity), strings("exclude"), fail_on, root, validate_arch(table.get("arch"), where))
+
+
+def validate_arch(arch: object, what: str) -> str | None:
+    """`arch` when it names a CUDA architecture (`sm_80`, `sm_90a`, `compute_70`); raises ConfigError."""
+    if arch is None:
+        return None
+    if not isinstance(arch, str) or not re.fullmatch(r"(?:sm|compute)_\d{2,3}[a-z]?", arch.strip().lower()):
+        raise ConfigError(f"{what}: arch must name a CUDA architecture such as \"sm_80\", not {arch!r}")
+    return arch.strip().lower()

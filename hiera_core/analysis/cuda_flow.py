@@ -1,9 +1,15 @@
 """Which values and branches of a GPU function depend on the thread: the facts behind the CUDA rules.
 
-Flow-insensitive and per function, on purpose: a name depends on threadIdx if any of its
-definitions or assignments reads threadIdx or such a name. Control is tracked as byte ranges: an
-`if`/loop/ternary/`switch` condition controls the bytes after it up to the end of the statement,
-and an early exit (`if (c) return;`) controls the rest of the enclosing block.
+One iterative walk per function body (no recursion, no `Node.parent`, which tree-sitter computes
+by descending from the root), so the cost is linear in the size of the function whatever its
+nesting. The walk resolves every identifier to its declaration with C++ scoping (blocks, `for`
+headers, lambdas, parameters): each declaration is its own variable, named `name@byte`; names
+declared nowhere in the function (builtins, globals, macros, callees) keep their plain name.
+
+Flow-insensitive per variable, on purpose: a variable depends on threadIdx if any of its
+definitions or assignments reads threadIdx or such a variable. Control is a chain of regions per
+node: the `if`/loop/ternary/`switch` conditions around it, innermost first, and the early exits
+(`if (c) return;`, `continue`, `break`) that come before it in its scope.
 
 Two kinds of thread dependence matter:
 - *thread*: differs between threads of a block (threadIdx.x/y/z); barriers care about this.
@@ -13,108 +19,163 @@ Two kinds of thread dependence matter:
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
-from hiera_core.analysis.cuda_source import CUDA, WARP_SIZE, CudaDocument, CudaFunction, node_text, unwrap_declarator
-
-_QUERY = Query(CUDA, """
-(identifier) @ident
-(init_declarator declarator: (_) @def.name value: (_) @def.value) @def
-(assignment_expression left: (identifier) @set.name right: (_) @set.value)
-(if_statement condition: (_) @cond) @if
-(for_statement condition: (_) @cond) @for
-(while_statement condition: (_) @cond) @while
-(do_statement condition: (_) @cond) @do
-(switch_statement condition: (_) @cond) @switch
-(conditional_expression condition: (_) @cond) @ternary
-[(return_statement) (continue_statement) (break_statement)] @exit
-(call_expression function: (identifier) @call.name arguments: (argument_list)) @call
-(subscript_expression argument: (identifier) @sub.base indices: (_) @sub.index) @sub
-(binary_expression operator: ["*" "/" ">>"]) @binary
-(number_literal) @number
-""")
+from hiera_core.analysis.cuda_source import (
+    WARP_SIZE,
+    CudaDocument,
+    CudaFunction,
+    node_text,
+    unwrap_declarator,
+)
 
 THREAD = "threadIdx"  # threadIdx.x (and bare threadIdx)
 THREAD_YZ = "threadIdx.yz"  # threadIdx.y / threadIdx.z
 UNIFORM_BUILTINS = {"blockDim", "gridDim", "warpSize"}
-_CONTROL_KINDS = ("if", "for", "while", "do", "switch", "ternary")
-_LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
+_BLOCKS = frozenset(("compound_statement", "case_statement"))
+_WRAPPERS = frozenset(("parenthesized_expression", "unary_expression"))
+_END = float("inf")
+MAX_CONDITION_TERMS = 10_000  # terms of one &&/|| chain looked at for lane divergence
 
 
-@dataclass
+def display(variable: str) -> str:
+    """The source name of a variable (`i@120` -> `i`)."""
+    return variable.split("@", 1)[0]
+
+
+@dataclass(eq=False)
 class Region:
     """Bytes [start, end) that run only when `condition` holds (or, for an exit, did not fire)."""
 
-    kind: str  # "if", "for", "while", "do", "switch", "ternary" or "exit"
+    kind: str  # "if", "for", "while", "do", "switch", "ternary", "operand" (of && / ||) or "exit"
     condition: Node
     start: int
     end: int
+    parent: Region | None = None  # the next enclosing region of the chain
+    exit_kind: str = ""  # for exits: "return_statement", "continue_statement" or "break_statement"
+
+    def chain(self) -> Iterator[Region]:
+        region: Region | None = self
+        while region is not None:
+            yield region
+            region = region.parent
+
+
+@dataclass(eq=False)
+class Access:
+    """A use of a node of interest with the control chain in force where it runs."""
+
+    node: Node
+    control: Region | None
+
+
+@dataclass(eq=False)
+class Subscript(Access):
+    base: str = ""  # the variable subscripted
+    indices: list[Node] = field(default_factory=list)  # one per dimension: `s[i][j]` -> [i], [j]
+    is_write: bool = False  # the element is assigned (`a[i] = v`, `a[i] += v`, `a[i]++`, `&a[i]`)
+    is_update: bool = False  # a write that reads the old value first (`a[i] += v`, `a[i]++`)
+    stored_at: int = 0  # for a write: where the store takes effect (the end of the assignment)
+
+
+@dataclass(eq=False)
+class Call(Access):
+    name: str = ""  # the callee's text, e.g. "__syncthreads", "block.sync"
+
+
+@dataclass
+class Declaration:
+    variable: str
+    name: str
+    node: Node  # the init_declarator
+    value: Node
+    type: str  # the declared type without the name, e.g. "int", "const int64_t"
+    pointer_depth: int
+
+
+@dataclass
+class _Context:
+    """A statement sequence (block, case) whose later statements see the early exits before them."""
+
+    node: Node
+    control: Region | None
+    outer: _Context | None
+    exits: list[Region] = field(default_factory=list)
 
 
 class FunctionFlow:
     def __init__(self, doc: CudaDocument, function: CudaFunction):
         self.doc = doc
         self.function = function
-        body = function.body
-        captures = QueryCursor(_QUERY).captures(body) if body is not None else {}
-
-        def captured(name: str) -> list[Node]:
-            return sorted(captures.get(name, []), key=lambda node: node.start_byte)
-
-        self.idents: list[tuple[int, str]] = [(node.start_byte, _ident_name(node)) for node in captured("ident")]
-        self._ident_starts = [start for start, _ in self.idents]
-        self.calls: list[tuple[str, Node]] = [(node_text(name), name.parent) for name in captured("call.name")
-                                               if name.parent is not None]
-        self.subscripts: list[tuple[str, Node, Node]] = [
-            (node_text(base), base.parent, base.parent.child_by_field_name("indices"))
-            for base in captured("sub.base") if base.parent is not None]
-        self.binaries: list[Node] = captured("binary")
-        self.numbers: list[Node] = captured("number")
-        self.var_types: dict[str, str] = {param.name: param.base_type for param in function.params
-                                          if param.pointer_depth == 0}
-        self._warp_divisions = self._warp_division_ranges()
-        self.defs: dict[str, set[str]] = {}
+        self.idents: list[tuple[int, str]] = []  # (byte, variable) of every identifier read, in order
+        self._lane_blind: list[tuple[int, int]] = []  # byte ranges under a warp division (`x / 32`)
+        self.calls: list[Call] = []
+        self.subscripts: list[Subscript] = []
+        self.binaries: list[Node] = []
+        self.numbers: list[tuple[Node, Node]] = []  # (literal, first ancestor that is not ( ) or unary)
+        self.declarations: list[Declaration] = []
+        self.var_types: dict[str, str] = {}  # variable -> declared type ("float*" for pointers)
+        self.defs: dict[str, set[str]] = {}  # variable -> variables its values read
         self.lane_defs: dict[str, set[str]] = {}
-        self.declarations: list[tuple[str, Node, Node, str]] = []  # (name, init_declarator, value, type)
-        local_pointers: set[str] = set()
-        for init in captured("def"):
-            name_node, value = init.child_by_field_name("declarator"), init.child_by_field_name("value")
-            ident, depth, *_ = unwrap_declarator(name_node)
-            if ident is None or value is None:
-                continue
-            name = node_text(ident)
-            type_node = init.parent.child_by_field_name("type") if init.parent is not None else None
-            type_text = " ".join(node_text(type_node).split()) if type_node is not None else ""
-            self.declarations.append((name, init, value, type_text))
-            self.var_types.setdefault(name, type_text if depth == 0 else type_text + "*")
-            self._add_def(name, value)
-            if depth > 0 or type_text == "auto":
-                local_pointers.add(name)
-        for name_node in captured("set.name"):
-            value = name_node.parent.child_by_field_name("right") if name_node.parent is not None else None
-            if value is not None:
-                self._add_def(node_text(name_node), value)
-        self.thread_vars = self._closure_of_seeds(self.defs, {THREAD, THREAD_YZ})
-        self.lane_vars = self._closure_of_seeds(self.lane_defs, {THREAD})
-        self.global_pointers = self._global_pointers(local_pointers)
-        self.regions = self._regions(captures)
-        self.exits = self._exits(captured("exit"))
+        self.params: dict[str, str] = {}  # parameter name -> variable
+        self.exits: list[Region] = []
+        self._assignments: list[tuple[str, Node]] = []
+        self._writes: dict[int, int] = {}  # id of an assigned subscript -> end of its assignment
+        self.assigned: set[str] = set()  # variables assigned, incremented or whose address is taken
+        self._updates: set[int] = set()  # ids of subscripts updated in place (`+=`, `++`)
+        self._visible: dict[str, list[str]] = {}  # name -> variables in scope, innermost last
+        self._scopes: list[list[str]] = []  # names declared in each open scope
+        self._pending_exits: dict[int, list[tuple[int, str]]] = {}  # guarding if id -> [(scope end, kind)]
+        self._walk()
+        self._ident_starts = [start for start, _ in self.idents]
+        for variable, value in self._assignments:
+            self.defs.setdefault(variable, set()).update(self.names_in(value))
+            self.lane_defs.setdefault(variable, set()).update(self.lane_names_in(value))
+        self.thread_vars = self._dependents(self.defs, {THREAD, THREAD_YZ})
+        self.lane_vars = self._dependents(self.lane_defs, {THREAD})
+        self.global_pointers = self._global_pointers()
+        self._thread_dependent: dict[int, bool] = {}
+        self._closures: dict[frozenset[str], frozenset[str]] = {}
+        self._bounds: dict[int, frozenset[str]] = {}
+        self._uniform = frozenset(UNIFORM_BUILTINS | set(self.params.values()) | {"blockIdx"})
 
     # -- names -------------------------------------------------------------------------------
     def names_in(self, node: Node) -> set[str]:
-        """Identifiers read inside `node` (threadIdx.y/z appear as THREAD_YZ)."""
+        """Variables read inside `node` (threadIdx.y/z appear as THREAD_YZ)."""
         return {name for _, name in self._idents_in(node)}
 
     def lane_names_in(self, node: Node) -> set[str]:
-        """Identifiers inside `node` that are not under a warp division (`tid / 32`, `tid >> 5`)."""
-        return {name for start, name in self._idents_in(node)
-                if not any(lo <= start < hi for lo, hi in self._warp_divisions)}
+        """Variables inside `node` that are not under a warp division (`tid / 32`, `tid >> 5`)."""
+        if not self._lane_blind:
+            return self.names_in(node)
+        blind = self._lane_blind
+        names = set()
+        for start, name in self._idents_in(node):
+            at = bisect_right(blind, (start, _END)) - 1
+            if at < 0 or not blind[at][0] <= start < blind[at][1]:
+                names.add(name)
+        return names
 
-    def closure(self, names: set[str]) -> set[str]:
-        """`names` and every name they are computed from, transitively."""
+    def variable_at(self, ident: Node) -> str:
+        """The variable an identifier of the function reads (its text when it is not a read)."""
+        at = bisect_left(self._ident_starts, ident.start_byte)
+        if at < len(self.idents) and self.idents[at][0] == ident.start_byte:
+            return self.idents[at][1]
+        return node_text(ident)
+
+    def closure(self, names: set[str] | frozenset[str]) -> frozenset[str]:
+        """`names` and every variable they are computed from, transitively."""
+        key = frozenset(names)
+        cached = self._closures.get(key)
+        if cached is None:
+            cached = self._closures[key] = frozenset(self._closure(key))
+        return cached
+
+    def _closure(self, names: frozenset[str]) -> set[str]:
         seen, todo = set(names), list(names)
         while todo:
             for dep in self.defs.get(todo.pop(), ()):
@@ -126,143 +187,487 @@ class FunctionFlow:
     def is_thread_dependent(self, node: Node) -> bool:
         return bool(self.names_in(node) & self.thread_vars)
 
+    def region_is_thread_dependent(self, region: Region) -> bool:
+        key = region.condition.id
+        if key not in self._thread_dependent:
+            self._thread_dependent[key] = self.is_thread_dependent(region.condition)
+        return self._thread_dependent[key]
+
     def is_lane_divergent(self, condition: Node) -> bool:
         """Whether `condition` can differ between lanes of one warp."""
-        kind = condition.type
-        if kind in ("parenthesized_expression", "condition_clause") and condition.named_children:
-            return any(self.is_lane_divergent(child) for child in condition.named_children)
-        if kind == "binary_expression":
-            operator = condition.child_by_field_name("operator")
-            left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-            op = operator.type if operator is not None else ""
-            if op in ("&&", "||") and left is not None and right is not None:
-                return self.is_lane_divergent(left) or self.is_lane_divergent(right)
-            if op in ("<", ">=", "<=", ">") and left is not None and right is not None:
-                # `tid < 64` splits the block at a warp boundary: every warp is all in or all out
-                bound = self.doc.constants.int_at(right, right.start_byte)
-                if bound is None:
-                    bound = self.doc.constants.int_at(left, left.start_byte)
-                    op = {"<": ">", ">=": "<=", "<=": ">=", ">": "<"}[op]
-                if bound is not None:
-                    edge = bound if op in ("<", ">=") else bound + 1
-                    if edge % WARP_SIZE == 0:
-                        return False
-        return bool(self.lane_names_in(condition) & self.lane_vars)
+        todo, terms = [condition], 0
+        while todo and terms < MAX_CONDITION_TERMS:
+            node = todo.pop()
+            terms += 1
+            kind = node.type
+            if kind in ("parenthesized_expression", "condition_clause") and node.named_children:
+                todo.extend(node.named_children)
+                continue
+            if kind == "binary_expression":
+                operator = node.child_by_field_name("operator")
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                op = operator.type if operator is not None else ""
+                if op in ("&&", "||") and left is not None and right is not None:
+                    todo += [left, right]
+                    continue
+                if op in ("<", ">=", "<=", ">") and left is not None and right is not None \
+                        and self._splits_at_warp_boundary(op, left, right):
+                    continue
+            if self.lane_names_in(node) & self.lane_vars:
+                return True
+        return False
+
+    def _splits_at_warp_boundary(self, op: str, left: Node, right: Node) -> bool:
+        # `tid < 64` splits the block at a warp boundary: every warp is all in or all out
+        bound = self.doc.constants.int_at(right, right.start_byte)
+        if bound is None:
+            bound = self.doc.constants.int_at(left, left.start_byte)
+            op = {"<": ">", ">=": "<=", "<=": ">=", ">": "<"}[op]
+        if bound is None:
+            return False
+        edge = bound if op in ("<", ">=") else bound + 1
+        return edge % WARP_SIZE == 0
+
+    def lane_bound(self, condition: Node) -> int | None:
+        """K when `condition` is `lane < K` (or `<= K - 1`) with K a constant below 32: lanes 0..K-1 run."""
+        node = condition
+        while node.type in ("parenthesized_expression", "condition_clause") and node.named_children:
+            node = node.named_children[-1]
+        if node.type != "binary_expression":
+            return None
+        operator, left, right = (node.child_by_field_name(name) for name in ("operator", "left", "right"))
+        if operator is None or left is None or right is None or operator.type not in ("<", "<="):
+            return None
+        bound = self.doc.constants.int_at(right, right.start_byte)
+        if bound is None or not self.lane_names_in(left) & self.lane_vars:
+            return None
+        bound += operator.type == "<="
+        return bound if 0 < bound < WARP_SIZE else None
 
     # -- control -----------------------------------------------------------------------------
-    def controlling(self, byte: int, with_exits: bool = True) -> list[Region]:
-        """Regions whose condition decides whether `byte` runs, innermost first."""
-        found = [region for region in self.regions if region.start <= byte < region.end]
-        if with_exits:
-            found += [region for region in self.exits if region.start <= byte < region.end]
-        return sorted(found, key=lambda region: region.end - region.start)
+    @staticmethod
+    def controlling(access: Access, with_exits: bool = True) -> Iterator[Region]:
+        """Regions whose condition decides whether `access` runs, innermost first."""
+        if access.control is None:
+            return
+        for region in access.control.chain():
+            if with_exits or region.kind != "exit":
+                yield region
 
-    def guarded(self, byte: int, index_names: set[str]) -> bool:
-        """Whether a controlling condition bounds any local or thread variable of the index."""
-        wanted = self.closure(index_names) - UNIFORM_BUILTINS - {p.name for p in self.function.params}
-        return any(self.closure(self.names_in(region.condition)) & wanted for region in self.controlling(byte))
+    def guarded(self, access: Access, index_names: set[str]) -> bool:
+        """Whether controlling conditions bound the index: each thread-dependent variable of it (a 2D
+        index needs its column and its row bounded), or else any local or thread variable of it."""
+        uniform = self._uniform
+        bounded = [self._bounded_by(region) for region in self.controlling(access)]
+        parts = [name for name in index_names if name in self.thread_vars]
+        if not parts:
+            wanted = self.closure(index_names) - uniform
+            return any(names & wanted for names in bounded)
+        return all(any(names & (self.closure({part}) - uniform) for names in bounded) for part in parts)
 
-    # -- construction helpers ----------------------------------------------------------------
+    def _bounded_by(self, region: Region) -> frozenset[str]:
+        """The non-uniform variables a region's condition compares, with what they are computed from."""
+        key = region.condition.id
+        if key not in self._bounds:
+            self._bounds[key] = self.closure(self.names_in(region.condition)) - self._uniform
+        return self._bounds[key]
+
+    # -- the walk ----------------------------------------------------------------------------
+    def _walk(self) -> None:
+        body = self.function.body
+        if body is None:
+            return
+        for param in self.function.params:
+            variable = f"{param.name}@{param.span.start_byte}"
+            self.params[param.name] = variable
+            self._visible.setdefault(param.name, []).append(variable)
+            self.var_types[variable] = param.base_type + "*" * param.pointer_depth
+        # jumps: (if guarding a return, return scope end, if guarding a break, break scope end,
+        # if guarding a continue, continue scope end); a scope end of None: no region (a switch's break)
+        jumps = (None, body.end_byte, None, None, None, None)
+        # a frame: (node, block context, control or INHERIT, jumps, under a warp division, nearest
+        # ancestor that is not a parenthesis or unary operator); (None, method, args) leaves a construct
+        stack: list = [(body, None, None, jumps, False, body)]
+        while stack:
+            frame = stack.pop()
+            node = frame[0]
+            if node is None:
+                frame[1](*frame[2])
+                continue
+            _, context, control, jumps, blind, anchor = frame
+            if control is INHERIT:
+                control = context.control
+            kind = node.type
+            if kind == "identifier":
+                self.idents.append((node.start_byte, self._resolve(node_text(node))))
+                if blind:
+                    self._lane_blind.append((node.start_byte, node.end_byte))
+                continue
+            if kind == "number_literal":
+                self.numbers.append((node, anchor))
+                continue
+            if kind in _SKIPPED:
+                continue
+            if kind not in _WRAPPERS:
+                anchor = node
+            if kind in _BLOCKS:
+                inner = _Context(node, control, context)
+                self._open_scope()
+                stack.append((None, self._leave_block, (inner,)))
+                stack.extend((child, inner, INHERIT, jumps, blind, anchor) for child in reversed(node.named_children))
+                continue
+            handler = _HANDLERS.get(kind)
+            if handler is not None:
+                handler(self, node, (context, control, jumps, blind, anchor), stack)
+                continue
+            children = node.named_children
+            if kind == "binary_expression":
+                self.binaries.append(node)
+                operator = node.child_by_field_name("operator")
+                if operator is not None and operator.type in ("&&", "||"):
+                    _short_circuit(self, node, (context, control, jumps, blind, anchor), stack)
+                    continue
+                if self._is_warp_division(node):
+                    left = node.child_by_field_name("left")
+                    stack.extend((child, context, control, jumps, blind or child == left, anchor)
+                                 for child in reversed(children))
+                    continue
+            # identifiers directly under an expression resolve in its scope: read them now, not via the stack
+            idents = self.idents
+            for child in reversed(children):
+                if child.type == "identifier":
+                    idents.append((child.start_byte, self._resolve(node_text(child))))
+                    if blind:
+                        self._lane_blind.append((child.start_byte, child.end_byte))
+                else:
+                    stack.append((child, context, control, jumps, blind, anchor))
+        # identifiers read ahead of their siblings were appended out of order
+        self.idents.sort(key=_first)
+        self._lane_blind.sort()
+
+    @staticmethod
+    def _push(stack: list, children: list, state: tuple, control=None, jumps=None) -> None:
+        """Push `children` (in source order) to be walked with `state`, changing control or jumps."""
+        context, own_control, own_jumps, blind, anchor = state
+        control = own_control if control is None else control
+        jumps = own_jumps if jumps is None else jumps
+        for child in reversed(children):
+            if child is not None:
+                stack.append((child, context, control, jumps, blind, anchor))
+
+    def _open_scope(self) -> None:
+        self._scopes.append([])
+
+    def _close_scope(self) -> None:
+        for name in self._scopes.pop():
+            self._visible[name].pop()
+
+    def _declare_name(self, ident: Node) -> str:
+        name = node_text(ident)
+        variable = f"{name}@{ident.start_byte}"
+        self._visible.setdefault(name, []).append(variable)
+        if self._scopes:
+            self._scopes[-1].append(name)
+        return variable
+
+    def _resolve(self, name: str) -> str:
+        visible = self._visible.get(name)
+        return visible[-1] if visible else name
+
+    def _leave_block(self, context: _Context) -> None:
+        self._close_scope()
+        if context.outer is None:
+            return
+        for region in context.exits:  # an exit that reaches past this block applies to the rest of the outer one
+            if region.end > context.node.end_byte:
+                self._add_exit(context.outer, region.condition, context.node.end_byte, region.end, region.exit_kind)
+
+    def _add_exit(self, context: _Context | None, condition: Node, start: int, end: int, exit_kind: str) -> None:
+        if context is None:
+            return
+        region = Region("exit", condition, start, end, context.control, exit_kind)
+        context.control = region
+        context.exits.append(region)
+        self.exits.append(region)
+
+    def _leave_if(self, node: Node, context: _Context | None, condition: Node | None) -> None:
+        self._close_scope()
+        for scope_end, exit_kind in self._pending_exits.pop(node.id, ()):
+            if condition is not None and node.end_byte < scope_end:
+                self._add_exit(context, condition, node.end_byte, scope_end, exit_kind)
+
+    def _declare(self, node: Node, state: tuple, stack: list) -> None:
+        """A declaration: each declarator is a new variable from here to the end of the scope."""
+        type_node = node.child_by_field_name("type")
+        type_text = " ".join(node_text(type_node).split()) if type_node is not None else ""
+        qualifiers = [node_text(child) for child in node.children if child.type == "type_qualifier"
+                      and node_text(child) in ("const", "constexpr", "volatile")]
+        declared_type = " ".join(qualifiers + [type_text])
+        later: list[Node] = []
+        for declarator in node.children_by_field_name("declarator"):
+            value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+            target = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" \
+                else declarator
+            ident, depth, _, _, sizes = unwrap_declarator(target)
+            later += [size for size in sizes if size is not None]
+            if ident is None:
+                continue
+            variable = self._declare_name(ident)
+            self.var_types[variable] = type_text + "*" * depth
+            if value is not None:
+                self.declarations.append(Declaration(variable, node_text(ident), declarator, value,
+                                                     declared_type, depth))
+                self._assignments.append((variable, value))
+                # a literal initialiser's anchor is its declarator (HC111: converted at compile time)
+                stack.append((value, state[0], state[1], state[2], state[3], declarator))
+        self._push(stack, later, state)
+
+    def _is_warp_division(self, node: Node) -> bool:
+        operator, right = node.child_by_field_name("operator"), node.child_by_field_name("right")
+        if operator is None or right is None or operator.type not in ("/", ">>"):
+            return False
+        divisor = WARP_SIZE if node_text(right) == "warpSize" else self.doc.constants.int_at(right, node.start_byte)
+        return (operator.type == "/" and divisor == WARP_SIZE) or (operator.type == ">>" and divisor == 5)
+
+    # -- dataflow ------------------------------------------------------------------------------
     def _idents_in(self, node: Node) -> list[tuple[int, str]]:
         lo = bisect_left(self._ident_starts, node.start_byte)
         hi = bisect_left(self._ident_starts, node.end_byte)
         return self.idents[lo:hi]
 
-    def _add_def(self, name: str, value: Node) -> None:
-        self.defs.setdefault(name, set()).update(self.names_in(value))
-        self.lane_defs.setdefault(name, set()).update(self.lane_names_in(value))
-
     @staticmethod
-    def _closure_of_seeds(defs: dict[str, set[str]], seeds: set[str]) -> set[str]:
-        dependent = set(seeds)
-        changed = True
-        while changed:
-            changed = False
-            for name, deps in defs.items():
-                if name not in dependent and deps & dependent:
-                    dependent.add(name)
-                    changed = True
+    def _dependents(defs: dict[str, set[str]], seeds: set[str]) -> set[str]:
+        """Variables computed, transitively, from any of `seeds` (one pass over reversed edges)."""
+        readers: dict[str, list[str]] = {}
+        for name, deps in defs.items():
+            for dep in deps:
+                readers.setdefault(dep, []).append(name)
+        dependent, todo = set(seeds), list(seeds)
+        while todo:
+            for reader in readers.get(todo.pop(), ()):
+                if reader not in dependent:
+                    dependent.add(reader)
+                    todo.append(reader)
         return dependent
 
-    def _global_pointers(self, local_pointers: set[str]) -> set[str]:
-        pointers = {param.name for param in self.function.params if param.pointer_depth > 0}
+    def _global_pointers(self) -> set[str]:
+        pointers = {variable for variable in self.params.values() if self.var_types[variable].endswith("*")}
+        candidates = [d for d in self.declarations if d.pointer_depth > 0 or d.type.endswith("auto")]
         changed = True
         while changed:
             changed = False
-            for name in local_pointers - pointers:
-                if self.defs.get(name, set()) & pointers and self._is_pointer_valued(name):
-                    pointers.add(name)
+            for declaration in candidates:
+                if declaration.variable in pointers:
+                    continue
+                # `auto` locals count only when initialised with pointer arithmetic, not with a loaded value
+                if declaration.pointer_depth == 0 and declaration.value.type not in (
+                        "identifier", "binary_expression", "pointer_expression", "cast_expression"):
+                    continue
+                if self.defs.get(declaration.variable, set()) & pointers:
+                    pointers.add(declaration.variable)
                     changed = True
         return pointers
 
-    def _is_pointer_valued(self, name: str) -> bool:
-        # `auto` locals count only when initialised with pointer arithmetic, not with a loaded value
-        if not self.var_types.get(name, "").startswith("auto"):
-            return True
-        for declared, _, value, _ in self.declarations:
-            if declared == name:
-                return value.type in ("identifier", "binary_expression", "pointer_expression", "cast_expression")
-        return False
 
-    def _warp_division_ranges(self) -> list[tuple[int, int]]:
-        ranges = []
-        for node in self.binaries:
-            operator, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
-            if operator is None or left is None or right is None or operator.type == "*":
-                continue
-            divisor = WARP_SIZE if node_text(right) == "warpSize" else self.doc.constants.int_at(right, node.start_byte)
-            if (operator.type == "/" and divisor == WARP_SIZE) or (operator.type == ">>" and divisor == 5):
-                ranges.append((left.start_byte, left.end_byte))
-        return ranges
-
-    def _regions(self, captures: dict[str, list[Node]]) -> list[Region]:
-        regions = []
-        for kind in _CONTROL_KINDS:
-            for statement in captures.get(kind, []):
-                condition = statement.child_by_field_name("condition")
-                if condition is None:
-                    continue
-                if kind == "do":  # the body runs once before the condition is tested
-                    body = statement.child_by_field_name("body")
-                    start = body.end_byte if body is not None else condition.start_byte
-                else:
-                    start = condition.end_byte
-                regions.append(Region(kind, condition, start, statement.end_byte))
-        return regions
-
-    def _exits(self, exits: list[Node]) -> list[Region]:
-        """`if (cond) return;` (or continue/break in a loop): the rest of the scope depends on cond."""
-        regions = []
-        body = self.function.body
-        for exit_node in exits:
-            guard, node = None, exit_node
-            scope_end = body.end_byte if body is not None else exit_node.end_byte
-            while node.parent is not None and node != body:
-                parent = node.parent
-                if parent.type == "if_statement" and node != parent.child_by_field_name("condition") and guard is None:
-                    guard = parent
-                if parent.type == "switch_statement" and exit_node.type == "break_statement":
-                    guard = None
-                    break
-                if parent.type in _LOOPS and exit_node.type != "return_statement":
-                    loop_body = parent.child_by_field_name("body")
-                    scope_end = loop_body.end_byte if loop_body is not None else parent.end_byte
-                    break
-                if parent.type in ("lambda_expression", "function_definition"):
-                    break
-                node = parent
-            condition = guard.child_by_field_name("condition") if guard is not None else None
-            if guard is not None and condition is not None and guard.end_byte < scope_end:
-                regions.append(Region("exit", condition, guard.end_byte, scope_end))
-        return regions
+INHERIT = object()  # a frame's control: the block context's, read when the frame is walked
+_SKIPPED = frozenset(("comment", "string_literal", "raw_string_literal", "char_literal", "primitive_type",
+                      "type_identifier", "field_identifier", "template_argument_list", "sized_type_specifier",
+                      "type_descriptor", "namespace_identifier", "statement_identifier"))
 
 
-def _ident_name(node: Node) -> str:
-    name = node_text(node)
-    if name == THREAD:
-        parent = node.parent
-        if parent is not None and parent.type == "field_expression":
-            field = parent.child_by_field_name("field")
-            if field is not None and node_text(field) in ("y", "z"):
-                return THREAD_YZ
-    return name
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
+
+
+def _field_expression(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    argument = node.child_by_field_name("argument")
+    if argument is not None and argument.type == "identifier" and node_text(argument) == THREAD:
+        axis = node.child_by_field_name("field")
+        flow.idents.append((argument.start_byte, THREAD_YZ if axis is not None and node_text(axis) in ("y", "z")
+                            else THREAD))
+        if state[3]:
+            flow._lane_blind.append((argument.start_byte, argument.end_byte))
+        return
+    flow._push(stack, [argument], state)
+
+
+def _if(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    context, control, jumps = state[0], state[1], state[2]
+    condition = node.child_by_field_name("condition")
+    flow._open_scope()  # `if (int x = ...)`
+    stack.append((None, flow._leave_if, (node, context, condition)))
+    inner = control
+    if condition is not None:
+        inner = Region("if", condition, condition.end_byte, node.end_byte, control)
+    # an exit directly in a branch is guarded by this if
+    branch_jumps = (node, jumps[1], node, jumps[3], node, jumps[5])
+    flow._push(stack, [child for child in node.named_children if child != condition], state, inner, branch_jumps)
+    flow._push(stack, [condition], state)
+
+
+def _loop(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    control, jumps = state[1], state[2]
+    kind = node.type
+    condition = node.child_by_field_name("condition")
+    body = node.child_by_field_name("body")
+    scope_end = body.end_byte if body is not None else node.end_byte
+    loop_jumps = (jumps[0], jumps[1], None, scope_end, None, scope_end)
+    flow._open_scope()
+    stack.append((None, flow._close_scope, ()))
+    inner = control
+    if condition is not None:
+        # a do-while body runs again when the condition holds, so the condition controls it too
+        start = node.start_byte if kind == "do_statement" else condition.end_byte
+        inner = Region(_REGION_KINDS[kind], condition, start, node.end_byte, control)
+    if kind == "for_range_loop":
+        for declarator in node.children_by_field_name("declarator"):
+            ident, *_ = unwrap_declarator(declarator)
+            if ident is not None:
+                flow._declare_name(ident)
+        flow._push(stack, [body], state, inner, loop_jumps)
+        flow._push(stack, [node.child_by_field_name("right")], state)
+        return
+    if kind == "for_statement":
+        initializer = node.child_by_field_name("initializer")
+        updates = [child for child in node.named_children if child not in (initializer, condition, body)]
+        flow._push(stack, updates + [body], state, inner, loop_jumps)
+        flow._push(stack, [initializer, condition], state)
+    elif kind == "do_statement":
+        flow._push(stack, [body, condition], state, inner, loop_jumps)
+    else:
+        flow._push(stack, [body], state, inner, loop_jumps)
+        flow._push(stack, [condition], state)
+
+
+_REGION_KINDS = {"for_statement": "for", "while_statement": "while", "do_statement": "do", "for_range_loop": "for"}
+
+
+def _switch(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    control, jumps = state[1], state[2]
+    condition = node.child_by_field_name("condition")
+    inner = control
+    if condition is not None:
+        inner = Region("switch", condition, condition.end_byte, node.end_byte, control)
+    flow._push(stack, [node.child_by_field_name("body")], state, inner, (jumps[0], jumps[1], None, None) + jumps[4:])
+    flow._push(stack, [condition], state)
+
+
+def _ternary(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    condition = node.child_by_field_name("condition")
+    inner = state[1]
+    if condition is not None:
+        inner = Region("ternary", condition, condition.end_byte, node.end_byte, inner)
+    flow._push(stack, [child for child in node.named_children if child != condition], state, inner)
+    flow._push(stack, [condition], state)
+
+
+def _short_circuit(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    """`a && b`, `a || b`: b runs only when a allows it, so a controls b (`i < n && x[i] > 0` is guarded)."""
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        flow._push(stack, node.named_children, state)
+        return
+    inner = Region("operand", left, left.end_byte, node.end_byte, state[1])
+    flow._push(stack, [right], state, inner)
+    flow._push(stack, [left], state)
+
+
+def _exit(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    jumps = state[2]
+    guard, scope_end = {"return_statement": (jumps[0], jumps[1]), "break_statement": (jumps[2], jumps[3]),
+                        "continue_statement": (jumps[4], jumps[5])}[node.type]
+    if guard is not None and scope_end is not None:
+        flow._pending_exits.setdefault(guard.id, []).append((scope_end, node.type))
+    flow._push(stack, node.named_children, state)
+
+
+def _lambda(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    body = node.child_by_field_name("body")
+    if body is None:
+        return
+    flow._open_scope()
+    stack.append((None, flow._close_scope, ()))
+    flow._push(stack, [body], state, jumps=(None, body.end_byte, None, None, None, None))
+    flow._push(stack, [node.child_by_field_name("declarator")], state)
+
+
+def _call(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    function = node.child_by_field_name("function")
+    if function is not None:
+        flow.calls.append(Call(node, state[1], " ".join(node_text(function).split())))
+    flow._push(stack, node.named_children, state)
+
+
+def _subscript(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    indices, base = [], node
+    while base is not None and base.type == "subscript_expression":  # `s[i][j]`: one access of s
+        indices.append(base.child_by_field_name("indices"))
+        base = base.child_by_field_name("argument")
+    indices = [index for index in reversed(indices) if index is not None]
+    if base is not None and base.type == "identifier":
+        stored_at = flow._writes.get(node.id)
+        flow.subscripts.append(Subscript(node, state[1], flow._resolve(node_text(base)), indices,
+                                         stored_at is not None, node.id in flow._updates,
+                                         stored_at or node.end_byte))
+    flow._push(stack, [base] + indices, state)
+
+
+def _address(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    operator, argument = node.child_by_field_name("operator"), node.child_by_field_name("argument")
+    if operator is not None and operator.type == "&" and argument is not None:
+        element = _element(argument)
+        flow._writes[element.id] = node.end_byte  # `atomicAdd(&s[i], v)`, `(float4*)&s[i]`: written through
+        if element.type == "identifier":
+            flow.assigned.add(flow._resolve(node_text(element)))
+    flow._push(stack, node.named_children, state)
+
+
+def _element(node: Node) -> Node:
+    """The subscript an lvalue stores into: `s[i]`, `(s[i])`, `s[i].x`."""
+    while node.type in ("parenthesized_expression", "field_expression") and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _assignment(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    target = _element(left) if left is not None else None
+    if target is not None and right is not None:
+        if target.type == "identifier":
+            flow._assignments.append((flow._resolve(node_text(target)), right))
+            flow.assigned.add(flow._resolve(node_text(target)))
+        elif target.type == "subscript_expression":
+            flow._writes[target.id] = node.end_byte
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type != "=":
+                flow._updates.add(target.id)
+    flow._push(stack, node.named_children, state)
+
+
+def _update(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    argument = node.child_by_field_name("argument")
+    if argument is not None:
+        element = _element(argument)
+        flow._writes[element.id] = node.end_byte
+        flow._updates.add(element.id)
+        if element.type == "identifier":
+            flow.assigned.add(flow._resolve(node_text(element)))
+    flow._push(stack, node.named_children, state)
+
+
+def _asm(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    flow.calls.append(Call(node, state[1], "asm"))  # inline PTX: may be a barrier, a store, anything
+
+
+def _declaration(flow: FunctionFlow, node: Node, state: tuple, stack: list) -> None:
+    flow._declare(node, state, stack)
+
+
+_HANDLERS = {
+    "if_statement": _if, "for_statement": _loop, "while_statement": _loop, "do_statement": _loop,
+    "for_range_loop": _loop, "switch_statement": _switch, "conditional_expression": _ternary,
+    "return_statement": _exit, "break_statement": _exit, "continue_statement": _exit, "lambda_expression": _lambda,
+    "call_expression": _call, "subscript_expression": _subscript, "assignment_expression": _assignment,
+    "update_expression": _update, "field_expression": _field_expression, "declaration": _declaration,
+    "parameter_declaration": _declaration, "pointer_expression": _address, "gnu_asm_expression": _asm,
+}

@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
+import bisect
+import os
 import re
 from collections.abc import Iterator
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query
 
 from hiera_core.analysis import cexpr
-from hiera_core.analysis.cuda_flow import THREAD, THREAD_YZ, FunctionFlow
-from hiera_core.analysis.cuda_source import CUDA, CudaDocument, CudaFunction, Launch, node_text
+from hiera_core.analysis.cuda_flow import (
+    THREAD,
+    THREAD_YZ,
+    Call,
+    FunctionFlow,
+    Region,
+    Subscript,
+    display,
+)
+from hiera_core.analysis.cuda_source import (
+    CUDA,
+    TYPE_SIZES,
+    WARP_SIZE,
+    CudaDocument,
+    CudaFunction,
+    Launch,
+    bounded_captures,
+    node_text,
+    parse_cuda,
+)
 from hiera_core.analysis.findings import Finding, Span
 from hiera_core.analysis.rules import finding
 
 STATIC_SHARED_LIMIT = 48 * 1024
 MAX_THREADS = 1024
 MAX_DIMS = (1024, 1024, 64)
+FULL_MASK = 0xFFFFFFFF
 
 BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
 MASKED_WARP_INTRINSICS = {
@@ -24,6 +45,7 @@ MASKED_WARP_INTRINSICS = {
     "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
     "__reduce_or_sync", "__reduce_xor_sync",
 }
+SHUFFLES = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"}
 LEGACY_WARP_INTRINSICS = {"__shfl": "__shfl_sync", "__shfl_up": "__shfl_up_sync",
                           "__shfl_down": "__shfl_down_sync", "__shfl_xor": "__shfl_xor_sync",
                           "__ballot": "__ballot_sync", "__any": "__any_sync", "__all": "__all_sync"}
@@ -35,27 +57,58 @@ MATH_FUNCTIONS = {
 }
 FLOAT_TYPES = {"float", "float2", "float4", "half", "__half", "half2", "__half2", "__nv_bfloat16"}
 INT32_TYPES = {"int", "unsigned", "unsigned int", "int32_t", "uint32_t", "signed", "signed int"}
+WIDE_TYPES = {"int64_t", "uint64_t", "long", "long long", "unsigned long", "unsigned long long", "size_t",
+              "ptrdiff_t", "index_t", "long int"}
 LAUNCH_CHECK_RE = re.compile(rb"\b(?:C10_CUDA_KERNEL_LAUNCH_CHECK|cudaGetLastError|cudaPeekAtLastError)\b")
 _DOUBLE_LITERAL_RE = re.compile(r"^(?:(?:\d[\d']*\.[\d']*|\.\d[\d']*)(?:[eE][+-]?\d+)?|\d[\d']*[eE][+-]?\d+"
                                 r"|0[xX][0-9a-fA-F.']*[pP][+-]?\d+)[lL]?$")
-_X_BUILTIN_RE = re.compile(r"^(blockIdx|blockDim|gridDim)\s*\.\s*x$")
-_WIDE_TYPE_RE = re.compile(r"\b(?:int64_t|uint64_t|long|size_t|ptrdiff_t|index_t)\b")
+_BUILTIN_RE = re.compile(r"^(threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz]$")
+# calls after which shared memory written by other threads is visible: block and warp barriers,
+# cooperative groups' sync(), cuda::barrier / pipeline waits, inline PTX
+_SYNC_NAME_RE = re.compile(r"(?:sync|barrier|arrive|wait|fence)\w*$|^asm$", re.IGNORECASE)
+# the first arch each atomicAdd operand type is available on (CUDA C++ Programming Guide, atomicAdd)
+ATOMIC_ARCH = {"double": 60, "__half2": 60, "half2": 60, "__half": 70, "half": 70, "__nv_bfloat16": 80,
+               "nv_bfloat16": 80, "__nv_bfloat162": 80, "nv_bfloat162": 80, "float2": 90, "float4": 90}
+ATOMIC_ADDS = {"atomicAdd", "atomicAdd_block", "atomicAdd_system"}
+_ARCH_RE = re.compile(r"^(?:sm|compute)_(\d+)[a-z]?$")
 
 
-def check_cuda(doc: CudaDocument, path: str) -> list[Finding]:
-    """Every HC1xx finding of one parsed CUDA document (unfiltered; see analyze_file)."""
+def arch_number(arch: str) -> int | None:
+    """52 for "sm_52", 90 for "sm_90a" or "compute_90"; None for anything else."""
+    match = _ARCH_RE.match(arch.strip().lower())
+    return int(match.group(1)) if match else None
+
+
+def check_cuda(doc: CudaDocument, path: str, arch: str | None = None) -> list[Finding]:
+    """Every HC1xx finding of one parsed CUDA document (unfiltered; see analyze_file). `arch` ("sm_80")
+    is the target the atomics rule (HC120) checks against; None skips that rule."""
     flows = [FunctionFlow(doc, function) for function in doc.functions if function.is_gpu and function.body]
+    exact = _kernels_launched_exactly(doc)
+    syncing = _syncing_functions(flows)
     findings: list[Finding] = []
     for flow in flows:
-        for rule in (_unguarded_index, _divergent_barrier, _divergent_warp_intrinsic, _double_in_float,
-                     _legacy_warp_intrinsic, _int32_index):
+        for rule in (_divergent_barrier, _divergent_warp_intrinsic, _double_in_float, _legacy_warp_intrinsic,
+                     _int32_products, _partial_shuffle_mask):
             findings.extend(rule(flow, path))
+        if flow.function.name not in exact:
+            findings.extend(_unguarded_index(flow, path))
+        findings.extend(_shared_race(flow, path, syncing))
+    findings.extend(_unwritten_shared(doc, flows, path))
+    target = arch_number(arch) if arch else None
+    if target is not None:
+        findings.extend(_atomics_for_arch(doc, flows, path, arch or "", target))
     for kernel in doc.kernels:
         findings.extend(_launch_bounds_values(kernel, path))
         findings.extend(_missing_restrict(kernel, path))
         findings.extend(_static_shared(doc, kernel, path))
+    floor_spans: set[tuple[int, int]] = set()
     for launch in doc.launches:
         findings.extend(_launch_config(doc, launch, path))
+        for item in _floor_grid(doc, launch, path):  # one grid local launched several times: one finding
+            if (item.start_byte, item.end_byte) not in floor_spans:
+                floor_spans.add((item.start_byte, item.end_byte))
+                findings.append(item)
+    findings.extend(_narrow_counts(doc, path))
     if doc.is_torch_extension:
         findings.extend(_unchecked_launches(doc, path))
         findings.extend(_unchecked_data_ptr(doc, path))
@@ -70,62 +123,679 @@ def _unguarded_index(flow: FunctionFlow, path: str) -> Iterator[Finding]:
     if not flow.function.is_kernel:
         return  # a __device__ function's pointers may well point to shared memory
     reported_lines: set[int] = set()
-    for base, subscript, index in flow.subscripts:
-        if base not in flow.global_pointers or index is None:
+    for access in flow.subscripts:
+        if access.base not in flow.global_pointers or not access.indices:
             continue
-        names = flow.names_in(index)
-        origins = flow.closure(names | {base})  # the block offset may sit in a derived pointer
+        names = set().union(*(flow.names_in(index) for index in access.indices))
+        origins = flow.closure(names | {access.base})  # the block offset may sit in a derived pointer
         # a global thread index (block and thread): the grid is rounded up, so its tail overruns
         if not origins & {THREAD, THREAD_YZ} or "blockIdx" not in origins or names & {"min", "max"}:
             continue
-        if flow.guarded(subscript.start_byte, names | {base}) or subscript.start_point[0] in reported_lines:
+        line = access.node.start_point[0]
+        if line in reported_lines:
             continue
-        reported_lines.add(subscript.start_point[0])
-        yield finding("HC101", f"{node_text(subscript)} is indexed by thread without a bounds guard", path,
-                      Span.of(subscript), "guard it with the element count, e.g. `if (i < n) ...`")
+        if not flow.guarded(access, names | {access.base}):
+            reported_lines.add(line)
+            yield finding("HC101", f"{node_text(access.node)} is indexed by thread without a bounds guard", path,
+                          Span.of(access.node), "guard it with the element count, e.g. `if (i < n) ...`")
+            continue
+        tail = _past_the_guard(flow, access)
+        if tail is not None:
+            reported_lines.add(line)
+            guard, offset, slack = tail
+            yield finding("HC101", f"{node_text(access.node)} is {offset} past what `{_short(guard)}` guards (line "
+                          f"{guard.start_point[0] + 1}): the last threads run past the end", path,
+                          Span.of(access.node), f"guard each element (`if (i + {offset} < n)`) or handle the tail"
+                          f"{'' if slack == 0 else f' beyond {slack}'} separately")
+
+
+def _split_offset(flow: FunctionFlow, node: Node) -> tuple[str, int]:
+    """(text of X, K) for `X + K` / `X - K` with K constant; (text, 0) otherwise."""
+    node = _unparen(node)
+    if node.type == "binary_expression":
+        operator, right = node.child_by_field_name("operator"), node.child_by_field_name("right")
+        left = node.child_by_field_name("left")
+        if operator is not None and operator.type in ("+", "-") and left is not None and right is not None:
+            value = flow.doc.constants.int_at(right, right.start_byte)
+            if value is not None:
+                base, offset = _split_offset(flow, left)
+                return base, offset + (value if operator.type == "+" else -value)
+    return "".join(node_text(node).split()), 0
+
+
+def _comparisons(condition: Node) -> Iterator[tuple[Node, str, Node]]:
+    """(left, operator, right) of each comparison joined by && in `condition`."""
+    todo = [condition]
+    while todo:
+        node = _unparen(todo.pop())
+        if node.type == "condition_clause" and node.named_children:
+            todo.append(node.named_children[-1])
+            continue
+        if node.type != "binary_expression":
+            continue
+        operator = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if operator is None or left is None or right is None:
+            continue
+        if operator.type == "&&":
+            todo += [left, right]
+        elif operator.type in ("<", "<=", ">", ">="):
+            yield (left, operator.type, right) if operator.type in ("<", "<=") else (right, {">": "<", ">=": "<="}[
+                operator.type], left)
+
+
+def _past_the_guard(flow: FunctionFlow, access: Subscript) -> tuple[Node, int, int] | None:
+    """(guard, offset, slack) when the index is `X + offset` but the guards bound only `X + slack`
+    with slack < offset (`if (i < n) y[i + 1] = ...`: an unrolled or paired tail)."""
+    if len(access.indices) != 1 or not access.indices[0].named_children:
+        return None
+    base, offset = _split_offset(flow, access.indices[0].named_children[0])
+    if offset <= 0:
+        return None
+    slack, guard = None, None
+    for region in flow.controlling(access):
+        for left, operator, right in _comparisons(region.condition):
+            guarded_base, guarded_offset = _split_offset(flow, left)
+            if guarded_base != base:
+                continue
+            _, bound_offset = _split_offset(flow, right)  # `i < n - 3` leaves 3 of slack
+            room = guarded_offset - bound_offset - (operator == "<=")
+            if slack is None or room > slack:
+                slack, guard = room, region.condition
+    if guard is None or slack is None or slack >= offset:
+        return None
+    return guard, offset, max(slack, 0)
+
+
+def _grid_items(doc: CudaDocument, launch: Launch) -> list[Node] | None:
+    """The grid expressions of a launch, one per dimension (`dim3 grid(a, b)` locals resolved)."""
+    if launch.grid is None:
+        return None
+    node = _unparen(launch.grid.node)
+    if node.type == "identifier":
+        value = doc.constants.value_node(node_text(node), launch.span.start_byte)
+        if value is not None:
+            node = _unparen(value)
+    if node.type == "call_expression" and node_text(node.child_by_field_name("function") or node) == "dim3":
+        args = node.child_by_field_name("arguments")
+        return [arg for arg in (args.named_children if args else []) if arg.type != "comment"]
+    if node.type in ("argument_list", "initializer_list"):
+        return [arg for arg in node.named_children if arg.type != "comment"]
+    return [node]
+
+
+def _division(doc: CudaDocument, node: Node, at: int) -> tuple[Node, Node] | None:
+    """(numerator, divisor) of `a / b`, through parentheses and a never-reassigned local."""
+    node = _unparen(node)
+    if node.type == "identifier":
+        value = doc.constants.value_node(node_text(node), at)
+        if value is None:
+            return None
+        node = _unparen(value)
+    operator = node.child_by_field_name("operator") if node.type == "binary_expression" else None
+    if operator is None or operator.type != "/":
+        return None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    return None if left is None or right is None else (_unparen(left), _unparen(right))
+
+
+def _is_multiple(doc: CudaDocument, numerator: Node, divisor: Node, at: int) -> bool:
+    """Whether the file makes `numerator % divisor == 0` known: both constant, or asserted/checked."""
+    a, b = doc.constants.int_at(numerator, at), doc.constants.int_at(divisor, at)
+    if a is not None and b is not None:
+        return b != 0 and a % b == 0
+    tokens = [re.escape(token) for token in re.findall(r"\w+|\S", node_text(numerator))]
+    divisor_tokens = [re.escape(token) for token in re.findall(r"\w+|\S", node_text(divisor))]
+    pattern = r"\(?\s*".join(tokens) + r"\s*\)?\s*%\s*\(?\s*" + r"\s*".join(divisor_tokens)
+    return re.search(pattern.encode(), doc.code_text) is not None
+
+
+def _is_computed_count(doc: CudaDocument, node: Node, at: int) -> bool:
+    """Whether a grid expression is computed (a call, arithmetic, a local computed so) rather than a
+    plain count such as a parameter."""
+    node = _unparen(node)
+    if node.type == "identifier":
+        value = doc.constants.value_node(node_text(node), at)
+        if value is None:
+            return b"=" in doc.source[max(0, at - 4096):at] and re.search(
+                rb"\b" + re.escape(node.text) + rb"\s*=[^=]", doc.source[max(0, at - 4096):at]) is not None
+        node = _unparen(value)
+    return node.type not in ("identifier", "field_expression", "number_literal")
+
+
+def _kernels_launched_exactly(doc: CudaDocument) -> set[str]:
+    """Kernels whose every launch in the file has a grid that is not rounded up: constant grid and block,
+    or `n / B` grids with block B where n is known to be a multiple of B."""
+    exact: dict[str, bool] = {}
+    for launch in doc.launches:
+        items = _grid_items(doc, launch)
+        block = launch.block
+        at = launch.span.start_byte
+        ok = items is not None and block is not None
+        for item in items or []:
+            if not ok:
+                break
+            if doc.constants.int_at(item, at) is not None:
+                ok = block.dims is not None
+                continue
+            division = _division(doc, item, at)
+            if division is None:
+                # not rounded up unless computed: `<<<rows, cols>>>` is exact, `CEIL_DIV(n, 256)` is not
+                ok = not _is_computed_count(doc, item, at)
+                continue
+            ok = (node_text(division[1]) == block.text or (
+                block.dims is not None and doc.constants.int_at(division[1], at) == block.dims[0])) \
+                and _is_multiple(doc, division[0], division[1], at)
+        exact[launch.kernel] = exact.get(launch.kernel, True) and ok
+    return {kernel for kernel, ok in exact.items() if ok}
 
 
 # -- HC102, HC103 -------------------------------------------------------------------------------
 def _divergent_barrier(flow: FunctionFlow, path: str) -> Iterator[Finding]:
-    for name, call in flow.calls:
-        if name not in BARRIERS:
+    for call in flow.calls:
+        if call.name not in BARRIERS:
             continue
-        branch = next((region for region in flow.controlling(call.start_byte, with_exits=False)
-                       if flow.is_thread_dependent(region.condition)), None)
+        branch = next((region for region in flow.controlling(call, with_exits=False)
+                       if flow.region_is_thread_dependent(region)), None)
         if branch is not None:
-            yield finding("HC102", f"{name}() under a {_describe(branch.kind)} on `{_short(branch.condition)}`, "
-                          "which depends on threadIdx: threads that skip it never arrive", path, Span.of(call),
+            yield finding("HC102", f"{call.name}() under a {_describe(branch.kind)} on `{_short(branch.condition)}`"
+                          f" (line {branch.condition.start_point[0] + 1}), which depends on threadIdx: threads that "
+                          "skip it never arrive", path, Span.of(call.node),
                           "move the barrier out of the conditional; make only the work conditional")
             continue
-        exit_region = next((region for region in flow.exits if region.start <= call.start_byte < region.end
-                            and flow.is_thread_dependent(region.condition)), None)
+        exit_region = next((region for region in flow.controlling(call) if region.kind == "exit"
+                            and flow.region_is_thread_dependent(region)), None)
         if exit_region is not None:
-            yield finding("HC103", f"{name}() after threads may have exited early on "
+            yield finding("HC103", f"{call.name}() after threads may have exited early on "
                           f"`{_short(exit_region.condition)}` (line {exit_region.condition.start_point[0] + 1})",
-                          path, Span.of(call), "keep all threads until the last barrier; guard loads and stores")
+                          path, Span.of(call.node), "keep all threads until the last barrier; guard loads and stores")
 
 
-# -- HC104 --------------------------------------------------------------------------------------
+def _shared_names(flow: FunctionFlow) -> set[str]:
+    """Names of the shared arrays a GPU function can see: its own and the file's."""
+    function_id = flow.function.node.id
+    return {decl.name for decl in flow.doc.shared if decl.function is None or decl.function.id == function_id}
+
+
+# -- HC104, HC121 -------------------------------------------------------------------------------
+def _mask_value(flow: FunctionFlow, call: Call) -> tuple[Node | None, int | None]:
+    args = call.node.child_by_field_name("arguments")
+    mask = args.named_children[0] if args is not None and args.named_children else None
+    if mask is None:
+        return None, FULL_MASK if call.name == "__syncwarp" else None
+    value = flow.doc.constants.int_at(mask, mask.start_byte)
+    return mask, None if value is None else value & FULL_MASK
+
+
 def _divergent_warp_intrinsic(flow: FunctionFlow, path: str) -> Iterator[Finding]:
-    for name, call in flow.calls:
-        if name not in MASKED_WARP_INTRINSICS:
+    for call in flow.calls:
+        if call.name not in MASKED_WARP_INTRINSICS or _mask_value(flow, call)[1] != FULL_MASK:
             continue
-        args = call.child_by_field_name("arguments")
-        mask = args.named_children[0] if args is not None and args.named_children else None
-        if mask is None:
-            full = name == "__syncwarp"
-        else:
-            value = flow.doc.constants.int_at(mask, mask.start_byte)
-            full = value is not None and value & 0xFFFFFFFF == 0xFFFFFFFF
-        if not full:
-            continue
-        region = next((region for region in flow.controlling(call.start_byte)
-                       if flow.is_lane_divergent(region.condition)), None)
+        region = next((region for region in flow.controlling(call) if flow.is_lane_divergent(region.condition)), None)
         if region is not None:
             where = "an early exit on" if region.kind == "exit" else f"a {_describe(region.kind)} on"
-            yield finding("HC104", f"{name}() with the full mask after {where} `{_short(region.condition)}`, "
-                          "which differs between lanes of a warp", path, Span.of(call),
+            yield finding("HC104", f"{call.name}() with the full mask after {where} `{_short(region.condition)}` "
+                          f"(line {region.condition.start_point[0] + 1}), which differs between lanes of a warp",
+                          path, Span.of(call.node),
                           "call it where all 32 lanes are active, or pass the mask of the active lanes")
+
+
+def _partial_shuffle_mask(flow: FunctionFlow, path: str) -> Iterator[Finding]:
+    for call in flow.calls:
+        if call.name not in MASKED_WARP_INTRINSICS:
+            continue
+        mask_node, mask = _mask_value(flow, call)
+        if mask_node is None or mask is None or mask in (FULL_MASK, 0):
+            continue
+        needed = _lanes_reached(flow, call)
+        if needed is not None and mask & needed != needed:
+            yield finding("HC121", f"{call.name}() with mask {node_text(mask_node)} exchanges with lanes outside the "
+                          f"mask: its offsets reach lanes up to {needed.bit_length() - 1}", path, Span.of(call.node),
+                          f"use the mask of every lane that takes part, here {needed:#x}")
+            continue
+        active = _active_lanes(flow, call)
+        if active is not None and active != mask:
+            yield finding("HC121", f"{call.name}() with mask {node_text(mask_node)} but lanes {active:#x} run it: "
+                          "each calling lane must be in the mask and each lane in the mask must call it", path,
+                          Span.of(call.node), f"pass {active:#x}, or take the mask with __ballot_sync before "
+                          "the branch")
+
+
+def _lanes_reached(flow: FunctionFlow, call: Call) -> int | None:
+    """The lanes a shuffle reaches through its offset: `__shfl_down_sync(m, v, 16)`, or a loop
+    variable starting at 16, exchanges between lanes 0..31, so all of them take part."""
+    if call.name not in ("__shfl_down_sync", "__shfl_xor_sync", "__shfl_up_sync"):
+        return None
+    args = call.node.child_by_field_name("arguments")
+    parts = [arg for arg in (args.named_children if args else []) if arg.type != "comment"]
+    if len(parts) < 3:
+        return None
+    offset = _largest_value(flow, parts[2])
+    if offset is None or offset <= 0:
+        return None
+    width = _largest_value(flow, parts[3]) if len(parts) > 3 else WARP_SIZE
+    lanes = min(2 * offset if call.name != "__shfl_xor_sync" else 2 * (1 << (offset.bit_length() - 1)),
+                width or WARP_SIZE, WARP_SIZE)
+    return (1 << lanes) - 1
+
+
+def _largest_value(flow: FunctionFlow, node: Node) -> int | None:
+    """A constant, or the initial value of a loop variable (the largest offset of a halving loop)."""
+    value = _int_with_warp_size(flow, node)
+    if value is not None or _unparen(node).type != "identifier":
+        return value
+    variable = flow.variable_at(_unparen(node))
+    declaration = next((d for d in flow.declarations if d.variable == variable), None)
+    return None if declaration is None else _int_with_warp_size(flow, declaration.value)
+
+
+def _int_with_warp_size(flow: FunctionFlow, node: Node) -> int | None:
+    value = flow.doc.constants.int_at(node, node.start_byte)
+    if value is None and "warpSize" in node_text(node):
+        try:
+            value = cexpr.parse(node_text(node)).evaluate(lambda name: WARP_SIZE if name == "warpSize" else None)
+        except cexpr.CExprError:
+            return None
+    return value
+
+
+def _active_lanes(flow: FunctionFlow, call: Call) -> int | None:
+    """The lanes that reach `call` when the code says: all 32 in a kernel without lane-dependent control,
+    lanes 0..K-1 under `if (lane < K)`; None when that is not known."""
+    for region in flow.controlling(call):
+        if flow.is_lane_divergent(region.condition):
+            bound = flow.lane_bound(region.condition) if region.kind != "exit" else None
+            return None if bound is None else (1 << bound) - 1
+    if not flow.function.is_kernel:
+        return None  # a device function's callers decide
+    launches = [launch for launch in flow.doc.launches if launch.kernel == flow.function.name]
+    if any(launch.block is None or launch.block.dims is None for launch in launches):
+        return None
+    widths = {launch.block.dims[0] for launch in launches if launch.block is not None and launch.block.dims}
+    if len(widths) > 1 or (widths and min(widths) % WARP_SIZE and min(widths) > WARP_SIZE):
+        return None
+    width = min(widths) if widths else WARP_SIZE
+    return FULL_MASK if width >= WARP_SIZE else (1 << width) - 1
+
+
+# -- HC117, HC119 (shared memory) ---------------------------------------------------------------
+def _syncing_functions(flows: list[FunctionFlow]) -> set[str]:
+    """GPU functions of the file that contain a barrier, directly or through each other."""
+    calls = {flow.function.name: {call.name for call in flow.calls} for flow in flows}
+    syncing = {name for name, called in calls.items() if any(_is_sync_name(callee) for callee in called)}
+    changed = True
+    while changed:
+        changed = False
+        for name, called in calls.items():
+            if name not in syncing and called & syncing:
+                syncing.add(name)
+                changed = True
+    return syncing
+
+
+def _is_sync_name(name: str) -> bool:
+    return name in BARRIERS or bool(_SYNC_NAME_RE.search(name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]))
+
+
+def _shared_race(flow: FunctionFlow, path: str, syncing: set[str]) -> Iterator[Finding]:
+    shared = _shared_names(flow)
+    if not shared:
+        return
+    events: list[tuple[int, int, Subscript | None]] = [
+        (access.node.start_byte, 1 if access.is_write else 2, access) for access in flow.subscripts
+        if display(access.base) in shared]
+    if not events:
+        return
+    barriers = sorted(call.node.start_byte for call in flow.calls if _is_sync_name(call.name) or call.name in syncing)
+    events += [(start, 0, None) for start in barriers]
+    events.sort(key=lambda event: (event[2].stored_at if event[1] == 1 else event[0], -event[1]))
+    writes: dict[str, list[Subscript]] = {}
+    reported: set[int] = set()
+    for _, kind, event in events:
+        if event is None:
+            writes.clear()
+            continue
+        if kind == 1:
+            writes.setdefault(event.base, []).append(event)
+            continue
+        for write in writes.get(event.base, ()):
+            if _other_threads_wrote(flow, write, event) and not _loop_synchronises(write, event, barriers) \
+                    and event.node.start_point[0] not in reported:
+                reported.add(event.node.start_point[0])
+                yield finding("HC117", f"{node_text(event.node)} reads shared memory that other threads wrote at "
+                              f"line {write.node.start_point[0] + 1} ({_short(write.node)}) with no barrier between",
+                              path, Span.of(event.node), "put __syncthreads() between the write and the read")
+                break
+    for write, read in _loop_carried_races(flow, shared, barriers, reported):
+        yield finding("HC117", f"{node_text(read.node)} reads shared memory that other threads wrote in the previous "
+                      f"pass of the loop ({_short(write.node)}, line {write.node.start_point[0] + 1}) with no barrier "
+                      "in the loop", path, Span.of(read.node), "put __syncthreads() at the end of the loop body")
+
+
+def _loop_carried_races(flow: FunctionFlow, shared: set[str], barriers: list[int],
+                        reported: set[int]) -> Iterator[tuple[Subscript, Subscript]]:
+    """(write, read) pairs of one loop without a barrier: the next pass reads what another thread
+    wrote in this one (`for (...) if (t < s) a[t] += a[t + s];`)."""
+    accesses = [access for access in flow.subscripts if display(access.base) in shared]
+    loops: dict[int, Region] = {}
+    for access in accesses:
+        if access.is_write:
+            for region in FunctionFlow.controlling(access, with_exits=False):
+                if region.kind in ("for", "while", "do"):
+                    loops.setdefault(region.condition.id, region)
+    for loop in loops.values():
+        at = bisect.bisect_left(barriers, loop.start)
+        if at < len(barriers) and barriers[at] < loop.end:
+            continue
+        inside = [access for access in accesses if loop.start <= access.node.start_byte < loop.end]
+        for write in (access for access in inside if access.is_write):
+            for read in inside:
+                if read.base == write.base and (not read.is_write or read.is_update) and read is not write \
+                        and read.node.start_point[0] not in reported and _other_threads_wrote(flow, write, read):
+                    reported.add(read.node.start_point[0])
+                    yield write, read
+
+
+def _loop_synchronises(write: Subscript, read: Subscript, barriers: list[int]) -> bool:
+    """Whether the write sits in a loop with a barrier that the read is outside of: such loops (tree
+    reductions, scans) usually narrow to one thread by the last pass, which is not known here."""
+    for region in FunctionFlow.controlling(write, with_exits=False):
+        if region.kind in ("for", "while", "do") and not region.start <= read.node.start_byte < region.end:
+            at = bisect.bisect_left(barriers, region.start)
+            if at < len(barriers) and barriers[at] < region.end:
+                return True
+    return False
+
+
+def _index_text(access: Subscript) -> str:
+    return "".join("".join(node_text(index).split()) for index in access.indices)
+
+
+def _offset_of(write: Subscript, read: Subscript) -> bool:
+    """Whether the read's last index is the write's plus or minus a term (`s[t]` / `s[t + stride]`)."""
+    if len(write.indices) != len(read.indices) or not read.indices[-1].named_children:
+        return False
+    node = _unparen(read.indices[-1].named_children[0])
+    operator = node.child_by_field_name("operator") if node.type == "binary_expression" else None
+    left = node.child_by_field_name("left") if operator is not None else None
+    written = write.indices[-1].named_children[0] if write.indices[-1].named_children else None
+    return operator is not None and operator.type in ("+", "-") and left is not None and written is not None \
+        and "".join(node_text(left).split()) == "".join(node_text(_unparen(written)).split()) \
+        and all(_index_text_of(a) == _index_text_of(b) for a, b in zip(write.indices[:-1], read.indices[:-1],
+                                                                          strict=True))
+
+
+def _index_text_of(index: Node) -> str:
+    return "".join(node_text(index).split())
+
+
+def _index_names(flow: FunctionFlow, access: Subscript) -> set[str]:
+    return set().union(*(flow.names_in(index) for index in access.indices))
+
+
+def _other_threads_wrote(flow: FunctionFlow, write: Subscript, read: Subscript) -> bool:
+    """Whether `read` can see an element that a thread other than the reader wrote in `write`."""
+    write_by_thread = any(flow.is_thread_dependent(index) for index in write.indices)
+    if write_by_thread:
+        # a neighbour's element: the same variables combined differently (`s[t]` / `s[t + 1]`, `s[y][x]` /
+        # `s[x][y]`); other variables (double buffers, `s[a]` / `s[b]`) are not known to meet
+        if _index_text(write) == _index_text(read):
+            return False
+        return _index_names(flow, write) == _index_names(flow, read) or _offset_of(write, read)
+    # one element written by some threads (`if (tid == 0) s[0] = v;`), read by the others
+    selecting = next((region for region in flow.controlling(write) if flow.region_is_thread_dependent(region)), None)
+    return selecting is not None and selecting not in set(flow.controlling(read))
+
+
+def _unwritten_shared(doc: CudaDocument, flows: list[FunctionFlow], path: str) -> Iterator[Finding]:
+    """HC119: a __shared__ array (or scalar) that is read but that no code of the file writes or hands on."""
+    by_function = {flow.function.node.id: flow for flow in flows}
+    for decl in doc.shared:
+        if decl.function is None:
+            scope = flows
+        else:
+            scope = [by_function[decl.function.id]] if decl.function.id in by_function else []
+        reads: list[tuple[int, int]] = []  # (start, end) bytes
+        written = False
+        for flow in scope:
+            variables = {name for _, name in flow.idents if display(name) == decl.name}
+            accesses = [access for access in flow.subscripts if access.base in variables]
+            bases = {access.node.start_byte for access in accesses}
+            plain = [start for start, name in flow.idents if name in variables and start not in bases]
+            # `s[i] += v` reads the element first: only plain stores initialise it
+            written = written or bool(variables & flow.assigned) or any(
+                access.is_write and not access.is_update for access in accesses)
+            if decl.is_array:
+                # used other than as `s[i]` (a pointer taken, passed to a call, asm): it may be written there
+                written = written or bool(plain)
+                reads += [(access.node.start_byte, access.node.end_byte) for access in accesses
+                          if not access.is_write or access.is_update]
+            elif decl.element_type in TYPE_SIZES:
+                # a scalar of a class type (`cub::BlockScan<...>::TempStorage`) is handed to its
+                # constructor by reference: only plain numbers are known to be read as values
+                reads += [(start, start + len(decl.name)) for start in plain]
+        if reads and not written:
+            start, end = min(reads)
+            text = doc.source[start:end].decode("utf-8", "replace")
+            yield finding("HC119", f"{text} reads __shared__ '{decl.name}', which no thread writes", path,
+                          _byte_span(doc.source, start, end),
+                          f"store into {decl.name} (and __syncthreads()) before reading it")
+
+
+def _byte_span(source: bytes, start: int, end: int) -> Span:
+    line = source.count(b"\n", 0, start)
+    column = start - (source.rfind(b"\n", 0, start) + 1)
+    return Span(start, end, line, column, line, column + end - start)
+
+
+# -- HC113 --------------------------------------------------------------------------------------
+def _product_factors(node: Node) -> list[Node]:
+    """The factors of a chain of `*` (through parentheses), left to right."""
+    factors, todo = [], [node]
+    while todo:
+        current = _unparen(todo.pop())
+        operator = current.child_by_field_name("operator") if current.type == "binary_expression" else None
+        if operator is not None and operator.type == "*":
+            todo += [current.child_by_field_name("right"), current.child_by_field_name("left")]
+        else:
+            factors.append(current)
+    return factors
+
+
+def _is_narrow(flow: FunctionFlow, node: Node) -> bool:
+    """A non-constant 32-bit integer operand: an int variable, a built-in index, a sum of them."""
+    node = _unparen(node)
+    if flow.doc.constants.int_at(node, node.start_byte) is not None:
+        return False
+    if node.type == "field_expression":
+        return bool(_BUILTIN_RE.match(node_text(node)))
+    if node.type == "identifier":
+        return flow.var_types.get(flow.variable_at(node), "") in INT32_TYPES
+    if node.type == "binary_expression":
+        operator = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if operator is not None and operator.type in ("+", "-") and left is not None and right is not None:
+            return (_is_narrow(flow, left) or _is_constant(flow, left)) and (
+                _is_narrow(flow, right) or _is_constant(flow, right)) and not (
+                _is_constant(flow, left) and _is_constant(flow, right))
+    return False
+
+
+def _is_wide(flow: FunctionFlow, node: Node) -> bool:
+    """A 64-bit integer variable (int64_t, size_t, long, ...)."""
+    node = _unparen(node)
+    if node.type != "identifier":
+        return False
+    declared = " ".join(word for word in flow.var_types.get(flow.variable_at(node), "").split()
+                        if word not in ("const", "constexpr", "volatile"))
+    return declared in WIDE_TYPES
+
+
+def _is_constant(flow: FunctionFlow, node: Node) -> bool:
+    return flow.doc.constants.int_at(node, node.start_byte) is not None
+
+
+def _int32_products(flow: FunctionFlow, path: str) -> Iterator[Finding]:
+    """HC113 in GPU code: a product of three or more 32-bit extents, stored in 32 bits or used as an index."""
+    places: list[tuple[Node, str]] = [(d.value, f"'{d.name}'") for d in flow.declarations
+                                      if d.type.split()[-1:] and " ".join(
+                                          t for t in d.type.split() if t not in ("const", "constexpr", "volatile"))
+                                      in INT32_TYPES]
+    places += [(index, f"the index of {display(access.base)}[...]") for access in flow.subscripts
+               if access.base in flow.global_pointers for index in access.indices]
+    reported: set[int] = set()
+    for place, what in places:
+        if b"*" not in place.text:
+            continue  # no product (most declarations and indices): nothing to walk
+        for product in _outer_products(place):
+            factors = _product_factors(product)
+            variables = [factor for factor in factors if not _is_constant(flow, factor)]
+            narrow = [factor for factor in variables if _is_narrow(flow, factor)]
+            wide = [factor for factor in variables if _is_wide(flow, factor)]
+            if product.start_byte in reported:
+                continue
+            if len(narrow) >= 3 and len(narrow) == len(variables):
+                reported.add(product.start_byte)
+                yield finding("HC113", f"{_short(product)} in {what} multiplies {len(narrow)} 32-bit extents: "
+                              "it overflows past 2^31", path, Span.of(product),
+                              f"widen the first factor: (int64_t){node_text(factors[0])} * ...")
+            elif wide and len(variables) >= 2 and what.startswith("'"):
+                reported.add(product.start_byte)
+                yield finding("HC113", f"{_short(product)}, a product of 64-bit extents, is stored in the 32-bit "
+                              f"{what}: it wraps past 2^31", path, Span.of(product), f"declare {what} int64_t")
+
+
+def _outer_products(node: Node) -> Iterator[Node]:
+    """The outermost `*` chains inside `node` (not inside another product, a call or a subscript)."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if current.type == "binary_expression":
+            operator = current.child_by_field_name("operator")
+            if operator is not None and operator.type == "*":
+                yield current
+                continue
+        if current.type in ("call_expression", "subscript_expression", "cast_expression", "lambda_expression"):
+            continue
+        todo.extend(current.named_children)
+
+
+_COUNT_CALL_RE = re.compile(rb"\.\s*(?:numel|size)\s*\(")
+MAX_DECLARATION_DEPTH = 24  # levels walked up from a numel()/size() call to its declaration
+_WIDE_COUNT_RE = re.compile(r"\.\s*numel\s*\(|\.\s*size\s*\(|\bsizeof\b")
+
+
+def _narrow_counts(doc: CudaDocument, path: str) -> Iterator[Finding]:
+    """HC113: a 64-bit count (`numel()`, a product of `.size(i)`) stored in a 32-bit integer."""
+    if b"numel" not in doc.source and b".size(" not in doc.source:
+        return
+    declarations: dict[int, Node] = {}
+    for match in _COUNT_CALL_RE.finditer(doc.source):  # few: walk up from each to its declaration
+        node = doc.tree.root_node.named_descendant_for_byte_range(match.start(), match.start())
+        for _ in range(MAX_DECLARATION_DEPTH):
+            if node is None or node.type in ("declaration", "expression_statement", "compound_statement"):
+                break
+            node = node.parent
+        if node is not None and node.type == "declaration":
+            declarations.setdefault(node.id, node)
+    initialised = [(declaration.child_by_field_name("type"), declarator.child_by_field_name("value"))
+                   for declaration in declarations.values()
+                   for declarator in declaration.children_by_field_name("declarator")
+                   if declarator.type == "init_declarator"]
+    for type_node, value in initialised:
+        if type_node is None or value is None or " ".join(node_text(type_node).split()) not in INT32_TYPES:
+            continue
+        text = node_text(value)
+        if not _WIDE_COUNT_RE.search(text):
+            continue
+        if value.type == "cast_expression" or re.match(r"^static_cast\s*<", text):
+            continue  # an explicit narrowing says the author knows the range
+        counts = len(re.findall(r"\.\s*(?:numel|size)\s*\(", text))
+        is_numel = re.search(r"\.\s*numel\s*\(", text) is not None
+        if not is_numel and (counts < 2 or "*" not in text):
+            continue
+        yield finding("HC113", f"{_short(value)} is a 64-bit element count stored in a 32-bit "
+                      f"{node_text(type_node)}: it wraps past 2^31", path, Span.of(value),
+                      "store it in int64_t (and pass int64_t to the kernel)")
+
+
+# -- HC118 --------------------------------------------------------------------------------------
+def _floor_grid(doc: CudaDocument, launch: Launch, path: str) -> Iterator[Finding]:
+    """A grid dimension `n / B` that rounds down, so the last n % B elements get no thread."""
+    kernel = doc.function_named(launch.kernel)
+    if kernel is None or kernel.body is None or launch.grid is None or _has_grid_stride_loop(kernel):
+        return
+    at = launch.span.start_byte
+    for item in _grid_items(doc, launch) or []:
+        division = _division(doc, item, at)
+        if division is None:
+            continue
+        numerator, divisor = division
+        if numerator.type == "binary_expression" and (numerator.child_by_field_name("operator") or numerator).type \
+                in ("+", "-") or doc.constants.int_at(divisor, at) in (None, 0, 1):
+            continue  # `(n + B - 1) / B` rounds up; an unknown divisor is not a block size
+        if _is_multiple(doc, numerator, divisor, at):
+            continue
+        yield finding("HC118", f"grid {_short(item)} of {launch.kernel} rounds down: the last "
+                      f"{_short(numerator)} % {_short(divisor)} elements get no thread", path, Span.of(item),
+                      f"round up: ({_short(numerator)} + {_short(divisor)} - 1) / {_short(divisor)}, and guard the "
+                      "index in the kernel")
+
+
+def _has_grid_stride_loop(kernel: CudaFunction) -> bool:
+    # a loop stepping by the grid covers any element count whatever the grid size
+    return kernel.body is not None and re.search(rb"\bfor\s*\((?:[^;]*;){2}[^{;]*gridDim", kernel.body.text) is not None
+
+
+# -- HC120 --------------------------------------------------------------------------------------
+_ARCH_GUARD_QUERY = Query(CUDA, "[(preproc_if) (preproc_elif)] @guard")
+
+
+def _atomics_for_arch(doc: CudaDocument, flows: list[FunctionFlow], path: str, arch: str,
+                      target: int) -> Iterator[Finding]:
+    if any(function.name in ATOMIC_ADDS for function in doc.functions):
+        return  # the file brings its own atomicAdd overload (the classic double fallback)
+    atomics = [(flow, call) for flow in flows for call in flow.calls if call.name in ATOMIC_ADDS]
+    if not atomics:
+        return
+    guards = bounded_captures(_ARCH_GUARD_QUERY, doc.tree.root_node).get("guard", [])
+    guarded = [(guard.start_byte, guard.end_byte) for guard in guards
+               if (condition := guard.child_by_field_name("condition")) is not None
+               and b"__CUDA_ARCH__" in condition.text]
+    for flow, call in atomics:
+        if any(start <= call.node.start_byte < end for start, end in guarded):
+            continue  # the author chose per arch
+        element = _atomic_operand_type(flow, call)
+        needed = ATOMIC_ARCH.get(element or "")
+        if needed is not None and target < needed and call.name == "atomicAdd":
+            yield finding("HC120", f"atomicAdd on {element} needs sm_{needed} or later; the target is {arch}", path,
+                          Span.of(call.node), f"compile for sm_{needed}+ or emulate it with an atomicCAS loop")
+        elif call.name != "atomicAdd" and target < 60:
+            yield finding("HC120", f"{call.name} needs sm_60 or later; the target is {arch}", path,
+                          Span.of(call.node), "use atomicAdd, or compile for sm_60+")
+
+
+def _atomic_operand_type(flow: FunctionFlow, call: Call) -> str | None:
+    """The element type `atomicAdd(p, v)` works on, from the declared type of p's base variable."""
+    args = call.node.child_by_field_name("arguments")
+    if args is None or not args.named_children:
+        return None
+    target = _unparen(args.named_children[0])
+    while True:
+        if target.type == "pointer_expression" and target.child_by_field_name("argument") is not None or target.type == "subscript_expression" and target.child_by_field_name("argument") is not None:
+            target = _unparen(target.child_by_field_name("argument"))
+        elif target.type == "binary_expression" and target.child_by_field_name("left") is not None:
+            target = _unparen(target.child_by_field_name("left"))
+        elif target.type == "cast_expression":
+            type_node = target.child_by_field_name("type")
+            return " ".join(node_text(type_node).replace("*", " ").split()) if type_node is not None else None
+        else:
+            break
+    if target.type != "identifier":
+        return None
+    declared = flow.var_types.get(flow.variable_at(target), "")
+    words = [word for word in declared.replace("*", " ").split() if word not in ("const", "volatile", "__restrict__")]
+    return " ".join(words) or None
 
 
 # -- HC111 --------------------------------------------------------------------------------------
@@ -134,15 +804,16 @@ def _double_in_float(flow: FunctionFlow, path: str) -> Iterator[Finding]:
     bases = {param.base_type for param in function.params}
     if function.template_type_params or not bases & FLOAT_TYPES or "double" in bases:
         return
-    for number in flow.numbers:
+    for number, anchor in flow.numbers:
         text = node_text(number)
-        if not _DOUBLE_LITERAL_RE.match(text) or _converted_at_compile_time(number):
+        if not _DOUBLE_LITERAL_RE.match(text) or _converted_at_compile_time(anchor):
             continue
-        callee = _math_callee(number)
+        callee = _math_callee(anchor)
         message = (f"double literal {text} makes {callee}() compute in double" if callee else
                    f"double literal {text} promotes this float arithmetic to double")
         yield finding("HC111", message, path, Span.of(number), f"write {text.rstrip('lL')}f")
-    for name, call in flow.calls:
+    for access in flow.calls:
+        name, call = access.name, access.node
         args = call.child_by_field_name("arguments")
         if name not in MATH_FUNCTIONS or args is None:
             continue
@@ -153,17 +824,9 @@ def _double_in_float(flow: FunctionFlow, path: str) -> Iterator[Finding]:
                 break
 
 
-def _skip_wrappers(node: Node) -> Node:
-    """The first ancestor of a literal that is not a parenthesis or a unary minus."""
-    parent = node.parent
-    while parent is not None and parent.type in ("parenthesized_expression", "unary_expression"):
-        parent = parent.parent
-    return parent if parent is not None else node
-
-
-def _converted_at_compile_time(number: Node) -> bool:
-    """Literals a float context converts once, at compile time: initialisers, casts, plain stores."""
-    parent = _skip_wrappers(number)
+def _converted_at_compile_time(parent: Node) -> bool:
+    """Literals a float context converts once, at compile time: initialisers, casts, plain stores.
+    `parent` is the literal's first ancestor that is not a parenthesis or a unary minus."""
     kind = parent.type
     if kind in ("init_declarator", "return_statement", "initializer_list"):
         return True
@@ -182,8 +845,7 @@ def _converted_at_compile_time(number: Node) -> bool:
     return False
 
 
-def _math_callee(number: Node) -> str | None:
-    parent = _skip_wrappers(number)
+def _math_callee(parent: Node) -> str | None:
     if parent.type == "argument_list" and parent.parent is not None:
         function = parent.parent.child_by_field_name("function")
         if function is not None and node_text(function) in MATH_FUNCTIONS:
@@ -193,77 +855,11 @@ def _math_callee(number: Node) -> str | None:
 
 # -- HC112 --------------------------------------------------------------------------------------
 def _legacy_warp_intrinsic(flow: FunctionFlow, path: str) -> Iterator[Finding]:
-    for name, call in flow.calls:
-        if name in LEGACY_WARP_INTRINSICS:
-            replacement = LEGACY_WARP_INTRINSICS[name]
-            yield finding("HC112", f"{name}() was removed for sm_70 and later", path, Span.of(call),
+    for call in flow.calls:
+        if call.name in LEGACY_WARP_INTRINSICS:
+            replacement = LEGACY_WARP_INTRINSICS[call.name]
+            yield finding("HC112", f"{call.name}() was removed for sm_70 and later", path, Span.of(call.node),
                           f"use {replacement}(0xffffffff, ...) with the mask of participating lanes")
-
-
-# -- HC113 --------------------------------------------------------------------------------------
-def _int32_index(flow: FunctionFlow, path: str) -> Iterator[Finding]:
-    narrow_declarations = set()
-    for name, init, value, type_text in flow.declarations:
-        text = node_text(value)
-        if not (re.search(r"\bblockIdx\s*\.\s*x\b", text) and re.search(r"\b(?:blockDim|gridDim)\s*\.\s*x\b", text)):
-            continue
-        if type_text in INT32_TYPES or (type_text == "auto" and not _WIDE_TYPE_RE.search(text)):
-            narrow_declarations.add(init.start_byte)
-            yield finding("HC113", f"global index '{name}' is a 32-bit {type_text}: it overflows past 2^31 elements",
-                          path, Span.of(init), f"declare it int64_t and widen first: "
-                          f"int64_t {name} = (int64_t)blockIdx.x * blockDim.x + threadIdx.x")
-    reported: set[int] = set()
-    products = list(_products(flow))
-    for product, left, right in products:
-        is_grid_product = _X_BUILTIN_RE.match(node_text(left)) and _X_BUILTIN_RE.match(node_text(right))
-        if is_grid_product and not _inside_declaration(product, narrow_declarations):
-            reported.add(product.start_byte)
-            yield finding("HC113", f"{node_text(product)} is computed in 32-bit unsigned and wraps past 2^32", path,
-                          Span.of(product), f"widen first: (int64_t){node_text(left)} * {node_text(right)}")
-    for base, _, index in flow.subscripts:
-        if base not in flow.global_pointers or index is None:
-            continue
-        for product, left, right in products:
-            inside = index.start_byte <= product.start_byte < index.end_byte
-            if inside and product.start_byte not in reported and _is_int32_variable(flow, left) \
-                    and _is_int32_variable(flow, right):
-                reported.add(product.start_byte)
-                yield finding("HC113", f"index product {node_text(product)} of {base}[...] is computed in 32 bits",
-                              path, Span.of(product), f"widen one factor: (int64_t){node_text(left)} * "
-                              f"{node_text(right)}")
-
-
-def _products(flow: FunctionFlow) -> Iterator[tuple[Node, Node, Node]]:
-    """(product, left, right) of every `a * b` of the function, without parentheses around a and b."""
-    for node in flow.binaries:
-        operator = node.child_by_field_name("operator")
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if operator is not None and operator.type == "*" and left is not None and right is not None:
-            yield node, _unparen(left), _unparen(right)
-
-
-def _unparen(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
-    return node
-
-
-def _inside_declaration(node: Node, declaration_starts: set[int]) -> bool:
-    parent = node.parent
-    while parent is not None and parent.type not in ("expression_statement", "compound_statement"):
-        if parent.type == "init_declarator" and parent.start_byte in declaration_starts:
-            return True
-        parent = parent.parent
-    return False
-
-
-def _is_int32_variable(flow: FunctionFlow, node: Node) -> bool:
-    node = _unparen(node)
-    if node.type == "field_expression":
-        return bool(re.match(r"^(threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz]$", node_text(node)))
-    if node.type != "identifier" or flow.doc.constants.int_at(node, node.start_byte) is not None:
-        return False
-    return flow.var_types.get(node_text(node), "") in INT32_TYPES
 
 
 # -- HC105, HC106 (launch bounds), HC115, HC107 ----------------------------------------------------
@@ -375,12 +971,11 @@ def _unchecked_launches(doc: CudaDocument, path: str) -> Iterator[Finding]:
 
 
 # -- HC114 --------------------------------------------------------------------------------------
+# single-node patterns: tree-sitter matches them in linear time whatever the nesting (`x.a().b()...`)
 _TENSOR_QUERY = Query(CUDA, """
-(call_expression function: (field_expression
-   field: [(field_identifier) @method (template_method name: (field_identifier) @method)]))
-(call_expression function: (identifier) @macro arguments: (argument_list))
-(init_declarator declarator: (identifier) @bound value: (_))
-(assignment_expression left: (identifier) @bound right: (_))
+(call_expression) @call
+(init_declarator) @bound
+(assignment_expression) @bound
 """)
 DTYPE, DEVICE, CONTIGUITY = "dtype", "device", "contiguity"
 ALL_PROPERTIES = frozenset({DTYPE, DEVICE, CONTIGUITY})
@@ -396,16 +991,23 @@ _FACTORY_RE = re.compile(r"^(?:torch|at)::(?:empty|zeros|ones|full|rand|randn|ra
 _TEXT_PROPERTIES = ((DEVICE, re.compile(r"is_cuda|\.device\(|get_device|kCUDA|is_cpu")),
                     (CONTIGUITY, re.compile(r"is_contiguous|\.contiguous\(")),
                     (DTYPE, re.compile(r"scalar_type|dtype|ScalarType|\bk(?:Float|Half|BFloat16|Double|Int|Long)\b")))
+_LOCAL_INCLUDE_RE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+EXTENSION_SOURCES = (".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh")
+_HEADERS = (".h", ".hpp", ".cuh")
+_TENSOR_TYPE_RE = re.compile(r"\bTensor\b")
+MAX_SIBLINGS = 64  # files of the extension's directory looked at for checks
+MAX_SIBLING_BYTES = 1 << 20
+_sibling_cache: dict[str, tuple[tuple[int, int], CudaDocument | None]] = {}
 
 
-def _macro_properties(doc: CudaDocument) -> dict[str, set[str]]:
+def _macro_properties(macros: dict[str, str]) -> dict[str, set[str]]:
     """What each function-like macro checks about its argument (`CHECK_INPUT(x)` -> device, contiguity)."""
     resolved = {name: {prop for prop, pattern in _TEXT_PROPERTIES if pattern.search(body)}
-                for name, body in doc.function_macros.items()}
+                for name, body in macros.items()}
     changed = True
     while changed:  # macros built from other macros: CHECK_INPUT -> CHECK_CUDA + CHECK_CONTIGUOUS
         changed = False
-        for name, body in doc.function_macros.items():
+        for name, body in macros.items():
             for other, props in resolved.items():
                 if other != name and not props <= resolved[name] and re.search(rf"\b{re.escape(other)}\b", body):
                     resolved[name] |= props
@@ -413,51 +1015,170 @@ def _macro_properties(doc: CudaDocument) -> dict[str, set[str]]:
     return resolved
 
 
-def _unchecked_data_ptr(doc: CudaDocument, path: str) -> Iterator[Finding]:
-    macro_properties = _macro_properties(doc)
-    for function in doc.functions:
-        if function.is_gpu or function.body is None:
+def _sibling_documents(doc: CudaDocument, path: str, called: re.Pattern[bytes] | None) -> list[CudaDocument]:
+    """The extension's other sources: local `#include "..."` headers (for their macros) and the C++/CUDA
+    files beside `path` that call one of its functions (`called`): the `.cpp` binding file usually
+    checks the tensors before calling into the `.cu` file."""
+    directory = os.path.dirname(os.path.abspath(path))
+    includes = [os.path.normpath(os.path.join(directory, include.decode("utf-8", "replace")))
+                for include in _LOCAL_INCLUDE_RE.findall(doc.source)]
+    try:
+        entries = sorted(os.listdir(directory)) if called is not None else []
+    except OSError:
+        entries = []
+    names = [(name, True) for name in includes] + [
+        (os.path.join(directory, entry), False) for entry in entries if entry.endswith(EXTENSION_SOURCES)]
+    documents, seen = [], {os.path.abspath(path)}
+    for name, included in names:
+        if name in seen or len(seen) > MAX_SIBLINGS:
             continue
-        captures = QueryCursor(_TENSOR_QUERY).captures(function.body)
-        events = sorted(((node.start_byte, kind, node) for kind in ("method", "macro", "bound")
-                         for node in captures.get(kind, [])), key=lambda event: event[0])
-        known: dict[str, set[str]] = {}  # tensor name -> properties checked so far
-        for _, kind, node in events:
-            if kind == "bound":
-                value = node.parent.child_by_field_name("value") or node.parent.child_by_field_name("right")
-                known[node_text(node)] = _tensor_facts(value, known)[1] if value is not None else set()
-            elif kind == "macro":
-                props = macro_properties.get(node_text(node), set())
-                args = node.parent.child_by_field_name("arguments") if props else None
-                for arg in args.named_children if args is not None else []:
-                    if arg.type == "identifier":
-                        known.setdefault(node_text(arg), set()).update(props)
-            else:
-                call = node.parent
-                while call.type != "call_expression":
-                    call = call.parent
-                receiver = call.child_by_field_name("function").child_by_field_name("argument")
-                method = node_text(node)
-                if method in _CHECK_METHODS and receiver is not None and receiver.type == "identifier":
-                    known.setdefault(node_text(receiver), set()).update(_CHECK_METHODS[method])
-                is_raw = method in _RAW_POINTER_METHODS or (method == "data" and node.parent.type == "template_method")
-                if not is_raw or receiver is None:
-                    continue
-                tensor, props = _tensor_facts(receiver, known)
-                missing = ALL_PROPERTIES - props
-                if tensor is not None and missing:
-                    yield finding("HC114", f"{node_text(call)} before checking the {', '.join(sorted(missing))} "
-                                  f"of {tensor}", path, Span.of(call),
-                                  f"check first, e.g. TORCH_CHECK({tensor}.is_cuda() && {tensor}.is_contiguous() && "
-                                  f"{tensor}.scalar_type() == torch::kFloat)")
+        seen.add(name)
+        try:
+            status = os.stat(name)
+            if not os.path.isfile(name) or status.st_size > MAX_SIBLING_BYTES:
+                continue
+            key = (status.st_mtime_ns, status.st_size)
+            cached = _sibling_cache.get(name)
+            if cached is None or cached[0] != key:
+                with open(name, "rb") as handle:
+                    source = handle.read()
+                # what matters: included headers and headers that define macros (CHECK_INPUT, for the
+                # binding file), and files that call into this one; the others are not parsed
+                relevant = included or (name.endswith(_HEADERS) and b"#define" in source) or (
+                    called is not None and called.search(source) is not None)
+                cached = _sibling_cache[name] = (key, parse_cuda(source) if relevant else None)
+        except OSError:
+            continue
+        if cached[1] is not None:
+            documents.append(cached[1])
+    return documents
 
 
-def _tensor_facts(node: Node, known: dict[str, set[str]]) -> tuple[str | None, set[str]]:
+def _tensor_events(function: CudaFunction) -> list[tuple[int, str, Node]]:
+    captures = bounded_captures(_TENSOR_QUERY, function.body) if function.body is not None else {}
+    return sorted(((node.start_byte, kind, node) for kind in ("call", "bound") for node in captures.get(kind, [])),
+                  key=lambda event: event[0])
+
+
+def _walk_checks(function: CudaFunction, macro_properties: dict[str, set[str]], known: dict[str, set[str]],
+                 calls: dict[str, list[list[set[str]]]] | None = None) -> Iterator[tuple[Node, Node, str, bool]]:
+    """Follow what is checked about each tensor through `function`; yield (receiver, call, method,
+    typed) for each method call `receiver.method<...>(...)`, after recording what it checks. At calls of
+    the functions in `calls`, append the properties known of each argument."""
+    for _, kind, node in _tensor_events(function):
+        if kind == "bound":
+            target = node.child_by_field_name("declarator") or node.child_by_field_name("left")
+            value = node.child_by_field_name("value") or node.child_by_field_name("right")
+            if target is not None and target.type == "identifier":
+                known[node_text(target)] = _tensor_facts(value, known)[1] if value is not None else set()
+            continue
+        function_node, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if function_node is None:
+            continue
+        if function_node.type == "identifier":
+            name = node_text(function_node)
+            if calls is not None and name in calls and args is not None:
+                calls[name].append([_tensor_facts(arg, known)[1] for arg in args.named_children
+                                    if arg.type != "comment"])
+            props = macro_properties.get(name, set())
+            for arg in args.named_children if props and args is not None else []:
+                if arg.type == "identifier":
+                    known.setdefault(node_text(arg), set()).update(props)
+            continue
+        if function_node.type != "field_expression":
+            continue
+        receiver, field = function_node.child_by_field_name("argument"), function_node.child_by_field_name("field")
+        if field is None:
+            continue
+        typed = field.type == "template_method"
+        method = node_text(field.child_by_field_name("name") or field) if typed else node_text(field)
+        if method in _CHECK_METHODS and receiver is not None and receiver.type == "identifier":
+            known.setdefault(node_text(receiver), set()).update(_CHECK_METHODS[method])
+        if receiver is not None:
+            yield receiver, node, method, typed
+
+
+def _tensor_functions(doc: CudaDocument) -> set[str]:
+    """Host functions of the file that take tensors: their callers may check them."""
+    return {function.name for function in doc.functions if not function.is_gpu and function.body is not None
+            and any(param.base_type.endswith("Tensor") for param in function.params)}
+
+
+def _call_pattern(names: set[str]) -> re.Pattern[bytes] | None:
+    if not names:
+        return None
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\s*\(")
+
+
+def _checks_by_callers(doc: CudaDocument, macro_properties: dict[str, set[str]],
+                       siblings: list[CudaDocument]) -> dict[str, list[set[str]]]:
+    """For each host function of `doc` that takes tensors: per parameter, the properties every call of
+    it (in this file or the extension's other files) checked before the call."""
+    targets = _tensor_functions(doc)
+    called = _call_pattern(targets)
+    if called is None:
+        return {}
+    calls: dict[str, list[list[set[str]]]] = {name: [] for name in targets}
+    for document in [doc] + siblings:
+        for function in document.functions:
+            if function.is_gpu or function.body is None or not called.search(document.source, function.body.start_byte,
+                                                                             function.body.end_byte):
+                continue
+            for _ in _walk_checks(function, macro_properties, {}, calls):
+                pass
+    result = {}
+    for name, sites in calls.items():
+        if sites:
+            width = min(len(site) for site in sites)
+            result[name] = [set.intersection(*(set(site[i]) for site in sites)) for i in range(width)]
+    return result
+
+
+def _unchecked_data_ptr(doc: CudaDocument, path: str) -> Iterator[Finding]:
+    host = [function for function in doc.functions if not function.is_gpu and function.body is not None]
+    if not host or (b"data_ptr" not in doc.source and b".data<" not in doc.source):
+        return
+    siblings = _sibling_documents(doc, path, _call_pattern(_tensor_functions(doc)))
+    macros = dict(doc.function_macros)
+    for sibling in siblings:
+        for name, body in sibling.function_macros.items():
+            macros.setdefault(name, body)
+    macro_properties = _macro_properties(macros)
+    by_callers = _checks_by_callers(doc, macro_properties, siblings)
+    raw_pointer = re.compile(rb"\b(?:data_ptr|mutable_data_ptr|const_data_ptr)\b|\.\s*data\s*<")
+    for function in host:
+        if not raw_pointer.search(doc.source, function.body.start_byte, function.body.end_byte):
+            continue
+        known: dict[str, set[str]] = {}
+        for param, props in zip(function.params, by_callers.get(function.name, []), strict=False):
+            known[param.name] = set(props)
+        # `data_ptr` of a TensorIterator or an accessor parameter is not a tensor's: not this rule's
+        not_tensors = {param.name for param in function.params if not _TENSOR_TYPE_RE.search(param.type)}
+        for receiver, call, method, is_typed in _walk_checks(function, macro_properties, known):
+            is_raw = method in _RAW_POINTER_METHODS or (method == "data" and is_typed)
+            if not is_raw:
+                continue
+            tensor, props = _tensor_facts(receiver, known)
+            if tensor in not_tensors:
+                continue
+            if is_typed:
+                props.add(DTYPE)  # data_ptr<T>() throws unless the tensor's dtype is T
+            missing = ALL_PROPERTIES - props
+            if tensor is not None and missing:
+                yield finding("HC114", f"{node_text(call)} before checking the {', '.join(sorted(missing))} "
+                              f"of {tensor}", path, Span.of(call),
+                              f"check first, e.g. TORCH_CHECK({tensor}.is_cuda() && {tensor}.is_contiguous())")
+
+
+MAX_METHOD_CHAIN = 64  # `x.a().b()...` followed this deep (bounded recursion)
+
+
+def _tensor_facts(node: Node, known: dict[str, set[str]], depth: int = 0) -> tuple[str | None, set[str]]:
     """(base tensor name, properties known) of `x`, `x.contiguous()`, `torch::empty(...)`, ...; (None, all)
     for tensors made here by a factory."""
     if node.type == "identifier":
         return node_text(node), set(known.get(node_text(node), set()))
-    if node.type != "call_expression":
+    if node.type != "call_expression" or depth > MAX_METHOD_CHAIN:
         return None, set(ALL_PROPERTIES)  # not a named tensor (e.g. an accessor call): nothing to say
     function = node.child_by_field_name("function")
     if function is None:
@@ -466,7 +1187,7 @@ def _tensor_facts(node: Node, known: dict[str, set[str]]) -> tuple[str | None, s
         return None, set(ALL_PROPERTIES)
     if function.type != "field_expression" or function.child_by_field_name("argument") is None:
         return None, set(ALL_PROPERTIES)
-    name, props = _tensor_facts(function.child_by_field_name("argument"), known)
+    name, props = _tensor_facts(function.child_by_field_name("argument"), known, depth + 1)
     field = function.child_by_field_name("field")
     method = node_text(field.child_by_field_name("name") or field) if field is not None else ""
     props |= _CONVERTING_METHODS.get(method, set())
@@ -476,7 +1197,15 @@ def _tensor_facts(node: Node, known: dict[str, set[str]]) -> tuple[str | None, s
     return name, props
 
 
+
+
 # -- helpers -------------------------------------------------------------------------------------
+def _unparen(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
 def _describe(kind: str) -> str:
     return {"if": "branch", "ternary": "conditional expression", "switch": "switch"}.get(kind, f"{kind} loop")
 

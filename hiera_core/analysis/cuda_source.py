@@ -13,6 +13,7 @@ block value of (256, 1, 1).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import threading
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from hiera_core.analysis import cexpr
 from hiera_core.analysis.findings import Span, utf8_safe
+from hiera_core.directives import is_suppression
 
 CUDA = Language(tree_sitter_cuda.language())
 
@@ -33,6 +35,29 @@ def _parser() -> Parser:
     if parser is None:
         parser = _local.parser = Parser(CUDA)
     return parser
+
+
+MAX_QUERY_CHILDREN = 256
+
+
+def bounded_captures(query: Query, root: Node) -> dict[str, list[Node]]:
+    """`QueryCursor(query).captures(root)`, in time linear in the tree: tree-sitter's query cursor
+    takes time quadratic in the number of children of an ERROR node (100,000 unmatched `{` took
+    40 s), so such nodes are not queried whole but child by child. An ERROR node split so is still
+    reported under the capture name "error" when the query has one."""
+    names = {query.capture_name(index) for index in range(query.capture_count)}
+    merged: dict[str, list[Node]] = {}
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node.type == "ERROR" and node.child_count > MAX_QUERY_CHILDREN:
+            if "error" in names:
+                merged.setdefault("error", []).append(node)
+            todo.extend(node.children)
+            continue
+        for name, nodes in QueryCursor(query).captures(node).items():
+            merged.setdefault(name, []).extend(nodes)
+    return merged
 
 
 _QUERY = Query(CUDA, r"""
@@ -54,6 +79,7 @@ _QUERY = Query(CUDA, r"""
 QUALIFIER_TOKENS = {"__global__", "__device__", "__host__", "__forceinline__", "__noinline__"}
 RESTRICT_KEYWORDS = {"__restrict__", "__restrict", "restrict"}
 WARP_SIZE = 32
+MAX_EVAL_DEPTH = 200  # nesting of a constant expression evaluated (deeper: unknown)
 
 # sizes in bytes of the element types seen in shared-memory declarations and sizeof()
 TYPE_SIZES = {
@@ -67,6 +93,7 @@ TYPE_SIZES = {
 }
 
 _TORCH_EXTENSION_RE = re.compile(rb"#\s*include\s*[<\"](?:torch/|ATen/|c10/)|\b(?:torch|at)::Tensor\b")
+_COMMENT_RE = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _ANNOTATION_RE = re.compile(r"^//\s*hiera:\s*(?P<body>.*?)\s*$")
 
 
@@ -160,6 +187,7 @@ class SharedDecl:
     size_bytes: int | None  # None when extern or not computable (e.g. template-dependent)
     span: Span
     function: Node | None  # the enclosing function_definition; None at file scope
+    is_array: bool = True  # False for a scalar (`__shared__ float mean;`)
 
 
 @dataclass
@@ -175,6 +203,11 @@ class CudaDocument:
     function_macros: dict[str, str]  # `#define CHECK_CUDA(x) ...`: name -> body
     is_torch_extension: bool
     constants: Constants
+
+    @functools.cached_property
+    def code_text(self) -> bytes:
+        """The source with comments blanked out (same length), for text searches that must not match prose."""
+        return _COMMENT_RE.sub(lambda match: re.sub(rb"[^\n]", b" ", match.group()), self.source)
 
     @property
     def kernels(self) -> list[CudaFunction]:
@@ -280,6 +313,10 @@ class Constants:
     def int_at(self, node: Node, at: int) -> int | None:
         return self._int(node, at, set())
 
+    def value_node(self, name: str, at: int) -> Node | None:
+        """The initialiser of a never-reassigned local, or of a file-scope constant, seen from `at`."""
+        return self._local(name, at) or self._file_values.get(name)
+
     def _local(self, name: str, at: int) -> Node | None:
         function = _enclosing_start(self._functions, at)
         if function is None or name in self._reassigned.get(function, ()):
@@ -310,7 +347,11 @@ class Constants:
             return self._macro_cache[name]
         return None
 
-    def _int(self, node: Node, at: int, seen: set[str]) -> int | None:
+    def _int(self, node: Node, at: int, seen: set[str], depth: int = 0) -> int | None:
+        # constant expressions nested deeper than MAX_EVAL_DEPTH are taken as unknown: bounded work
+        if depth > MAX_EVAL_DEPTH:
+            return None
+        depth += 1
         kind = node.type
         if kind == "number_literal":
             return cexpr.parse_int_literal(node_text(node))
@@ -319,10 +360,10 @@ class Constants:
         if kind in ("parenthesized_expression", "cast_expression"):
             inner = node.child_by_field_name("value") if kind == "cast_expression" else (
                 node.named_children[0] if node.named_children else None)
-            return None if inner is None else self._int(inner, at, seen)
+            return None if inner is None else self._int(inner, at, seen, depth)
         if kind == "unary_expression":
             operand = node.child_by_field_name("argument")
-            value = None if operand is None else self._int(operand, at, seen)
+            value = None if operand is None else self._int(operand, at, seen, depth)
             operator = node.child_by_field_name("operator")
             return None if value is None or operator is None else cexpr.unary(operator.type, value)
         if kind == "binary_expression":
@@ -330,20 +371,20 @@ class Constants:
             operator = node.child_by_field_name("operator")
             if left is None or right is None or operator is None:
                 return None
-            a, b = self._int(left, at, seen), self._int(right, at, seen)
+            a, b = self._int(left, at, seen, depth), self._int(right, at, seen, depth)
             return None if a is None or b is None else cexpr.binary(operator.type, a, b)
         if kind == "conditional_expression":
             test = node.child_by_field_name("condition")
-            value = None if test is None else self._int(test, at, seen)
+            value = None if test is None else self._int(test, at, seen, depth)
             branch = node.child_by_field_name("consequence" if value else "alternative")
-            return None if value is None or branch is None else self._int(branch, at, seen)
+            return None if value is None or branch is None else self._int(branch, at, seen, depth)
         if kind == "sizeof_expression":
             type_node = node.child_by_field_name("type")
             return None if type_node is None else TYPE_SIZES.get(" ".join(node_text(type_node).split()))
         if kind == "call_expression":
             function, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             name = node_text(function).removeprefix("std::") if function is not None else ""
-            values = [self._int(arg, at, seen) for arg in (args.named_children if args else [])]
+            values = [self._int(arg, at, seen, depth) for arg in (args.named_children if args else [])]
             if name in ("min", "max") and len(values) == 2 and None not in values:
                 return min(values) if name == "min" else max(values)
         return None
@@ -367,7 +408,9 @@ class Constants:
                                                     "compound_literal_expression"):
                 return self._dims(local, local.start_byte, seen | {node_text(node)})
         elif kind == "parenthesized_expression" and node.named_children:
-            return self._dims(node.named_children[0], at, seen)
+            while node.type == "parenthesized_expression" and node.named_children:
+                node = node.named_children[0]
+            return self._dims(node, at, seen)
         if items is not None:
             values = [self._int(item, at, seen) for item in items if item.type != "comment"]
             if not 1 <= len(values) <= 3 or None in values:
@@ -381,7 +424,7 @@ def parse_cuda(text: str | bytes, old_tree: Tree | None = None) -> CudaDocument:
     """Parse CUDA/C++ source. Pass the previous tree, already `tree.edit()`-ed, to reparse incrementally."""
     source = utf8_safe(text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text))
     tree = _parser().parse(source, old_tree) if old_tree is not None else _parser().parse(source)
-    captures = QueryCursor(_QUERY).captures(tree.root_node)
+    captures = bounded_captures(_QUERY, tree.root_node)
 
     def captured(name: str) -> list[Node]:
         return sorted(captures.get(name, []), key=lambda node: node.start_byte)
@@ -589,7 +632,8 @@ def _shared_decls(node: Node, constants: Constants) -> list[SharedDecl]:
             for size_node in sizes:
                 count = None if size_node is None else constants.int_at(size_node, node.start_byte)
                 size = None if count is None or size is None else size * count
-        decls.append(SharedDecl(node_text(name), element_type, is_extern, size, Span.of(declarator), function))
+        decls.append(SharedDecl(node_text(name), element_type, is_extern, size, Span.of(declarator), function,
+                                is_extern or bool(sizes)))
     return decls
 
 
@@ -602,7 +646,7 @@ def _annotations(source: bytes, comments: list[Node], functions: list[CudaFuncti
     for comment in comments:
         text = node_text(comment)
         match = _ANNOTATION_RE.match(text)
-        if match is None or match.group("body").startswith("ignore["):
+        if match is None or is_suppression(match.group("body")):
             continue
         body = match.group("body")
         key = body.split(None, 1)[0] if body else ""

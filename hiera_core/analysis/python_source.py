@@ -23,7 +23,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from hiera_core.analysis.findings import Span, utf8_safe
-from hiera_core.directives import DIRECTIVE_RE, Directives, directives_above
+from hiera_core.directives import DIRECTIVE_RE, Directives, directives_above, is_suppression
 from hiera_core.proposal import ProposalHeader, parse_header
 
 PYTHON = Language(tree_sitter_python.language())
@@ -132,7 +132,7 @@ def parse_python(text: str | bytes, old_tree: Tree | None = None) -> PythonDocum
     directive_comments = sorted(
         (node.start_point[0], Span.of(node)) for node in captures.get("directive", [])
         if DIRECTIVE_RE.match(node.text.decode("utf-8", "replace"))
-        and not node.text.decode("utf-8", "replace").split(":", 1)[1].strip().startswith("ignore["))
+        and not is_suppression(node.text.decode("utf-8", "replace").split(":", 1)[1]))
     return PythonDocument(source, tree, classes, functions, names, parse_header(decoded),
                           directive_comments, _embedded_cuda(captures), syntax_error)
 

@@ -19,6 +19,7 @@ class Rule:
     severity: str  # default severity; [tool.hiera.check.severity] can override it
     summary: str  # one line
     explanation: str  # one paragraph
+    default: bool = True  # runs unless deselected; False: only when --select / select names it
 
 
 _TABLE = (
@@ -40,7 +41,13 @@ _TABLE = (
          "ternary or earlier early `return` compares any variable of that index with a bound. The grid "
          "is almost always rounded up to whole blocks, so the last block runs past the end of the "
          "tensor: an out-of-bounds access that corrupts memory or faults. Guard the access with the "
-         "element count (`if (i < n)`) or use a loop whose condition bounds the index."),
+         "element count (`if (i < n)`) or use a loop whose condition bounds the index. Kernels that the "
+         "file launches only with exact grids (constant grid and block, or `n / B` blocks of B threads "
+         "where the file makes n a multiple of B, e.g. `static_assert(N % B == 0)`, or grids that are not "
+         "computed by a division, like `<<<rows, cols>>>`) are not reported. `&&` and `||` guard their right "
+         "operand: `i < n && x[i] > 0` is guarded. A 2D index needs each thread coordinate bounded, and an "
+         "index past what its guard bounds (`if (i < n) y[i + 1] = ...`, an unrolled or paired tail) is "
+         "reported too."),
     Rule("HC102", "divergent-barrier", "error",
          "`__syncthreads()` under thread-dependent control flow.",
          "A block-wide barrier (`__syncthreads`, `__syncthreads_count/and/or`) sits inside an `if`, "
@@ -52,7 +59,9 @@ _TABLE = (
          "Some threads of the block may already have returned (`if (i >= n) return;`) when the others "
          "reach a later `__syncthreads()`. The CUDA programming guide makes a barrier that not all "
          "threads of the block reach undefined. Keep every thread alive until the last barrier and "
-         "guard the loads and stores instead of returning early."),
+         "guard the loads and stores instead of returning early. Returns of whole blocks (`if "
+         "(blockIdx.x >= n) return;`), returns after the last barrier, and returns inside a branch or "
+         "loop that the barrier is not in are not reported."),
     Rule("HC104", "divergent-warp-intrinsic", "warning",
          "Full-mask warp intrinsic under lane-dependent control flow.",
          "A warp-synchronous intrinsic with the full mask (`__shfl_*_sync(0xffffffff, ...)`, "
@@ -108,31 +117,70 @@ _TABLE = (
          "does not compile for current GPUs, and their implicit warp-synchronous assumption is wrong "
          "under independent thread scheduling. Use the `_sync` variants with an explicit mask."),
     Rule("HC113", "int32-index-overflow", "warning",
-         "32-bit index arithmetic that overflows for tensors over 2^31 elements.",
-         "A global index is computed or stored in 32 bits: `int i = blockIdx.x * blockDim.x + "
-         "threadIdx.x`, a product `blockIdx.x * blockDim.x` evaluated in `unsigned int` before being "
-         "widened, or a subscript `p[row * n + col]` whose product is of two 32-bit integers. With "
-         "more than 2^31 elements the index wraps and the kernel reads or writes the wrong memory. "
-         "Widen before multiplying: `int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x`."),
+         "32-bit arithmetic on a count that can exceed 2^31.",
+         "A product of three or more 32-bit extents (`b * T * C` with int b, T and C) is computed in 32 "
+         "bits, as a global-memory index or stored in an `int`, or a 64-bit element count (`x.numel()`, a "
+         "product of `x.size(i)`) is stored in a 32-bit integer. Past 2^31 elements the value wraps and "
+         "the kernel reads or writes the wrong memory. Products of two extents and the usual `int i = "
+         "blockIdx.x * blockDim.x + threadIdx.x` are not reported: they exceed 2^31 only for grids larger "
+         "than real tensors need. Widen the first factor: `(int64_t)b * T * C`, and keep counts in int64_t."),
     Rule("HC114", "unchecked-data-ptr", "warning",
          "`data_ptr<T>()` on a tensor whose dtype, device and contiguity are not checked first.",
          "A raw pointer is taken from a tensor (`data_ptr`, `mutable_data_ptr`, `const_data_ptr`, "
-         "`data`) and handed to a kernel, but earlier in the function nothing checks the tensor's "
-         "dtype (`scalar_type()`, `dtype()`, `AT_DISPATCH_*`), device (`is_cuda()`, `device()`) and "
-         "contiguity (`is_contiguous()`, `.contiguous()`), directly or through a `CHECK_*` macro. A "
-         "CPU, strided or wrongly typed tensor then becomes a wild pointer on the GPU. Tensors created "
+         "`data`) and handed to a kernel, but nothing before it checks the tensor's dtype "
+         "(`scalar_type()`, `dtype()`, `AT_DISPATCH_*`), device (`is_cuda()`, `device()`) and "
+         "contiguity (`is_contiguous()`, `.contiguous()`), directly, through a `CHECK_*` macro (of the "
+         "file, a local header or the extension's other files), or in every caller of the function in "
+         "the extension's files (the `.cpp` binding usually checks). A typed `data_ptr<T>()` checks the "
+         "dtype itself. A CPU or strided tensor then becomes a wild pointer on the GPU. Tensors created "
          "in the function (`torch::empty`, `empty_like`, ...) count as checked."),
     Rule("HC115", "missing-restrict", "info",
-         "Kernel pointer parameter without `__restrict__`.",
+         "Kernel pointer parameter without `__restrict__` (off by default).",
          "A kernel takes several pointers and this one is not `__restrict__`, so the compiler must "
          "assume it may alias the others: it reloads values after every store and cannot use the "
-         "read-only data cache. If the buffers never overlap, declare the pointers `__restrict__`."),
+         "read-only data cache. If the buffers never overlap, declare the pointers `__restrict__`. "
+         "A hint, not a defect: it runs only when selected (`--select HC115`).", default=False),
     Rule("HC116", "kernel-not-analysed", "info",
          "A kernel hidden behind a macro or a parse error was not analysed.",
          "tree-sitter does not expand macros: a `__global__` function generated by a function-like "
          "macro, or one inside a region the parser could not read, is invisible to the other rules. "
          "The rest of the file is still checked. Write the kernel without the macro if you want it "
          "checked, or ignore this finding."),
+    Rule("HC117", "shared-race-no-barrier", "error",
+         "Shared memory written by one thread and read by another with no barrier between.",
+         "A thread reads an element of a `__shared__` array that another thread of the block wrote "
+         "(`s[threadIdx.x] = v;` then `s[threadIdx.x + 1]`, or `if (tid == 0) s[0] = v;` then `s[0]` "
+         "by all), and no `__syncthreads()` (or other barrier) runs between the write and the read. "
+         "Threads run in any order, so the reader may see the old value: a data race. Put "
+         "`__syncthreads()` between the write and the read."),
+    Rule("HC118", "floor-divided-grid", "warning",
+         "A grid size `n / B` that rounds down and leaves the tail without threads.",
+         "A launch's grid dimension is `n / B` (B a constant) with no rounding up, and the file neither "
+         "makes n a known multiple of B nor asserts it (`static_assert(N % B == 0)`, `TORCH_CHECK(n % B "
+         "== 0)`). The last `n % B` elements then get no thread and are silently left unprocessed. "
+         "Round up, `(n + B - 1) / B`, and guard the index in the kernel. Kernels with a grid-stride "
+         "loop are not reported."),
+    Rule("HC119", "uninitialised-shared-read", "error",
+         "A `__shared__` array is read but never written.",
+         "The kernel reads a `__shared__` array that no code of the file stores into, takes the address "
+         "of, or passes on: shared memory is not initialised, so every read returns garbage left by an "
+         "earlier block. Store into the array (and `__syncthreads()`) before reading it, or read the "
+         "global memory it was meant to cache."),
+    Rule("HC120", "atomic-unsupported-on-arch", "error",
+         "An atomic operation that the target architecture does not have.",
+         "With a target architecture set (`--arch sm_52` or `[tool.hiera.check] arch`), an `atomicAdd` "
+         "works on a type the architecture lacks: `double` and `__half2` need sm_60, `__half` sm_70, "
+         "`__nv_bfloat16` and `__nv_bfloat162` sm_80, `float2`/`float4` sm_90; `atomicAdd_block` and "
+         "`atomicAdd_system` need sm_60. nvcc rejects the file for that target. Calls inside `#if "
+         "__CUDA_ARCH__ ...` blocks, and files that define their own `atomicAdd`, are not reported. "
+         "Without a target architecture the rule does not run."),
+    Rule("HC121", "partial-shuffle-mask", "warning",
+         "A warp intrinsic whose constant mask does not match the lanes that run it.",
+         "A `__shfl_*_sync` (or other `_sync` warp intrinsic) passes a constant mask that is not the "
+         "full warp, but its offsets exchange with lanes outside the mask (`__shfl_down_sync(0xffff, v, "
+         "16)`), or all 32 lanes (or lanes 0..K-1 under `if (lane < K)`) execute it. Each lane that calls "
+         "it must be in the mask and each lane of the mask must call it, or the result is undefined. Pass "
+         "the mask of the lanes that execute the call (0xffffffff for a full warp)."),
     Rule("HC201", "proposal-stale", "warning",
          "The proposal's reference changed since it was verified.",
          "The header of a `<stem>_hiera.py` proposal records the sha256 of its reference file. The "

@@ -6,6 +6,7 @@ import sys
 
 USAGE = ("usage: hiera-lsp [--stdio]            the language server over stdio\n"
          "       hiera-lsp --check PATHS...     the editor's diagnostics, headless (--check --help)\n"
+         "       hiera-lsp --check - --stdin-filename NAME.cu   the same on stdin\n"
          "       hiera-lsp --version")
 # Editors' launchers may name the transport; stdio is the only one there is.
 SERVER_FLAGS = {"--stdio"}

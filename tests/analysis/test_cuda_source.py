@@ -104,3 +104,22 @@ def test_torch_extension_detection():
     assert parse_cuda("#include <torch/extension.h>\n").is_torch_extension
     assert parse_cuda("void f(at::Tensor x);\n").is_torch_extension
     assert not parse_cuda("#include <cuda_runtime.h>\n").is_torch_extension
+
+
+def test_shared_scalars_and_comment_free_text():
+    doc = parse_cuda("__global__ void k() { __shared__ float mean; __shared__ float s[4]; } // n % 4 == 0\n")
+    assert [(s.name, s.is_array) for s in doc.shared] == [("mean", False), ("s", True)]
+    assert len(doc.code_text) == len(doc.source) and b"%" not in doc.code_text
+
+
+def test_bounded_captures_split_large_error_nodes_and_keep_their_matches():
+    from hiera_core.analysis.cuda_source import (
+        _QUERY,
+        MAX_QUERY_CHILDREN,
+        bounded_captures,
+    )
+
+    source = "__global__ void k(float* p) {}\n" + "{" * (MAX_QUERY_CHILDREN + 10)
+    doc = parse_cuda(source)
+    assert [k.name for k in doc.kernels] == ["k"]
+    assert bounded_captures(_QUERY, doc.tree.root_node).get("error")  # the split ERROR node is still reported
