@@ -147,3 +147,15 @@ def test_kernels_for_regions_that_take_little_of_the_measured_time_are_not_plann
     ops = [OpShare("aten::convolution", "conv", 1, 0.0, 0.0, 0.3), OpShare("aten::gelu", "pointwise", 1, 0.0, 0.0, 0.7)]
     plan = ExpertPlanner().plan(replace(ctx.spec, ops=ops, reference_ms=1.0))
     assert "custom_cuda.pointwise_chain" in [e.strategy for e in plan.entries]
+
+
+def test_an_integer_buffer_only_ops_left_to_pytorch_read_does_not_refuse_the_graph(tmp_path):
+    from cuda_tasks import candidate_for
+
+    ctx = _module(tmp_path, "bias = self.table[self.index]\n        return torch.softmax(x * 0.5 + bias, dim=-1)",
+                  "[torch.randn(4, 49, 49)]",
+                  "self.table = nn.Parameter(torch.randn(169)); "
+                  "self.register_buffer('index', torch.randint(0, 169, (49, 49)))")
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.row_reduction"  # the softmax and its prologue, around the gather
+    assert "v_getitem = self.table[self.index]" in candidate.code  # the gather, as the reference does it

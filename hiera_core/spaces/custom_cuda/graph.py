@@ -940,10 +940,9 @@ class Lowerer:
         return e
 
     def _tensor_leaf(self, op: Op, python_expr: str) -> Expr | PyValue:
-        if op.shape is None:
+        if op.shape is None or op.dtype not in (None, "float32"):
+            # Not a float32 tensor (an int64 index buffer, say): only ops left to PyTorch read it.
             return PyValue(python_expr)
-        if op.dtype not in (None, "float32"):
-            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
         return leaf(python_expr, op.shape)
 
     def _value(self, ref):
