@@ -299,6 +299,8 @@ class Lowerer:
                 inputs.append(op.target)
                 self.values[op.name] = self._tensor_leaf(op, op.target)
             elif op.op == "get_attr":
+                if op.target.startswith("_tensor_constant"):  # made by FX while tracing: not on the module
+                    raise Unsupported(f"{op.name}: a tensor the trace made ({op.target}), which the module lacks")
                 self.values[op.name] = self._tensor_leaf(op, attr_expr(op.target))
             elif op.op == "output":
                 returns = self._render(op.args[0], materialize=True)
@@ -321,7 +323,7 @@ class Lowerer:
         elif op.op == "call_method":
             receiver, *rest = op.args
             call = f"{self._render(receiver, materialize=True)}.{op.target}({self._call_args(rest, op.kwargs)})"
-        elif op.target.startswith("torch."):
+        elif op.target.startswith(("torch.", "math.")):  # math: the reference imports it to call it
             call = f"{op.target}({self._call_args(op.args, op.kwargs)})"
         elif op.target == "operator.getitem" and len(op.args) == 2 and not op.kwargs:
             call = f"{self._render(op.args[0], materialize=True)}[{self._render(op.args[1], materialize=True)}]"
@@ -998,6 +1000,8 @@ class Lowerer:
         if isinstance(value, (list, tuple)):
             inner = ", ".join(self._render(v, materialize) for v in value)
             return f"({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple) else f"[{inner}]"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"float({str(value)!r})"  # repr gives inf / nan, which are not Python names
         return repr(value)
 
     def _call_args(self, args: list, kwargs: dict) -> str:
