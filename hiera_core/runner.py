@@ -220,7 +220,8 @@ class Runner:
                 reply, payload = {"ok": False, "check": refused.check, "message": refused.message}, []
             except Exception as error:  # noqa: BLE001 - the candidate's failure, reported to the judge
                 name = "oom" if _is_oom(error) else "runs"
-                reply = {"ok": False, "check": name, "message": f"{type(error).__name__}: {str(error)[:400]}",
+                reply = {"ok": False, "check": name,
+                         "message": f"{type(error).__name__}: {str(error)[:400]}{self._where(error)}",
                          "traceback": traceback.format_exc()[-3000:]}
                 payload = []
             if self.baseline:
@@ -255,6 +256,16 @@ class Runner:
         """The full audit, kernels of aten ops included (after import and at the end)."""
         return {"changes": state_changes(self.baseline_kernels, aten_kernels())}, []
 
+    def _where(self, error: BaseException) -> str:
+        """' (file.py, line N, in forward)': the innermost frame of the candidate's own file, so the
+        author (or the model) sees which of its lines raised."""
+        path = os.path.abspath(self.path)
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename) == path]
+        if not frames:
+            return ""
+        frame = frames[-1]
+        return f" ({os.path.basename(frame.filename)}, line {frame.lineno}, in {frame.name})"
+
     def op_load(self, message: dict, _tensors) -> tuple[dict, list]:
         """Import the candidate afresh (a new module) and build ModelNew(*init) into `slot`."""
         import torch
@@ -265,7 +276,8 @@ class Runner:
             try:
                 self.module = import_candidate(self.path, f"hiera_candidate_{os.getpid()}_{self.loads}")
             except Exception as error:  # noqa: BLE001
-                raise _Refused("load", f"importing the candidate raised {type(error).__name__}: {error}"[:600]) from None
+                raise _Refused("load", f"importing the candidate raised {type(error).__name__}: "
+                                       f"{str(error)[:500]}{self._where(error)}") from None
         module = self.module
         model_class = getattr(module, "ModelNew", None)
         if not isinstance(model_class, type):

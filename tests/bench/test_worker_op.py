@@ -41,6 +41,7 @@ PROPOSALS = {
     "wrong_values": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x) + 0.1\n",
     "wrong_shape": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x)[:, :8]\n",
     "raises_on_import": "raise RuntimeError('the proposal cannot be imported')\n",
+    "raises_in_forward": "class ModelNew(Model):\n    def forward(self, x):\n        raise RuntimeError('boom')\n",
     "no_model_new": "",
 }
 
@@ -84,6 +85,8 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
     ("wrong_values", "trial 0: values differ beyond atol = rtol = 0.01"),
     ("wrong_shape", "trial 0: output torch.float32[32, 8], the reference's is torch.float32[32, 64]"),
     ("raises_on_import", "load: importing the candidate raised RuntimeError: the proposal cannot be imported"),
+    # where in its own file: the innermost frame of the candidate's code
+    ("raises_in_forward", "runs: forward raised RuntimeError: boom (task_raises_in_forward.py, line "),
     ("no_model_new", "load: the candidate file defines no class ModelNew"),
 ])
 def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
