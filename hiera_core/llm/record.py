@@ -157,11 +157,23 @@ class LLMRecord:
             "requests": {"attempts": sum(e.attempts for e in self.exchanges),
                          "retried": sum(len(e.retries) for e in self.exchanges)},
             "best_llm": {"candidate": best.candidate, "speedup": best.speedup, "sample": best.sample} if best else None,
+            # what it took (every request sent before it, planning included): the paper's sample efficiency
+            "cost_to_first_valid": self._cost_to(min(verified, key=lambda e: e.id, default=None)),
+            "cost_to_best": self._cost_to(best),
             "best_speedup_over_time": self.best_over_time,
             "plan_choice": self.plan_choice, "stop_reason": self.stop_reason, "error": self.error,
             "notes": self.notes, "elapsed_s": round(self.elapsed(), 3),
             "exchanges": [e.brief() for e in self.exchanges],
         }
+
+    def _cost_to(self, exchange: Exchange | None) -> dict | None:
+        """Model calls, tokens and seconds spent up to the answer of `exchange` (in dispatch order)."""
+        if exchange is None:
+            return None
+        spent = [e for e in self.exchanges if e.id <= exchange.id]
+        return {"calls": len(spent), "tokens": sum(e.prompt_tokens + e.completion_tokens for e in spent),
+                "seconds": round(exchange.done_s if exchange.done_s is not None else self.elapsed(), 3),
+                "sample": exchange.sample}
 
     def save(self, exchange: Exchange | None = None) -> None:
         if exchange is not None:

@@ -290,3 +290,14 @@ def test_chains_start_from_different_strategies(tiny_spec, record):
     chosen = [p for p in prompts if "fold the chain (space: PyTorch operators): scripted" in p]  # the model's choice
     planned = ExpertPlanner().plan(tiny_spec).entries[0]
     assert len(chosen) == 1 and f"{planned.strategy} (space: " in next(p for p in prompts if p not in chosen)
+
+
+def test_the_record_says_what_the_first_valid_and_the_best_sample_cost(tiny_spec, record):
+    script = [Answer(python_answer(WRONG_MODULE)), Answer(python_answer(GOOD_MODULE))]
+    with ChatServer(script) as server:
+        refiner_for(server, tiny_spec, record, FakeEvaluator(), samples=2).run()
+    summary = record.summary()
+    spent = sum(e.prompt_tokens + e.completion_tokens for e in record.exchanges)
+    assert summary["cost_to_first_valid"] == summary["cost_to_best"]
+    cost = summary["cost_to_first_valid"]
+    assert (cost["calls"], cost["sample"], cost["tokens"]) == (2, 2, spent) and cost["seconds"] > 0
