@@ -2,7 +2,8 @@
 
     suite.py       which tasks: KernelBench-layout folders (`levelN/*.py`) or lists of files
     runner.py      per task: `optimize`, then the timing op; one record per task, saved as it goes
-    worker_ops.py  the timing op (in a worker): eager, torch.compile and the proposal, one method
+    ray_runner.py  --ray: one Ray task per bench task, records brought back and saved as a local run saves them
+    worker_ops.py  the timing op (in a worker): eager and each torch.compile mode, one method; the proposal paired
     record.py      the per-task record
     measures.py    validity, fast_p, geometric mean and median, per level and overall
     environment.py GPU, clocks, driver, versions, model and endpoint (never a key)

@@ -55,7 +55,12 @@ class TaskRecord:
     # Wall seconds of each worker step (prepare, each candidate, confirm-<name>, bench_time): where
     # a task's time went. results.json only.
     worker_s: dict = field(default_factory=dict)
-    run: str | None = None  # the optimize run's id in the task's .hiera/ store
+    # Where the task ran: the GPU its workers saw (`--gpus`, or the one Ray gave it) and, with
+    # `--ray`, the node's address and Ray's id of it (None on the local host).
+    gpu: str | None = None
+    node: str | None = None
+    node_id: str | None = None
+    run: str | None = None  # the optimize run's id in the task's .hiera/ store (on the node, with --ray)
     proposal: str | None = None  # the proposal file, relative to the output folder
     # Each timing's statistics (median, spread, host time per call, method), results.json only: a
     # median that disagrees with optimize_speedup can be told apart from CPU-bound or noisy timing.
@@ -70,6 +75,6 @@ class TaskRecord:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TaskRecord":
+    def from_dict(cls, data: dict) -> TaskRecord:
         known = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in data.items() if key in known})

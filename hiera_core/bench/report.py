@@ -25,6 +25,7 @@ TASK_COLUMNS = (  # (field, header, format)
     ("speedup_best_compile", "x best compile", "x"),
     ("roofline_pct", "roofline %", "pct"), ("samples", "samples", "int"),
     ("samples_to_first_valid", "first valid", "int"), ("tokens", "tokens", "int"), ("wall_s", "wall s", "s"),
+    ("node", "node", "text"), ("gpu", "GPU", "text"),
 )
 ENVIRONMENT_KEYS = ("device", "gpu_name", "device_name", "driver", "cuda", "cudnn", "torch", "hiera_version", "python",
                     "sm_clock_mhz", "max_sm_clock_mhz", "mem_clock_mhz", "max_mem_clock_mhz", "power_limit_w",

@@ -1,5 +1,6 @@
 """Running a suite: per task `optimize`, then the timing op, one record each, saved as it goes;
-with several GPUs (`--gpus`), one task per GPU at a time.
+with several GPUs (`--gpus`), one task per GPU at a time; on a Ray cluster (`--ray`), one Ray
+task per bench task (ray_runner.py), saved here in the same way.
 
 A task that fails (import error, timeout, out of memory, a crash in a worker) is recorded with
 the stage and the error, and the run goes on. With `resume`, tasks already in the output
@@ -13,12 +14,17 @@ import queue
 import shutil
 import threading
 import time
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Collection, Sequence
 
-from hiera_core.bench.environment import host_environment, llm_environment, redact_endpoint, task_environment
+from hiera_core.bench.environment import (
+    host_environment,
+    llm_environment,
+    redact_endpoint,
+    task_environment,
+)
 from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
@@ -43,6 +49,10 @@ class BenchSettings:
     # GPUs to spread the tasks over, one task per GPU at a time (`--gpus`); empty: the workers' default GPU.
     gpus: tuple[str, ...] = ()
     compile_modes: tuple[str, ...] = ("default",)  # torch.compile modes the reference is timed in
+    # `--ray`: the cluster's address ("auto": the one this host belongs to), None for a local run;
+    # each task then asks Ray for one GPU (device cuda) and `ray_cpus` CPU cores.
+    ray_address: str | None = None
+    ray_cpus: int = 1
 
     def engine_settings(self, placement: Placement | None = None) -> Settings:
         return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s, placement=placement,
@@ -113,19 +123,52 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         results.environment, results.command = host, command
     finished = results.finished_ids() - set(rerun)
     todo = [task for task in tasks if task.id not in finished]
+    order = {task.id: position for position, task in enumerate(tasks)}
+    completed = 0  # tasks finished in this run
+
+    def deliver(record: TaskRecord) -> None:
+        """Save a finished task's record, kept in the suite's order (a rerun's new record replaces
+        the old one); both schedulers call it from this thread."""
+        nonlocal completed
+        completed += 1
+        results.tasks = [done for done in results.tasks if done.id != record.id] + [record]
+        results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
+        save(out, results)
+        on_record(record)
+
+    skipped = len(tasks) - len(todo)
+    if settings.ray_address is not None:
+        from hiera_core.bench.ray_runner import run_on_ray
+
+        not_started = run_on_ray(todo, settings, out, host, emit, deliver, stop_after_s, skipped)
+    else:
+        not_started = _run_locally(todo, settings, host, out, emit, deliver, started, stop_after_s, skipped)
+    if not_started:
+        rerun_left = sorted(set(rerun) & set(not_started))
+        again = f" (and --rerun {' --rerun '.join(rerun_left)}: their old records stand)" if rerun_left else ""
+        emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
+                   f"task(s) left: run again with --resume to go on{again}", progress=1 - len(not_started) / len(todo)))
+    if not completed:
+        save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
+    return results
+
+
+def _run_locally(todo: Sequence[BenchTask], settings: BenchSettings, host: dict, out: Path, emit: Emit,
+                 deliver: Callable[[TaskRecord], None], started: float, stop_after_s: float | None,
+                 skipped: int) -> list[str]:
+    """Run `todo` on this host, one task per placement at a time (threads; each thread's workers
+    use its GPU), and `deliver` each record in the calling thread as it finishes. Returns the ids of
+    the tasks not started because `stop_after_s` had passed."""
     places = placements(settings.gpus)
     spread = f", {len(places)} at a time on GPUs {', '.join(p.gpu for p in places)}" if len(places) > 1 else ""
-    emit(Event("start", stage="load", message=f"{len(todo)} task(s) to run, {len(tasks) - len(todo)} already "
-               f"finished in {out}{spread}", progress=0.0,
-               data={"tasks": len(todo), "skipped": len(tasks) - len(todo)}))
-    # Tasks run in threads, one per placement; each thread's workers use its GPU. Records are saved
-    # here, in this thread, as they finish, and kept in the suite's order.
+    emit(Event("start", stage="load", message=f"{len(todo)} task(s) to run, {skipped} already finished in "
+               f"{out}{spread}", progress=0.0, data={"tasks": len(todo), "skipped": skipped}))
     lock = threading.Lock()
     free: queue.SimpleQueue[Placement | None] = queue.SimpleQueue()
     for place in places:
         free.put(place)
     partial: dict[str, float] = {}  # progress of the running tasks
-    completed = 0  # tasks finished in this run (read by forward(), counted below)
+    completed = 0  # tasks finished (read by forward(), counted below)
     not_started: list[str] = []
     interrupted = threading.Event()  # then the tasks still winding down in threads report nothing
 
@@ -148,7 +191,6 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
         finally:
             free.put(place)
 
-    order = {task.id: position for position, task in enumerate(tasks)}
     with ThreadPoolExecutor(max_workers=len(places), thread_name_prefix="hiera-bench") as pool:
         futures = [pool.submit(attempt, task) for task in todo]
         try:
@@ -159,31 +201,20 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                 with lock:
                     partial.pop(record.id, None)
                     completed += 1
-                    results.tasks = [done for done in results.tasks if done.id != record.id] + [record]
-                    results.tasks.sort(key=lambda done: order.get(done.id, len(order)))
-                save(out, results)  # outside the lock: the report's plots take a while, the tasks go on
-                with lock:
-                    on_record(record)
+                deliver(record)  # outside the lock: the report's plots take a while, the tasks go on
         except BaseException:  # Ctrl-C: what finished is saved; the running tasks end at their next worker
             interrupted.set()
             pool.shutdown(wait=False, cancel_futures=True)
             stop_running_workers()
             raise
-    if not_started:
-        rerun_left = sorted(set(rerun) & set(not_started))
-        again = f" (and --rerun {' --rerun '.join(rerun_left)}: their old records stand)" if rerun_left else ""
-        emit(Event("log", stage="load", message=f"stopped after {stop_after_s:g} s with {len(not_started)} "
-                   f"task(s) left: run again with --resume to go on{again}", progress=1 - len(not_started) / len(todo)))
-    if not completed:
-        save(out, results)  # nothing ran: still write the outputs (the report follows the current code)
-    return results
+    return not_started
 
 
 def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, emit: Emit,
              placement: Placement | None = None) -> TaskRecord:
     started = time.monotonic()
     gpu = placement.gpu if placement else None
-    record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error")
+    record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error", gpu=gpu)
     try:
         result = optimize(task.path, settings.engine_settings(placement), emit)
     except HieraError as error:
