@@ -7,9 +7,11 @@ inputs at all (says what to add). On a proposal file: each contract assumption o
 
 Analysis runs on the server's analysis thread. In push mode each document has at most one
 analysis in flight; changes that arrive meanwhile are coalesced into one more run on the latest
-snapshot, so fast typing never queues stale work. The rules run on the snapshot's own incremental
-parse. A file over LARGE_BYTES is analysed only once typing pauses (LARGE_DEBOUNCE_S), and a
-large CUDA file in a child process, so that hovers and edits elsewhere are answered meanwhile.
+snapshot, so fast typing never queues stale work, and the findings of a snapshot that was edited
+while it was analysed are dropped, never published. The rules run on the snapshot's own
+incremental parse. A file over LARGE_BYTES is analysed only once typing pauses
+(LARGE_DEBOUNCE_S), and a large CUDA file in a child process, so that hovers and edits elsewhere
+are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -17,9 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
 from lsprotocol import types
@@ -31,6 +31,8 @@ from hiera_lsp.proposals import current_text, read_text
 from hiera_lsp.records import read_record
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from hiera_core.analysis.python_source import PyClass, PythonDocument
     from hiera_lsp.server import HieraLanguageServer
 
@@ -81,17 +83,10 @@ def diagnostics_for(document: Document, encoding: str, text_of: TextOf = read_te
                             f"HIERA does not analyse files over {MAX_PARSED_BYTES >> 20} MB in the editor (this one "
                             f"is {len(document.data) / 1e6:.1f} MB); `hiera-lsp --check` still does",
                             TOO_LARGE, types.DiagnosticSeverity.Information)]
-    from hiera_core.analysis.config import ConfigError, load_config
-
-    path = document.path or _UNTITLED_NAMES[document.language]
-    try:
-        config = load_config(os.path.dirname(os.path.abspath(path)))
-    except ConfigError as error:
-        log.warning("%s; using the default configuration", error)
-        config = None
+    path = _analysed_path(document)
     items = [_diagnostic(document, f.start_byte, f.end_byte, encoding,
                          f"{f.message}\n{f.hint}" if f.hint else f.message, f.code, _SEVERITY[f.severity])
-             for f in analyze(path, document, config)]
+             for f in analyze(path, document, _config_for(path))]
     view = document.python
     if view is not None:
         items += _proposal_assumptions(document, view, encoding)
@@ -100,6 +95,21 @@ def diagnostics_for(document: Document, encoding: str, text_of: TextOf = read_te
                 if cls.is_module:
                     items += _module_diagnostics(document, view, cls, encoding, text_of)
     return items
+
+
+def _analysed_path(document: Document) -> str:
+    return document.path or _UNTITLED_NAMES[document.language]
+
+
+def _config_for(path: str):
+    """`[tool.hiera.check]` of the file's project, as `hiera-lsp --check` would read it."""
+    from hiera_core.analysis.config import ConfigError, load_config
+
+    try:
+        return load_config(os.path.dirname(os.path.abspath(path)))
+    except ConfigError as error:
+        log.warning("%s; using the default configuration", error)
+        return None
 
 
 def _proposal_assumptions(document: Document, view: PythonDocument, encoding: str) -> list[types.Diagnostic]:
@@ -192,20 +202,33 @@ class DiagnosticsPublisher:
         self._tasks: dict[str, asyncio.Task] = {}
         self._child: ProcessPoolExecutor | None = None
 
-    def _analyze_in_child(self, path: str, document: Document, config) -> list:
-        """A large CUDA file's rules in a child process: in a thread they would hold the GIL for
-        seconds, and every other request would wait for it."""
+    async def _findings_in_child(self, document: Document) -> list:
+        """A large CUDA file's findings from a child process: in a thread its rules would hold the
+        GIL for seconds, and on the analysis thread every other document would wait for them."""
         from hiera_core.analysis import analyze_file
 
         if self._child is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             self._child = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        return self._child.submit(analyze_file, path, document.data, config).result()
+        # Seconds of work: the log says why this file's diagnostics lag behind the others'.
+        name = os.path.basename(document.path or document.uri)
+        self.ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=(
+            f"HIERA: analysing {name} ({len(document.data) / 1e6:.1f} MB, version {document.version}) "
+            "in a background process")))
+        path = _analysed_path(document)
+        return await asyncio.wrap_future(self._child.submit(analyze_file, path, document.data, _config_for(path)))
 
     async def compute(self, document: Document) -> list[types.Diagnostic]:
         loop = asyncio.get_running_loop()
-        analyze = (self._analyze_in_child if document.language == CUDA and len(document.data) > LARGE_BYTES
-                   else analyze_here)
         try:
+            analyze = analyze_here
+            if document.language == CUDA and len(document.data) > LARGE_BYTES and not document.too_large:
+                findings = await self._findings_in_child(document)
+
+                def analyze(path: str, document: Document, config) -> list:
+                    return findings  # analysed already: the thread below only converts them
             return await loop.run_in_executor(self.ls.analysis_executor, diagnostics_for, document,
                                               self.ls.encoding, lambda path: current_text(self.ls, path), analyze)
         except Exception as error:  # a bug in one rule must not cost the user the server
@@ -260,6 +283,8 @@ class DiagnosticsPublisher:
                 items = await self.compute(document)
                 if self.ls.documents.get(uri) is None:
                     return  # closed meanwhile; closing already cleared its diagnostics
+                if uri in self._latest:
+                    continue  # edited meanwhile: these findings are of text the user no longer has
                 self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                     uri=uri, version=document.version, diagnostics=items))
         finally:

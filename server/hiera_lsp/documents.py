@@ -123,6 +123,11 @@ class Document:
             return self._view
 
     @property
+    def parsed(self) -> bool:
+        """Whether `view` is ready (or never will be): reading it then costs no parse."""
+        return self._view is not None or self.language is None or self.too_large
+
+    @property
     def python(self) -> PythonDocument | None:
         return self.view if self.language == PYTHON else None
 

@@ -24,8 +24,6 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
-from hiera_core.isolate import PARENT_PID_VARIABLE
-
 QUEUED, RUNNING = "queued", "running"
 SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED = "succeeded", "no_improvement", "failed", "cancelled"
 FINISHED = (SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED)
@@ -139,6 +137,9 @@ class JobQueue:
                 asyncio.get_running_loop().create_task(self._run(job))
 
     async def _run(self, job: Job) -> None:
+        # hiera_core.isolate loads ctypes and subprocess: not before the first job.
+        from hiera_core.isolate import PARENT_PID_VARIABLE
+
         self.listener(job, None)
         try:
             job.process = await asyncio.create_subprocess_exec(

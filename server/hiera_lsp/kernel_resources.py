@@ -91,11 +91,11 @@ class KernelResources:
 
     async def _compile_latest(self, uri: str) -> None:
         try:
-            while True:
+            while (document := self._latest.get(uri)) is not None:
                 await asyncio.sleep(DEBOUNCE_S)
-                document = self._latest.pop(uri, None)
-                if document is None:
-                    return
+                if self._latest.get(uri) is not document:
+                    continue  # still typing (or closed): a compile now would compete with the analysis
+                del self._latest[uri]
                 key = _content_key(document)
                 if key not in self._reports and self._unavailable is None:
                     report = await self._compile(document)

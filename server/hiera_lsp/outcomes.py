@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.store import atomic_write_text
 from hiera_lsp import proposals
 from hiera_lsp.jobs import CANCELLED, FAILED, NO_IMPROVEMENT, SUCCEEDED, Job
 from hiera_lsp.records import read_record
@@ -117,6 +116,7 @@ async def _deliver_proposal(ls: "HieraLanguageServer", job: Job) -> str:
 async def _show_spec(ls: "HieraLanguageServer", job: Job) -> str:
     """Render the spec next to the run's spec.json and show it."""
     from hiera_core.spec import Spec, render_text  # large: loaded when a spec job ends
+    from hiera_core.store import atomic_write_text
 
     spec = Spec.from_dict(job.result or {})
     record = read_record(job.path, spec.class_name or job.class_name)

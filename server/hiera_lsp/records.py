@@ -9,20 +9,26 @@ from __future__ import annotations
 import json
 import os
 
-from hiera_core.store import Store, find_workspace_root, task_key
+# hiera_core.store loads on the first read, not while the editor waits for initialize.
 
 
 def workspace_root(path: str) -> str:
+    from hiera_core.store import find_workspace_root
+
     return str(find_workspace_root(path))
 
 
 def read_record(path: str, class_name: str) -> dict:
+    from hiera_core.store import Store, task_key
+
     store = Store.for_file(path)
     return store.read_index(task_key(store.workspace, path, class_name))
 
 
 def all_records(path: str) -> list[dict]:
     """Every index record of the workspace that `path` belongs to."""
+    from hiera_core.store import Store
+
     folder = Store.for_file(path).root / "index"
     records = []
     try:

@@ -2,6 +2,10 @@
 
 Each handler is thin: it finds the document snapshot and hands over to the feature's module.
 Only the analysis thread and job children do slow work; the event loop keeps answering.
+
+Start-up is what an editor waits for before anything works: importing this module loads pygls,
+lsprotocol (its generated methods from attrs_code_cache) and the handlers' light modules only;
+grammars, rules, the store and the job machinery load on first use.
 """
 
 from __future__ import annotations
@@ -12,14 +16,18 @@ import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from lsprotocol import types
+from hiera_lsp.attrs_code_cache import cached_compiles
+
+with cached_compiles():  # the first import of lsprotocol.types: its classes' methods come precompiled
+    from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 import hiera_lsp
 from hiera_lsp import code_actions, commands, hover
-from hiera_lsp.diagnostics import DiagnosticsPublisher
+from hiera_lsp.diagnostics import LARGE_BYTES, DiagnosticsPublisher
 from hiera_lsp.documents import Document, DocumentStore, load_analysis
 from hiera_lsp.jobs import JobQueue
 from hiera_lsp.kernel_resources import KernelResources
@@ -31,10 +39,32 @@ log = logging.getLogger(__name__)
 STORE_WATCHERS = ("**/.hiera/index/*.json", "**/*_hiera.py")
 
 
+class HieraProtocol(LanguageServerProtocol):
+    """pygls's protocol without its own copy of every open document: the server keeps its
+    snapshots (DocumentStore), and pygls's copy re-splits the whole text on every keystroke."""
+
+    def _user_handler(self, method: str, params):
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
 class HieraLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("hiera-lsp", hiera_lsp.__version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=HieraProtocol)
         self.documents = DocumentStore()
         self.initial_settings = Settings()
         self.settings = Settings()
@@ -105,8 +135,15 @@ def create_server() -> HieraLanguageServer:
     server = HieraLanguageServer()
 
     async def pull_diagnostics(ls: HieraLanguageServer, params: types.DocumentDiagnosticParams):
-        items = await ls.diagnostics.compute(_document(ls, params.text_document.uri))
-        return types.RelatedFullDocumentDiagnosticReport(items=items)
+        uri = params.text_document.uri
+        document = _document(ls, uri)
+        while True:
+            items = await ls.diagnostics.compute(document)
+            latest = ls.documents.get(uri)
+            # Edited meanwhile: a report of older text would be shown against the newer one.
+            if latest is None or latest is document:
+                return types.RelatedFullDocumentDiagnosticReport(items=items)
+            document = latest
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: HieraLanguageServer, params: types.InitializeParams) -> None:
@@ -174,14 +211,15 @@ def create_server() -> HieraLanguageServer:
         ls.kernel_resources.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls: HieraLanguageServer, params: types.HoverParams) -> types.Hover | None:
-        document = _document(ls, params.text_document.uri)
+    async def on_hover(ls: HieraLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        document = await _parsed(ls, _document(ls, params.text_document.uri))
         return hover.hover(document, params.position, ls.encoding, ls.kernel_resources.line_for)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=list(code_actions.KINDS)))
-    def on_code_action(ls: HieraLanguageServer, params: types.CodeActionParams):
-        return code_actions.code_actions(ls, _document(ls, params.text_document.uri), params)
+    async def on_code_action(ls: HieraLanguageServer, params: types.CodeActionParams):
+        document = await _parsed(ls, _document(ls, params.text_document.uri))
+        return code_actions.code_actions(ls, document, params)
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: HieraLanguageServer, params: None) -> None:
@@ -202,6 +240,14 @@ def _document(ls: HieraLanguageServer, uri: str) -> Document:
     if document is None:
         # Requests for documents the client never opened are answered with an error, not a crash.
         raise JsonRpcInvalidParams(f"unknown document {uri!r}: open it first (textDocument/didOpen)")
+    return document
+
+
+async def _parsed(ls: HieraLanguageServer, document: Document) -> Document:
+    """`document` with its view built. A large file's parse takes up to a second: it runs on the
+    analysis thread, so the event loop keeps answering about other files meanwhile."""
+    if len(document.data) > LARGE_BYTES and not document.parsed:
+        await asyncio.get_running_loop().run_in_executor(ls.analysis_executor, lambda: document.view)
     return document
 
 

@@ -23,8 +23,6 @@ import sys
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from hiera_core.llm.config import ENV_EDITOR
-
 SECTION = "hiera"
 DEVICES = ("cuda", "cpu")
 
@@ -63,6 +61,9 @@ class Settings:
         return replace(self, **changes), problems
 
     def job_environment(self) -> dict[str, str]:
+        # hiera_core.llm.config loads tomllib and urllib: not before the first job.
+        from hiera_core.llm.config import ENV_EDITOR
+
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         editor = {key: value for key, value in (("model", self.model), ("baseUrl", self.baseUrl)) if value}
         if editor:

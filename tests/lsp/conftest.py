@@ -245,6 +245,16 @@ class Session:
         self.edits = edits
         self.registrations: list[types.Registration] = []
         self.closed = False
+        # Every push in arrival order, with its version (the client keeps only the latest list).
+        self.published: list[types.PublishDiagnosticsParams] = []
+        features = client.protocol.fm.features
+        keep_latest = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+        def publish(params: types.PublishDiagnosticsParams) -> None:
+            self.published.append(params)
+            keep_latest(params)
+
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
 
     def open(self, relative: str, text: str | None = None, language_id: str | None = None, version: int = 1) -> str:
         uri = self.workspace.uri(relative)
@@ -262,6 +272,17 @@ class Session:
                 await asyncio.sleep(0.02)
             return list(self.client.diagnostics[uri])
         return await asyncio.wait_for(wait(), timeout)
+
+    async def pushed_version(self, uri: str, version: int, timeout: float = 30.0) -> list[types.Diagnostic]:
+        """The diagnostics pushed for `version` of `uri`, once they arrive."""
+        async def wait():
+            while not any(p.uri == uri and p.version == version for p in self.published):
+                await asyncio.sleep(0.02)
+            return list(next(p for p in self.published if p.uri == uri and p.version == version).diagnostics)
+        return await asyncio.wait_for(wait(), timeout)
+
+    def versions_pushed(self, uri: str) -> list[int | None]:
+        return [p.version for p in self.published if p.uri == uri]
 
     async def pulled(self, uri: str) -> list[types.Diagnostic]:
         report = await self.client.text_document_diagnostic_async(

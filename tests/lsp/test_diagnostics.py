@@ -24,12 +24,18 @@ def _edit(session, uri: str, version: int, start: tuple[int, int], end: tuple[in
                               end=types.Position(line=end[0], character=end[1])), text=text)]))
 
 
+def _select_restrict_hints(session) -> None:
+    """HC115 (a hint on the kernel's line, after its wide characters) runs only when selected."""
+    session.workspace.path("kernels/pyproject.toml").write_text('[tool.hiera.check]\nselect = ["HC1"]\n')
+
+
 async def test_cuda_findings_are_pushed_with_utf16_columns(start_server):
     session = await start_server("push")
+    _select_restrict_hints(session)
     uri = session.open(CU)
     items = await session.pushed(uri)
 
-    assert _codes(items) == ["HC101", "HC110", "HC113", "HC115", "HC115"]
+    assert {"HC101", "HC110", "HC115"} <= set(_codes(items))
     restrict_x = next(item for item in items if item.code == "HC115" and "'x'" in item.message)
     line = session.workspace.text(CU).splitlines()[KERNEL_LINE]
     # é is one UTF-16 unit, 😀 two: one more unit than characters before `const float* x`.
@@ -43,6 +49,7 @@ async def test_cuda_findings_are_pushed_with_utf16_columns(start_server):
 
 async def test_utf8_columns_when_the_client_negotiates_utf8(start_server):
     session = await start_server("push", encodings=["utf-8", "utf-16"])
+    _select_restrict_hints(session)
     uri = session.open(CU)
     items = await session.pushed(uri)
     restrict_x = next(item for item in items if item.code == "HC115" and "'x'" in item.message)
@@ -58,7 +65,7 @@ async def test_a_pulling_client_gets_reports_and_no_pushes(start_server):
     items = await session.pulled(uri)
     await asyncio.sleep(0.5)  # long enough for a push to have arrived, were one sent
 
-    assert _codes(items) == ["HC101", "HC110", "HC113", "HC115", "HC115"]
+    assert _codes(items) == ["HC101", "HC110"]
     assert session.client.diagnostics == {}
     assert (await session.info())["diagnostics"] == "pull"
 
@@ -67,7 +74,7 @@ async def test_neovim_011_is_pushed_to_since_it_cannot_be_asked_to_refresh(start
     session = await start_server("neovim")
     assert session.server_capabilities.diagnostic_provider is None
     items = await session.pushed(session.open(CU))
-    assert _codes(items) == ["HC101", "HC110", "HC113", "HC115", "HC115"]
+    assert _codes(items) == ["HC101", "HC110"]
     assert (await session.info())["diagnostics"] == "push"
 
 

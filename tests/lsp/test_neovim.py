@@ -34,7 +34,7 @@ def test_neovim_session(workspace, tmp_path):
 
     assert seen.get("error") is None, (seen["error"], seen["messages"])
     assert seen["cu_filetype"] == "cuda" and seen["position_encoding"] == "utf-8"
-    assert seen["cu_diagnostics"] == ["HC101", "HC110", "HC113", "HC115", "HC115"]
+    assert seen["cu_diagnostics"] == ["HC101", "HC110"]
     assert seen["kernel_hover"].startswith("**HIERA · kernel `scale_kernel`** (3 parameters)")
     assert seen["module_hover"].startswith("**HIERA · Model**")
     assert seen["actions"] == ["HIERA: Optimize this module", "HIERA: Profile this module", "HIERA: Show contract spec"]
