@@ -130,3 +130,37 @@ def _flatten(value, prefix: str) -> dict:
     for key, inner in value.items():
         flat.update(_flatten(inner, f"{prefix}.{key}"))
     return flat
+
+
+def check_task_module(path: Path, prefix: str):
+    """Load a KernelBench-format task file and check what every bench task must hold: a docstring
+    saying what it computes, float32 inputs and output, the same output under the same seed, and
+    an FX trace that computes what eager does. Returns the module."""
+    import importlib.util
+
+    import torch
+    import torch.fx
+
+    spec = importlib.util.spec_from_file_location(f"{prefix}_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.__doc__ and len(module.__doc__.strip()) > 40, "say what the task computes and why"
+
+    def build():
+        torch.manual_seed(0)
+        model = module.Model(*module.get_init_inputs()).eval()
+        torch.manual_seed(0)
+        return model, module.get_inputs()
+
+    model, inputs = build()
+    assert inputs and all(isinstance(x, torch.Tensor) and x.dtype == torch.float32 for x in inputs)
+    with torch.no_grad():
+        first = model(*inputs)
+        again_model, again_inputs = build()
+        second = again_model(*again_inputs)
+    assert isinstance(first, torch.Tensor) and first.dtype == torch.float32 and first.isfinite().all()
+    assert torch.equal(first, second), "the same seed must give the same output"
+    traced = torch.fx.symbolic_trace(model)
+    with torch.no_grad():
+        assert torch.equal(traced(*inputs), first), "the FX trace must compute what eager computes"
+    return module

@@ -10,9 +10,7 @@ import importlib.util
 import re
 
 import pytest
-import torch
-import torch.fx
-from bench_helpers import REPO
+from bench_helpers import REPO, check_task_module
 
 PROXY = REPO / "benchmarks" / "proxy"
 TASKS = sorted(PROXY.glob("level*/*.py"))
@@ -40,27 +38,8 @@ def _normalized_source(path):
 
 @pytest.mark.parametrize("path", TASKS, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_proxy_task(path):
-    module = _load(path)
-    assert module.__doc__ and len(module.__doc__.strip()) > 40, "say what the task computes and why"
+    module = check_task_module(path, "proxy")
     assert SOURCE_LINE.search(module.__doc__), "cite the model code as 'Source: owner/repo, path'"
-
-    def build():
-        torch.manual_seed(0)
-        model = module.Model(*module.get_init_inputs()).eval()
-        torch.manual_seed(0)
-        return model, module.get_inputs()
-
-    model, inputs = build()
-    assert inputs and all(isinstance(x, torch.Tensor) and x.dtype == torch.float32 for x in inputs)
-    with torch.no_grad():
-        first = model(*inputs)
-        again_model, again_inputs = build()
-        second = again_model(*again_inputs)
-    assert isinstance(first, torch.Tensor) and first.dtype == torch.float32 and first.isfinite().all()
-    assert torch.equal(first, second), "the same seed must give the same output"
-    traced = torch.fx.symbolic_trace(model)
-    with torch.no_grad():
-        assert torch.equal(traced(*inputs), first), "the FX trace must compute what eager computes"
 
 
 def test_proxy_suite_has_thirty_tasks_over_three_levels():

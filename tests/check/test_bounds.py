@@ -10,7 +10,7 @@ import time
 import pytest
 
 from hiera_lsp import check
-from hiera_lsp.cli import main as cli_main
+from check_helpers import run_check
 
 ERROR = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\nvoid run(float* x) { k<<<1, 2000>>>(x); }\n"
 CLEAN = "__global__ void k(float* __restrict__ x) { x[threadIdx.x] = 0.0f; }\n"
@@ -18,20 +18,13 @@ HANG_GUARD = 60  # seconds: only so a regression fails instead of hanging the su
 
 
 def run(args, capsys):
-    code = cli_main(["--check", "--no-cache", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_check(args, capsys, "--no-cache")
 
 
 def run_subprocess(args, cwd, stdin=None):
     return subprocess.run([sys.executable, "-m", "hiera_lsp", "--check", "--no-cache", *args], cwd=cwd,
                           input=stdin, capture_output=True, timeout=HANG_GUARD, check=False)
 
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -7,16 +7,14 @@ import sys
 import pytest
 
 from hiera_lsp import check
-from hiera_lsp.cli import main as cli_main
+from check_helpers import run_check
 
 ERROR = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\nvoid run(float* x) { k<<<1, 2000>>>(x); }\n"
 CLEAN = "__global__ void k(float* __restrict__ x) { x[threadIdx.x] = 0.0f; }\n"
 
 
 def run(args, capsys):
-    code = cli_main(["--check", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_check(args, capsys)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from hiera_lsp import check
+from check_helpers import run_check
 from hiera_lsp.cli import main as cli_main
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text())
@@ -20,15 +21,8 @@ INFO = "__global__ void k(float* a, float* b) { a[threadIdx.x] = b[threadIdx.x];
 
 
 def run(args, capsys):
-    code = cli_main(["--check", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_check(args, capsys)
 
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_clean_file_exits_0(workdir, capsys):

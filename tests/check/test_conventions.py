@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from hiera_core import __version__
+from check_helpers import run_check
 from hiera_lsp.cli import main as cli_main
 
 KERNEL = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n"
@@ -17,15 +18,8 @@ SMALL_LAUNCH = "void run2(float* x) { k<<<1, 100>>>(x); }\n"  # HC106 (warning)
 
 
 def run(args, capsys):
-    code = cli_main(["--check", "--no-cache", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_check(args, capsys, "--no-cache")
 
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_check_version_prints_and_exits_0(capsys):
