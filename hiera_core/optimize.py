@@ -25,14 +25,12 @@ from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import resolve as resolve_llm
 from hiera_core.llm.config import without_credentials
 from hiera_core.llm.record import LLMRecord
-from hiera_core.plan import Plan
+from hiera_core.plan import MIN_SPEEDUP, Plan
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec import Spec
 from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task import choose_class, read_source, split_address
 
-# A candidate must beat the reference by more than timing noise to be proposed.
-MIN_SPEEDUP = 1.03
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
 # path: the profile-guided refinement captures it in a CUDA graph.
@@ -655,14 +653,14 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
     return {"candidate": chosen, "held": True, "speedup": retimed[chosen], "retimed": retimed, "notes": notes}
 
 
-def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float, dict]]:
-    """One fresh worker times the reference, then each contender: name -> (eager ms, its entry)."""
+def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float | None, dict]]:
+    """One fresh worker times each contender against the reference, alternately: name -> (the
+    reference's ms of that pairing, None when the contender was not timed; its entry)."""
     names = [o.name for o in contenders]
     paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
     timed = session.worker("bench_time", f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
-                           proposal_paths=paths)
-    # Each contender against the reference's figure of its own pairing (alternating, same method).
-    return {name: ((entry.get("eager") or timed["eager"])["median_ms"], entry)
+                           proposal_paths=paths, time_reference=False)
+    return {name: (entry["eager"]["median_ms"] if entry["eager"] else None, entry)
             for name, entry in zip(names, timed["proposals"])}
 
 

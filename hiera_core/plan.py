@@ -44,9 +44,10 @@ PRIORS: dict[str, dict[str, float]] = {
 # graphs of single-kernel memory-bound examples timed 0.44x-0.85x of eager: the input copies into
 # the graph's buffers cost more than the launch they save).
 MIN_PRIOR = 0.45
-# A custom-CUDA candidate is not planned when, with its regions at their bounds and the rest of the
-# measured time unchanged, it could not beat the reference beyond timing noise (optimize's MIN_SPEEDUP).
-MIN_GAIN = 1.03
+# A candidate must beat the reference by more than timing noise to be proposed (optimize); a custom-CUDA
+# strategy that could not, with its regions at their bounds and the rest of the measured time
+# unchanged, is not planned.
+MIN_SPEEDUP = 1.03
 # cuDNN's algorithm search gets no boost for references far from their roofline: boosted that way on
 # the H200 (2026-11-30) it lost on all five suite convolutions (0.40x-0.77x of eager).
 
@@ -167,7 +168,7 @@ class ExpertPlanner:
             if strategy.space == "custom_cuda" and (missing := custom_cuda_unavailable()):
                 skipped.append({"strategy": key, "reason": missing})
                 continue
-            if strategy.space == "custom_cuda" and kernel_ceiling is not None and kernel_ceiling < MIN_GAIN:
+            if strategy.space == "custom_cuda" and kernel_ceiling is not None and kernel_ceiling < MIN_SPEEDUP:
                 skipped.append({"strategy": key, "reason": f"at best {kernel_ceiling:.3f}x: its kernels serve regions "
                                                            f"that take little of the measured time, even at their bounds"})
                 continue
@@ -192,7 +193,8 @@ class ExpertPlanner:
 
 def _gets_kernels(region: Region) -> bool:
     """Whether the custom-CUDA candidate computes (part of) this region in generated kernels."""
-    return any(choice.space == "custom_cuda" or "generated" in choice.approach for choice in region.choices[:1])
+    best = region.choices[0] if region.choices else None
+    return best is not None and (best.space == "custom_cuda" or "generated" in best.approach)
 
 
 def best_case_speedup(spec: Spec, served: list[Region]) -> float | None:

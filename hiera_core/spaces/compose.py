@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from hiera_core.spaces import Candidate
 from hiera_core.spaces.codegen import model_new
-from hiera_core.spaces.cuda_libs import _with_flags
+from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
 from hiera_core.spec import Spec
-
-CUDNN_AUTOTUNE = {"torch.backends.cudnn.benchmark": "True"}
-TF32 = {"torch.backends.cuda.matmul.allow_tf32": "True", "torch.backends.cudnn.allow_tf32": "True"}
 
 
 def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
@@ -28,17 +25,17 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
         or "torch.nn.functional.linear(" in forward
     variants = []
     if calls_conv and not spec.dynamic_dims:
-        variants.append(_flagged(candidate, "cudnn_autotune", CUDNN_AUTOTUNE,
+        variants.append(_flagged(candidate, "cudnn_autotune", CUDNN_AUTOTUNE_FLAGS,
                                  "its convolutions run by cuDNN with the algorithm autotuned for these static "
                                  "shapes (torch.backends.cudnn.benchmark, inside forward only)"))
     if spec.precision == "tf32" and (calls_conv or calls_gemm):
-        variants.append(_flagged(candidate, "tf32", TF32, "its GEMMs and convolutions on TF32 tensor cores "
+        variants.append(_flagged(candidate, "tf32", TF32_FLAGS, "its GEMMs and convolutions on TF32 tensor cores "
                                                           "(allowed by the contract's precision policy)"))
     return variants
 
 
 def _flagged(candidate: Candidate, setting: str, flags: dict[str, str], what: str) -> Candidate:
-    wrapper = model_new("_HieraKernels", f"{candidate.name}, {what}.", forward=_with_flags("_HieraKernels", flags))
+    wrapper = model_new("_HieraKernels", f"{candidate.name}, {what}.", forward=forward_with_flags("_HieraKernels", flags))
     code = f"{candidate.code.rstrip()}\n\n\n_HieraKernels = ModelNew\n\n\n{wrapper}"
     return Candidate(name=f"{candidate.name}+{setting}", space=candidate.space,
                      strategy=f"{candidate.strategy}+{setting}", code=code, reason=f"{candidate.reason}; {what}",

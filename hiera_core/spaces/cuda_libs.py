@@ -11,8 +11,11 @@ from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spec import Spec
 
+CUDNN_AUTOTUNE_FLAGS = {"torch.backends.cudnn.benchmark": "True"}
+TF32_FLAGS = {"torch.backends.cuda.matmul.allow_tf32": "True", "torch.backends.cudnn.allow_tf32": "True"}
 
-def _with_flags(cls: str, flags: dict[str, str], prologue: str = "", epilogue: str = "return out") -> str:
+
+def forward_with_flags(cls: str, flags: dict[str, str], prologue: str = "", epilogue: str = "return out") -> str:
     """A forward that sets backend flags around the reference forward and restores them."""
     saves = "\n".join(f"    saved_{i} = {flag}" for i, flag in enumerate(flags))
     sets = "\n".join(f"    {flag} = {value}" for flag, value in flags.items())
@@ -31,7 +34,7 @@ def applies_cudnn_benchmark(spec: Spec) -> str | None:
 
 
 def generate_cudnn_benchmark(ctx: ImplementContext) -> Candidate:
-    forward = _with_flags(ctx.reference_class, {"torch.backends.cudnn.benchmark": "True"})
+    forward = forward_with_flags(ctx.reference_class, CUDNN_AUTOTUNE_FLAGS)
     code = model_new(ctx.reference_class, "The reference forward with cuDNN's algorithm autotuning "
                      "(torch.backends.cudnn.benchmark), enabled only inside forward.", forward=forward)
     return Candidate(name="cuda_libs.cudnn_benchmark", space="cuda_libs", strategy="cudnn_benchmark", code=code,
@@ -48,8 +51,8 @@ def applies_cudnn_nhwc(spec: Spec) -> str | None:
 
 
 def generate_cudnn_nhwc(ctx: ImplementContext) -> Candidate:
-    forward = _with_flags(
-        ctx.reference_class, {"torch.backends.cudnn.benchmark": "True"},
+    forward = forward_with_flags(
+        ctx.reference_class, CUDNN_AUTOTUNE_FLAGS,
         prologue="inputs = [x.contiguous(memory_format=torch.channels_last)\n"
                  "          if isinstance(x, torch.Tensor) and x.dim() == 4 else x for x in inputs]",
         epilogue="if isinstance(out, torch.Tensor):\n    return out.contiguous()\n"
@@ -68,8 +71,7 @@ def applies_tf32(spec: Spec) -> str | None:
 
 
 def generate_tf32(ctx: ImplementContext) -> Candidate:
-    forward = _with_flags(ctx.reference_class, {"torch.backends.cuda.matmul.allow_tf32": "True",
-                                                "torch.backends.cudnn.allow_tf32": "True"})
+    forward = forward_with_flags(ctx.reference_class, TF32_FLAGS)
     code = model_new(ctx.reference_class, "TF32 tensor-core math for float32 GEMMs and convolutions "
                      "(allowed by '# hiera: precision=tf32'), enabled only inside forward.", forward=forward)
     return Candidate(name="cuda_libs.tf32", space="cuda_libs", strategy="tf32", code=code,

@@ -109,3 +109,9 @@ def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, mo
     assert result["compile"] == {"default": None} and result["proposals"] == []
     assert result["compile_errors"] == {"default": "RuntimeError: inductor could not lower this graph"}
     assert result["eager"]["median_ms"] > 0
+
+
+def test_the_reference_alone_is_timed_only_when_asked(task_path):
+    result = op_bench_time({"address": f"{task_path}::Model", "device": "cpu", "proposal_paths": [],
+                            "time_reference": False})
+    assert result["eager"] is None and "time_eager" not in result["seconds"]

@@ -27,10 +27,11 @@ class FreshProcessTimings:
         self.stages.append(message)
 
     def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
-        assert op == "bench_time" and not request.get("compile_modes")  # no torch.compile timing needed
+        # the pairings' reference figures only: no torch.compile timing, no reference timed alone
+        assert op == "bench_time" and not request.get("compile_modes") and request["time_reference"] is False
         names = [Path(path).stem for path in request["proposal_paths"]]
         self.processes.append(names)
-        eager, proposals = 1.0, []
+        proposals = []
         for name in names:
             timing = self.timings[name]
             if isinstance(timing, list):
@@ -38,16 +39,17 @@ class FreshProcessTimings:
             if isinstance(timing, Exception):
                 raise timing
             if timing is None:  # KernelBench's allclose check failed: no timing of the proposal
-                proposals.append({"hiera": None, "check": {"correct": False, "failed_in": "trials",
+                proposals.append({"hiera": None, "eager": None, "check": {"correct": False, "failed_in": "trials",
                                                            "message": "trial 0: values differ beyond atol = rtol = 0.01"}})
                 continue
             if timing == "judge":
-                proposals.append({"hiera": None, "check": {"correct": False, "failed_in": "judge",
+                proposals.append({"hiera": None, "eager": None, "check": {"correct": False, "failed_in": "judge",
                                                            "message": "while timed: timing-window: every step..."}})
                 continue
             eager, proposal = timing
-            proposals.append({"hiera": {"median_ms": proposal}, "check": {"correct": True, "message": "5 random trials"}})
-        return {"eager": {"median_ms": eager}, "proposals": proposals}
+            proposals.append({"hiera": {"median_ms": proposal}, "eager": {"median_ms": eager},
+                              "check": {"correct": True, "message": "5 random trials"}})
+        return {"eager": None, "proposals": proposals}
 
 
 def verified(name: str, speedup: float) -> CandidateOutcome:

@@ -950,12 +950,17 @@ class Lowerer:
     def _value(self, ref):
         return self.values[ref.name] if isinstance(ref, Ref) else ref
 
-    def _lazy(self, ref) -> Expr:
-        value = self._value(ref)
+    def _computed(self, value):
+        """`value`, a stencil sum or a padded grid computed (by its kernel, or its pad) where something
+        reads it other than through the stencil arithmetic."""
         if isinstance(value, StencilSum):
             return self._materialize_stencil(value)
         if isinstance(value, PaddedGrid):
             return self._materialize_pad(value)
+        return value
+
+    def _lazy(self, ref) -> Expr:
+        value = self._computed(self._value(ref))
         if not isinstance(value, Expr):
             raise Unsupported(f"{ref!r} is not a float tensor")
         return value
@@ -987,11 +992,7 @@ class Lowerer:
 
     def _render(self, value, materialize: bool) -> str:
         if isinstance(value, Ref):
-            resolved = self.values[value.name]
-            if isinstance(resolved, StencilSum):
-                resolved = self._materialize_stencil(resolved)
-            if isinstance(resolved, PaddedGrid):
-                resolved = self._materialize_pad(resolved)
+            resolved = self._computed(self.values[value.name])
             if isinstance(resolved, PyValue):
                 return resolved.expr
             if isinstance(resolved, Expr):
