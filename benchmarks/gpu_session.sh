@@ -7,6 +7,8 @@
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
+#   bash benchmarks/gpu_session.sh proxy      # issue 23: benchmarks/proxy (LEVELS, default 2,3), resumable
+#   ONLY="hacks/NAME ..." bash benchmarks/gpu_session.sh corpus   # the adversarial corpus, WORKERS at a time
 #   bash benchmarks/gpu_session.sh both       # examples, then the suite with the time left
 #   RERUN="level1/9_GroupNorm.py ..." bash benchmarks/gpu_session.sh suite   # those tasks again (each call that sets it)
 # examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
@@ -41,7 +43,19 @@ case "${1:-tests}" in
     timeout -s INT 570 python3 -m pytest -m gpu tests/gpu tests/cuda tests/adversarial -v --durations=20 \
       -p no:cacheprovider --basetemp=/tmp/pt 2>&1 | tee "$out/pytest_gpu.log" | grep -v PASSED | tail -60
     ;;
-  examples|suite|both)
+  corpus)
+    # Entries share the GPU (WORKERS, default 6); any verdict that comes out wrong is evaluated again
+    # alone, since only timing-sensitive verdicts can notice the sharing.
+    only=${ONLY:+--only $ONLY}
+    timeout -s INT "${CORPUS_S:-420}" python3 tests/adversarial/run_corpus.py --device cuda --workers "${WORKERS:-6}" \
+      $only --stop-after $(( ${CORPUS_S:-420} - 90 )) --json "$out/corpus.json" 2>&1 | tee "$out/corpus.txt" | grep -v "^ok "
+    wrong=$(grep -oE "^WRONG +[a-z]+/[a-z0-9_]+" "$out/corpus.txt" | awk '{print $2}' | tr '\n' ' ')
+    if [ -n "$wrong" ]; then
+      timeout -s INT 150 python3 tests/adversarial/run_corpus.py --device cuda --workers 1 --only $wrong 2>&1 \
+        | tee "$out/corpus_alone.txt"
+    fi
+    ;;
+  examples|suite|proxy|both)
     # `both`: the examples, then the suite with the time left. Each folder resumes where the last
     # call stopped; no task starts after CALL_S - 180 s, and any still running at CALL_S - 30 s is
     # interrupted. CALL_S (default 600, one device call) is this script's share of the call when other
@@ -54,7 +68,11 @@ case "${1:-tests}" in
       left=$((call_s - 180 - SECONDS))
       [ "$left" -gt 30 ] || break
       folder="bench-$part"
-      targets=$([ "$part" = examples ] && echo examples/*.py || echo benchmarks/suite)
+      case "$part" in
+        examples) targets="examples/*.py" ;;
+        proxy) targets="benchmarks/proxy --levels ${LEVELS:-2,3}" ;;
+        *) targets=benchmarks/suite ;;
+      esac
       rerun=$([ "$part" = suite ] && for id in ${RERUN:-}; do printf -- "--rerun %s " "$id"; done)
       timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
         $gpus --out "$folder" --resume $rerun --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
@@ -84,7 +102,7 @@ case "${1:-tests}" in
     fi
     ;;
   *)
-    echo "usage: $0 timing|tests|examples|kernels|stencil|suite|both" >&2
+    echo "usage: $0 timing|tests|corpus|examples|kernels|stencil|suite|proxy|both" >&2
     exit 2
     ;;
 esac

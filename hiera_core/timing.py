@@ -64,6 +64,11 @@ class Timing:
     kernels: list[KernelShare] = field(default_factory=list)
     gpu_median_ms: float | None = None  # GPU: CUDA-event time of the call's GPU work (host queueing hidden)
     host_queue_ms: float | None = None  # GPU: host time per call to queue back-to-back calls
+    # GPU: the fastest back-to-back batch, host time per call (a busy host or device only adds time)
+    host_min_ms: float | None = None
+    # GPU: per call, how long the device stays busy after the timed stream's end event (median, less
+    # an empty call's): work on streams the timed stream never waited for
+    unwaited_ms: float | None = None
     bound: str = "cpu"  # "gpu" or "host": which of the two GPU figures is the median; "cpu" on CPU
     kernels_per_call: float | None = None  # GPU: kernels the profiler saw per call
     # ~95% confidence interval of the median (median_interval), where the timing has one
@@ -327,6 +332,7 @@ def _time_cuda(fn: Callable, inputs: list, profile: bool, on_last_output) -> Tim
     timing.iterations = len(times) + host_calls * len(host)
     timing.gpu_median_ms = gpu_median
     timing.host_queue_ms = host_queue_ms
+    timing.host_min_ms = min(host)
     timing.bound = "host" if host_bound else "gpu"
     if profile:
         timing.kernel_sum_ms, timing.kernels, timing.kernels_per_call = _profile_ops(fn, rotation, flush)
@@ -545,6 +551,32 @@ class BatchTimer:
 
     def _noop_event_batch(self, calls, head_start_ms) -> dict:
         return self._event_batch(calls, 0.0, noop=True)
+
+    def _tail(self, calls, head_start_ms, noop: bool = False) -> dict:
+        """Per call, queued as in an event batch (input copy, L2 flush, head start) but on its own:
+        once the timed stream's end event is done, how long until the whole device is (work queued
+        on other streams and never waited for)."""
+        import torch
+
+        head_start = HeadStart(head_start_ms)
+        tails = []
+        for set_index, roll in calls:
+            args = self.values.make(set_index, roll)
+            end_event = torch.cuda.Event()
+            torch.cuda.synchronize()
+            self.flush()
+            head_start()
+            if not noop:
+                self.outputs.append(self.fn(*args))
+            end_event.record()
+            end_event.synchronize()
+            after = time.perf_counter()
+            torch.cuda.synchronize()
+            tails.append((time.perf_counter() - after) * 1000)
+        return {"tails": tails}
+
+    def _noop_tail(self, calls, head_start_ms) -> dict:
+        return self._tail(calls, head_start_ms, noop=True)
 
     def _profile(self, calls, _head_start_ms) -> dict:
         kernel_sum, kernels, per_call = _profile_ops(self.fn, _PlannedRotation(self.values, calls), self.flush,

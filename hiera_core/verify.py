@@ -86,10 +86,15 @@ class Comparison:
 
 
 COMPARE_CHUNK = 1 << 20  # elements per float64 pass: the temporaries stay in a CPU's caches
+# On a set where the reference's own float32 result is far from float64's (an ill-conditioned set:
+# attention on logits in the tens of thousands), an equally precise implementation differs from it by
+# as much: this many times the reference's own largest error is allowed on top of the tolerance.
+OWN_ERROR_FACTOR = 2.0
 
 
-def compare(out, ref, tolerance: Tolerance) -> Comparison:
-    """|out - ref| <= atol + rtol*|ref| in float64, atol = atol_rel x RMS of the reference's finite
+def compare(out, ref, tolerance: Tolerance, own_error: float = 0.0) -> Comparison:
+    """|out - ref| <= atol + rtol*|ref| (+ OWN_ERROR_FACTOR x `own_error`, the reference's own largest
+    error against float64 on this set) in float64, atol = atol_rel x RMS of the reference's finite
     values; NaN where the reference has none, and infinities that differ, fail first."""
     import torch
 
@@ -117,7 +122,7 @@ def compare(out, ref, tolerance: Tolerance) -> Comparison:
         squares += float(torch.dot(values, values))
         finite += values.numel()
     rms = (squares / finite) ** 0.5 if finite else 1.0
-    atol = tolerance.atol_rel * (rms if rms > 0 else 1.0)
+    atol = tolerance.atol_rel * (rms if rms > 0 else 1.0) + OWN_ERROR_FACTOR * own_error
     max_error, ratio, worst = 0.0, 0.0, 0
     for start in chunks:
         o = out_flat[start:start + COMPARE_CHUNK].to(torch.float64, copy=True)
@@ -137,7 +142,10 @@ def compare(out, ref, tolerance: Tolerance) -> Comparison:
         return Comparison(False, "values", f"{bad} of {out.numel()} values out of tolerance, largest error "
                           f"{max_error:.3g} (worst at flat index {worst}: {float(out_flat[worst]):.6g} vs "
                           f"reference {float(ref_flat[worst]):.6g}; allowed {atol:.2g} + "
-                          f"{tolerance.rtol:.2g}*|ref|)", max_error, ratio)
+                          f"{tolerance.rtol:.2g}*|ref|" + (f", which includes {OWN_ERROR_FACTOR:g}x the "
+                                                           f"reference's own float32 error on this set, "
+                                                           f"{own_error:.2g}" if own_error else "") + ")",
+                          max_error, ratio)
     return Comparison(True, "values", "", max_error, ratio)
 
 
@@ -195,21 +203,36 @@ def static_verification(candidate_source: str, space: str, reference_class: str,
 CPU_BOUND_MARGIN = 0.25  # on CPU a time is impossible only below a quarter of the nominal bound
 HOST_EXCESS_RATIO = 1.5
 HOST_EXCESS_SLACK_MS = 0.02
+# The device busy after the timed stream's end event for more than this share of the call's timed
+# GPU work (and than the noise of two synchronisations) means work the timed stream never waited for.
+UNWAITED_SHARE = 0.1
+UNWAITED_SLACK_MS = 0.02
 
 
 def streams_check(timed, where: str) -> Check:
-    """Back-to-back calls, waited for on every stream, take far longer each than the call's GPU work
-    on the timed stream (events) and the host's time to queue it: GPU work the timed stream never
-    waited for. A host-bound call takes as long as its queueing, a GPU-bound one as its events."""
+    """GPU work the timed stream never waited for, seen two ways. Alone on an idle device, the device
+    stays busy after the timed stream's end event (`unwaited_ms`). Back to back, waited for on every
+    stream, calls take far longer each than their GPU work on the timed stream (events) and the host's
+    time to queue them: a host-bound call takes as long as its queueing, a GPU-bound one as its events.
+    There the fastest batch is judged: another process's load on the host or the device only adds
+    time to some batches, while unwaited work adds it to every one."""
+    unwaited = getattr(timed, "unwaited_ms", None)
+    if unwaited is not None and unwaited > max(UNWAITED_SHARE * timed.gpu_median_ms, UNWAITED_SLACK_MS):
+        return Check("streams", False, f"after the timed stream's end event the device stays busy {unwaited:.4g} ms per "
+                                       f"call, against {timed.gpu_median_ms:.4g} ms of GPU work on the timed stream "
+                                       f"(CUDA events): the candidate does GPU work the timed stream does not wait "
+                                       f"for (side streams)", where)
     explained = max(timed.gpu_median_ms, timed.host_queue_ms)
-    if timed.host_median_ms > HOST_EXCESS_RATIO * explained + HOST_EXCESS_SLACK_MS:
-        return Check("streams", False, f"back-to-back calls keep the device busy {timed.host_median_ms:.4g} ms per "
-                                       f"call, {timed.host_median_ms / max(explained, 1e-9):.1f}x what the call's "
-                                       f"GPU work on the timed stream ({timed.gpu_median_ms:.4g} ms, CUDA events) and "
-                                       f"queueing it ({timed.host_queue_ms:.4g} ms) take: the candidate does GPU "
-                                       f"work the timed stream does not wait for (side streams)", where)
-    return Check("streams", True, f"{timed.host_median_ms:.4g} ms/call back to back; events {timed.gpu_median_ms:.4g} ms, "
-                                  f"queueing {timed.host_queue_ms:.4g} ms")
+    back_to_back = timed.host_min_ms if getattr(timed, "host_min_ms", None) is not None else timed.host_median_ms
+    if back_to_back > HOST_EXCESS_RATIO * explained + HOST_EXCESS_SLACK_MS:
+        return Check("streams", False, f"back-to-back calls keep the device busy {back_to_back:.4g} ms per call "
+                                       f"in the fastest batch, {back_to_back / max(explained, 1e-9):.1f}x what the "
+                                       f"call's GPU work on the timed stream ({timed.gpu_median_ms:.4g} ms, CUDA "
+                                       f"events) and queueing it ({timed.host_queue_ms:.4g} ms) take: the candidate "
+                                       f"does GPU work the timed stream does not wait for (side streams)", where)
+    tail = f"; {unwaited:.3g} ms busy after the end event" if unwaited is not None else ""
+    return Check("streams", True, f"{back_to_back:.4g} ms/call back to back (fastest batch); events "
+                                  f"{timed.gpu_median_ms:.4g} ms, queueing {timed.host_queue_ms:.4g} ms{tail}")
 
 
 def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: str,

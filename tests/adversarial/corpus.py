@@ -3,7 +3,7 @@
 Every file under hacks/ and controls/ starts with a header line and a comment saying what it
 exploits (hacks) or why it is legitimate (controls):
 
-    # hiera-adversarial: task=NAME space=SPACE|infer expect=CHECK|pass|no-speedup [device=cuda] [uses=nvrtc]
+    # hiera-adversarial: task=NAME space=SPACE|infer expect=CHECK[|CHECK...]|pass|no-speedup [device=cuda] [uses=nvrtc]
     #                    [sanitize=yes]
 
 Like HIERA's own candidates, a corpus candidate is appended after the verbatim source of its
@@ -38,7 +38,7 @@ class Entry:
     path: Path
     task: str
     space: str
-    expect: str  # the check that must reject a hack, or "pass"
+    expect: str  # the check that must reject a hack (a|b: either, first), "pass" or "no-speedup"
     device: str  # "any" | "cuda"
     uses_nvrtc: bool
     sanitize: bool
@@ -90,10 +90,14 @@ def request_for(entry: Entry, device: str, folder: Path) -> dict:
             "space": space}
 
 
-def evaluate(entry: Entry, device: str, folder: Path) -> dict:
+def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False) -> dict:
     """The worker's result; a candidate that takes its worker down becomes a failed check named
-    after how (crash, timeout, oom), as `hiera verify` reports it."""
+    after how (crash, timeout, oom), as `hiera verify` reports it. `side_by_side`: other entries are
+    evaluated meanwhile, so the device is shared as `hiera optimize --jobs` shares it (verification
+    side by side, timing alone: hiera_core.devicelock)."""
     request = request_for(entry, device, folder)
+    if side_by_side:
+        request["device_lock"] = str(folder / "device.lock")
     try:
         # One intra-op thread on CPU: evaluate_all runs evaluations side by side on few cores.
         result = run_worker("evaluate", {**request, "profile": False, "cpu_threads": 1}, timeout_s=300, device=device,
@@ -112,4 +116,5 @@ def evaluate(entry: Entry, device: str, folder: Path) -> dict:
 def evaluate_all(entries: list[Entry], device: str, folder: Path, workers: int) -> dict[str, dict]:
     """`evaluate` for many entries, `workers` at a time (each in its own worker process)."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return dict(zip((e.name for e in entries), pool.map(lambda e: evaluate(e, device, folder), entries)))
+        return dict(zip((e.name for e in entries),
+                        pool.map(lambda e: evaluate(e, device, folder, workers > 1), entries)))

@@ -3,14 +3,18 @@ against what its header expects (the assertions of test_adversarial.judge).
 
     python tests/adversarial/run_corpus.py --device cuda --workers 4 [--only hacks/NAME ...] [--stop-after S]
 
-For a GPU run that must fit a time limit: `pytest -m gpu` evaluates one entry at a time (clean
-timings); here entries share the GPU, which only timing-sensitive verdicts could notice.
+For a GPU run that must fit a time limit: `pytest -m gpu` evaluates one entry at a time; here
+entries are verified side by side and timed one at a time (the device lock of `hiera optimize
+--jobs`), so only the host's load can differ. Ctrl-C (or SIGINT from `timeout -s INT`) reports what
+finished and stops the rest: their workers die with this process.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import tempfile
 import time
@@ -37,43 +41,60 @@ def main() -> int:
                and (args.device == "cuda" or (e.device == "any" and not e.sanitize))]
     started = time.monotonic()
     results, verdicts = {}, {}
-    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.workers) as pool:
-        def run(entry):
-            if args.stop_after is not None and time.monotonic() - started > args.stop_after:
-                return entry, None, 0.0
-            began = time.monotonic()
-            try:
-                return entry, evaluate(entry, args.device, Path(folder)), time.monotonic() - began
-            except Exception as error:  # noqa: BLE001 - an internal error is a verdict to report, not the end
-                return entry, {"error": f"{type(error).__name__}: {error}"}, time.monotonic() - began
+    folder = Path(tempfile.mkdtemp(prefix="hiera-corpus-"))
 
+    def run(entry):
+        if args.stop_after is not None and time.monotonic() - started > args.stop_after:
+            return entry, None, 0.0
+        began = time.monotonic()
+        try:
+            return entry, evaluate(entry, args.device, folder, args.workers > 1), time.monotonic() - began
+        except Exception as error:  # noqa: BLE001 - an internal error is a verdict to report, not the end
+            return entry, {"error": f"{type(error).__name__}: {error}"}, time.monotonic() - began
+
+    def record(entry, result, seconds):
+        if result is None:
+            verdicts[entry.name] = "not reached"
+            return
+        results[entry.name] = result
+        if "error" in result:
+            verdicts[entry.name] = f"WRONG: {result['error']}"
+            print(f"WRONG {entry.name:48} {result['error'][:200]}", flush=True)
+            return
+        try:
+            judge(entry, result)
+            verdicts[entry.name] = "ok"
+        except AssertionError as error:
+            verdicts[entry.name] = "WRONG: " + " ".join(str(error).split())[:300]
+        failed = next((c["name"] for c in result["verification"]["checks"] if not c["passed"]), "pass")
+        print(f"{verdicts[entry.name][:5]:5} {entry.name:48} expect {entry.expect:20} got {failed:20} "
+              f"{seconds:5.1f}s {result.get('timing_verdict', '')}", flush=True)
+
+    pool = ThreadPoolExecutor(args.workers)
+    interrupted = False
+    try:
         for future in as_completed([pool.submit(run, entry) for entry in entries]):
-            entry, result, seconds = future.result()
-            if result is None:
-                verdicts[entry.name] = "not reached"
-                continue
-            results[entry.name] = result
-            if "error" in result:
-                verdicts[entry.name] = f"WRONG: {result['error']}"
-                print(f"WRONG {entry.name:48} {result['error'][:200]}", flush=True)
-                continue
-            try:
-                judge(entry, result)
-                verdicts[entry.name] = "ok"
-            except AssertionError as error:
-                verdicts[entry.name] = "WRONG: " + " ".join(str(error).split())[:300]
-            failed = next((c["name"] for c in result["verification"]["checks"] if not c["passed"]), "pass")
-            print(f"{verdicts[entry.name][:5]:5} {entry.name:48} expect {entry.expect:20} got {failed:20} "
-                  f"{seconds:5.1f}s {result.get('timing_verdict', '')}", flush=True)
+            record(*future.result())
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.shutdown(wait=False, cancel_futures=True)
+    for entry in entries:
+        verdicts.setdefault(entry.name, "not reached")
     wrong = {name: verdict for name, verdict in verdicts.items() if verdict.startswith("WRONG")}
     for name, verdict in sorted(wrong.items()):
         print(f"{name}: {verdict}")
     reached = sum(1 for v in verdicts.values() if v != "not reached")
     print(f"{reached - len(wrong)} passed, {len(wrong)} failed, {len(verdicts) - reached} not reached "
-          f"({args.device}, {args.workers} at a time, {time.monotonic() - started:.0f} s)")
+          f"({args.device}, {args.workers} at a time, {time.monotonic() - started:.0f} s"
+          f"{', interrupted' if interrupted else ''})", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, default=str))
-    return 1 if wrong else 0
+    shutil.rmtree(folder, ignore_errors=True)
+    code = 1 if wrong or interrupted else 0
+    if interrupted:  # threads still wait on their workers, which die with this process
+        os._exit(code)
+    pool.shutdown()
+    return code
 
 
 if __name__ == "__main__":

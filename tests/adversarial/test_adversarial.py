@@ -49,8 +49,9 @@ def judge(entry, result: dict) -> None:
         assert not result["significant"], f"{entry.name} counted as {result['speedup']:.2f}x: {result['timing_verdict']}"
         return
     assert failed, f"{entry.name} passed verification:\n{describe(result)}"
-    assert failed[0]["name"] == entry.expect, f"{entry.name}: expected {entry.expect}:\n{describe(result)}"
-    if entry.expect in VALUE_CHECKS:
+    expected = entry.expect.split("|")  # a|b: either check may catch it first (on another device)
+    assert failed[0]["name"] in expected, f"{entry.name}: expected {entry.expect}:\n{describe(result)}"
+    if failed[0]["name"] in VALUE_CHECKS:
         assert "seed" in failed[0]["reproducer"] and "shapes" in failed[0]["reproducer"], failed[0]
 
 
@@ -58,7 +59,7 @@ def test_the_corpus_has_enough_distinct_tricks_each_explained():
     assert len(HACKS) >= 50 and len(CONTROLS) >= 30
     for entry in ENTRIES:
         assert entry.comment().startswith("Exploits:" if entry.kind == "hack" else "Legitimate"), entry.name
-    assert {e.expect for e in HACKS} >= {"uninitialized-output", "input-mutation", "state", "reference-fallback",
+    assert {check for e in HACKS for check in e.expect.split("|")} >= {"uninitialized-output", "input-mutation", "state", "reference-fallback",
                                          "reference-ops", "try-except", "streams", "threads", "timer-patching",
                                          "tensor-subclass", "values", "nan", "trivial-output", "introspection",
                                          "revalidation"}

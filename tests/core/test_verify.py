@@ -179,9 +179,11 @@ def test_mixed_sign_inputs_unless_the_reference_cannot_take_them(tmp_path):
     assert not any("mixed sign" in described for described in verification.sets_checked)  # log's domain kept
 
 
-def _timing(gpu, host, queue=0.01):
-    """A GPU timing: event median, back-to-back host time per call, host queueing time per call."""
-    return SimpleNamespace(median_ms=max(gpu, host), gpu_median_ms=gpu, host_median_ms=host, host_queue_ms=queue)
+def _timing(gpu, host, queue=0.01, fastest=None, unwaited=0.0):
+    """A GPU timing: event median, back-to-back host time per call (median and fastest batch), host
+    queueing time per call, the device's time busy after the end event."""
+    return SimpleNamespace(median_ms=max(gpu, host), gpu_median_ms=gpu, host_median_ms=host, host_queue_ms=queue,
+                           host_min_ms=host if fastest is None else fastest, unwaited_ms=unwaited)
 
 
 def test_device_time_far_beyond_events_and_queueing_means_unwaited_streams():
@@ -189,6 +191,14 @@ def test_device_time_far_beyond_events_and_queueing_means_unwaited_streams():
     assert streams_check(_timing(0.30, 0.28), "set").passed  # GPU-bound: back to back, as fast as the events
     assert streams_check(_timing(0.004, 0.20, queue=0.19), "set").passed  # host-bound: as slow as its queueing
     assert streams_check(_timing(0.05, 0.30, queue=0.29), "set").passed  # synchronises inside the call
+    # Another process on the device or host slowed most batches, not the fastest: not a side stream.
+    assert streams_check(_timing(0.05, 0.40, fastest=0.06), "set").passed
+    assert streams_check(_timing(0.005, 0.40, fastest=0.35), "set").passed is False  # every batch: side stream
+    # Side work that backs up the launch queue, so queueing explains the back-to-back time: the
+    # device still runs after the end event of a call made alone.
+    side = streams_check(_timing(0.005, 0.40, queue=0.39, unwaited=0.35), "set")
+    assert side.passed is False and "after the timed stream's end event" in side.message
+    assert streams_check(_timing(0.30, 0.30, unwaited=0.01), "set").passed  # sync noise, not side work
 
 
 def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
@@ -269,3 +279,53 @@ def test_sanitizer_summaries_of_both_tools_are_read():
     assert _sanitizer_errors("========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n") == 1
     assert _sanitizer_errors("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n") == 0
     assert _sanitizer_errors("the process died before any summary\n") is None
+
+
+ONE_PASS_VARIANCE_TASK = """
+    import torch
+    import torch.nn as nn
+
+
+    class Model(nn.Module):
+        \"\"\"The variance by E[x^2] - E[x]^2: in float32 it loses most of its digits on data far from zero.\"\"\"
+
+        def forward(self, x):
+            mean = x.mean(dim=-1)
+            return (x * x).mean(dim=-1) - mean * mean
+
+
+    def get_inputs():
+        return [torch.randn(64, 4096)]
+
+
+    def get_init_inputs():
+        return []
+"""
+
+
+def _variance_candidate(tmp_path, body: str) -> str:
+    return str(write_task(tmp_path, "candidate.py", f"""
+        import torch
+        import torch.nn as nn
+
+
+        class ModelNew(nn.Module):
+            def forward(self, x):
+                {body}
+    """))
+
+
+def test_on_a_set_the_reference_computes_badly_an_accurate_candidate_is_judged_against_float64(tmp_path):
+    """On the offset set (values near 100) the reference's own float32 variance is off by far more than
+    the strict tolerance; a two-pass variance, right to float32's precision, differs from it as much.
+    It passes, and the message of a candidate still wrong says how much was allowed for."""
+    task = load_task(str(write_task(tmp_path, "variance.py", ONE_PASS_VARIANCE_TASK)))
+    spec = prepare(task, "cpu", measure=False).spec
+    accurate = _variance_candidate(tmp_path, "return torch.var(x, dim=-1, unbiased=False)")
+    verification = evaluate(task, spec, accurate, "pytorch", "cpu", timed=False)["verification"]
+    assert verification.passed, verification.summary()
+    assert any("offset" in described for described in verification.sets_checked)
+    # Wrong by 1% everywhere: the well-conditioned sets allow no such error, whatever the offset set allows.
+    wrong = _variance_candidate(tmp_path, "return 1.01 * torch.var(x, dim=-1, unbiased=False)")
+    verification = evaluate(task, spec, wrong, "pytorch", "cpu", timed=False)["verification"]
+    assert not verification.passed and verification.failure().name == "values", verification.summary()

@@ -1,7 +1,8 @@
-# hiera-adversarial: task=pointwise space=pytorch expect=revalidation
+# hiera-adversarial: task=pointwise space=pytorch expect=revalidation|state
 # Exploits: verification poisons fresh allocations (glibc M_PERTURB fills them with 0xFE), timing does
 # not: a 512-byte probe allocation tells the two apart. Poisoned: compute; not poisoned (timed): replay
-# the first answer, input set 0's.
+# the first answer, input set 0's. (On a GPU the host probe is never poisoned, so the replay starts
+# during verification and the repeated calls catch it first: state.)
 import torch
 import torch.nn.functional as F
 
