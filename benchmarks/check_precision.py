@@ -4,7 +4,9 @@
 
 Runs every rule with the default configuration over each .cu/.cuh file of the corpus, prints per
 rule the findings and the files they are in, and draws a sample of up to --sample findings per
-rule. The sample is stable: each finding's rank is a hash of the seed and its key
+rule; beside each rule, its recall on the labelled bugs of tests/data/cuda_bugs (a bug is found
+when a finding of its rule starts within 2 lines of the labelled line, as in
+tests/analysis/test_labelled_bugs.py). The sample is stable: each finding's rank is a hash of the seed and its key
 (`project/path:line:code`), so a finding that survives a rule change keeps its place and its
 judgement. Judgements live in benchmarks/check_corpus/judgements.json:
 
@@ -18,10 +20,12 @@ report; the script lists the sampled findings nobody has judged yet, with the co
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
 import time
+import tomllib
 from collections import defaultdict
 from pathlib import Path
 
@@ -30,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hiera_core.analysis import RULES, CheckConfig, Finding, analyze_file
 
 CORPUS = Path(__file__).resolve().parent / "check_corpus"
+BUGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "cuda_bugs"
+LINE_SLACK = 2
 VERDICTS = ("true", "false", "debatable")
 
 
@@ -65,7 +71,29 @@ def precision(true: int, false: int) -> str:
 
 
 COLUMNS = ("rule", "name", "severity", "findings", "files", "sampled", "judged", "true", "false", "debatable",
-           "precision")
+           "precision", "bugs", "recall")
+
+
+def labelled_recall(bugs: Path) -> dict[str, tuple[int, int]]:
+    """Per rule code: (labelled bugs found, labelled bugs) on the labelled corpus."""
+    manifest = bugs / "cases.toml"
+    if not manifest.exists():
+        return {}
+    code_of_name = {rule.name: code for code, rule in RULES.items()}
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for case in tomllib.loads(manifest.read_text())["case"]:
+        if not case["expect"]:
+            continue
+        config = CheckConfig()
+        if case.get("arch") and "arch" in {field.name for field in dataclasses.fields(CheckConfig)}:
+            config = CheckConfig(arch=case["arch"])
+        findings = analyze_file(str(bugs / case["file"]), config=config)
+        for expected in case["expect"]:
+            code = code_of_name.get(expected["rule"], expected["rule"])
+            counts[code][1] += 1
+            counts[code][0] += any(item.code == code and abs(item.start_line + 1 - expected["line"]) <= LINE_SLACK
+                                   for item in findings)
+    return {code: (found, total) for code, (found, total) in counts.items()}
 
 
 def print_table(rows: list[list[str]], markdown: bool) -> None:
@@ -107,12 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus {args.corpus}: {len(files)} .cu/.cuh files from {len(projects)} projects "
           f"({', '.join(projects)}); checked in {elapsed:.1f} s")
 
+    recall = labelled_recall(BUGS)
     rows: list[list[str]] = []
     totals = defaultdict(int)
     unjudged: list[tuple[str, str, Finding]] = []
     reported_keys = set()
-    for code in sorted(by_rule):
-        findings = by_rule[code]
+    for code in sorted(set(by_rule) | set(recall)):
+        findings = by_rule.get(code, [])
         keyed = {finding_key(relative, item): (relative, item) for relative, item in findings}
         reported_keys |= set(keyed)
         sampled = sorted(keyed, key=lambda key: sample_rank(args.seed, key))[:args.sample]
@@ -123,11 +152,16 @@ def main(argv: list[str] | None = None) -> int:
                "sampled": len(sampled), "judged": len(verdicts), **counts}
         for name, value in row.items():
             totals[name] += value
-        severities = "/".join(sorted({item.severity for _, item in findings}))
+        severities = "/".join(sorted({item.severity for _, item in findings})) or RULES[code].severity
+        found, labelled = recall.get(code, (0, 0))
+        totals["found"] += found
+        totals["labelled"] += labelled
         rows.append([code, RULES[code].name, severities, *map(str, row.values()),
-                     precision(counts["true"], counts["false"])])
+                     precision(counts["true"], counts["false"]), str(labelled),
+                     f"{found / labelled:.0%}" if labelled else "-"])
     rows.append(["all", "", "", str(totals["findings"]), "", *(str(totals[name]) for name in
-                 ("sampled", "judged", *VERDICTS)), precision(totals["true"], totals["false"])])
+                 ("sampled", "judged", *VERDICTS)), precision(totals["true"], totals["false"]),
+                 str(totals["labelled"]), f"{totals['found'] / totals['labelled']:.0%}" if totals["labelled"] else "-"])
     print_table(rows, args.markdown)
     stale = sorted(set(judgements) - reported_keys)
     if stale:

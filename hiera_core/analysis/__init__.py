@@ -125,10 +125,13 @@ def load_analyzers(python: bool = False) -> None:
 
 
 def analyze_file(path: str, text: str | bytes | None = None, config: CheckConfig | None = None,
-                 parsed: object | None = None, max_bytes: int | None = MAX_FILE_SIZE) -> list[Finding]:
+                 parsed: object | None = None, max_bytes: int | None = MAX_FILE_SIZE,
+                 cache: dict | None = None) -> list[Finding]:
     """Findings for one file; `text` is the content (read from `path` when None, up to `max_bytes`).
     `parsed` is the text's PythonDocument or CudaDocument when the caller has one (the editor's
-    incremental parse), so it is not parsed again."""
+    incremental parse), so it is not parsed again. `cache`: a dict kept between analyses of one
+    `.cu` file as it is edited, in which the findings of its unchanged functions are reused
+    (cuda_rules.check_cuda)."""
     config = config or CheckConfig()
     if not path.endswith(EXTENSIONS) or config.excludes(path):
         return []
@@ -139,27 +142,30 @@ def analyze_file(path: str, text: str | bytes | None = None, config: CheckConfig
             return apply_config([unreadable(path, str(error), error.hint)], b"", config)
     else:
         source = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
-    return apply_config(analyze_source(path, source, parsed, config.arch), source, config)
+    return apply_config(analyze_source(path, source, parsed, config.arch, cache), source, config)
 
 
-def analyze_source(path: str, source: bytes, parsed: object | None = None, arch: str | None = None) -> list[Finding]:
+def analyze_source(path: str, source: bytes, parsed: object | None = None, arch: str | None = None,
+                   cache: dict | None = None) -> list[Finding]:
     """Every finding of every rule for `source` (named `path`), before configuration and
-    suppressions; `arch` (e.g. "sm_52"): the target the arch-dependent rules check against."""
+    suppressions; `arch` (e.g. "sm_52"): the target the arch-dependent rules check against;
+    `cache`: see analyze_file."""
     findings = _utf8_problem(path, source)
     if path.endswith(PYTHON_EXTENSIONS):
         findings += _analyze_python(path, source, parsed, arch)
     elif path.endswith(CUDA_EXTENSIONS):
-        findings += _analyze_cuda(path, source, parsed, arch)
+        findings += _analyze_cuda(path, source, parsed, arch, cache)
     return findings
 
 
-def _analyze_cuda(path: str, source: bytes, doc=None, arch: str | None = None) -> list[Finding]:
+def _analyze_cuda(path: str, source: bytes, doc=None, arch: str | None = None,
+                  cache: dict | None = None) -> list[Finding]:
     from hiera_core.analysis.contract_rules import check_cuda_annotations
     from hiera_core.analysis.cuda_rules import check_cuda
     from hiera_core.analysis.cuda_source import parse_cuda
 
     doc = doc or parse_cuda(source)
-    return check_cuda(doc, path, arch) + check_cuda_annotations(doc, path)
+    return check_cuda(doc, path, arch, cache) + check_cuda_annotations(doc, path)
 
 
 def _analyze_python(path: str, source: bytes, doc=None, arch: str | None = None) -> list[Finding]:

@@ -102,6 +102,11 @@ def _evaluate(tree: tuple, lookup: Lookup) -> int | None:
         test = _evaluate(tree[1], lookup)
         return None if test is None else _evaluate(tree[2] if test else tree[3], lookup)
     left, right = _evaluate(tree[2], lookup), _evaluate(tree[3], lookup)
+    # C short-circuits: `0 && x` and `1 || x` are known whatever x is
+    if tree[1] == "&&" and 0 in (left, right):
+        return 0
+    if tree[1] == "||" and any(side not in (None, 0) for side in (left, right)):
+        return 1
     return None if left is None or right is None else binary(tree[1], left, right)
 
 

@@ -19,12 +19,14 @@ Two kinds of thread dependence matter:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from hiera_core.analysis import cexpr
 from hiera_core.analysis.cuda_source import (
     WARP_SIZE,
     CudaDocument,
@@ -40,6 +42,80 @@ _BLOCKS = frozenset(("compound_statement", "case_statement"))
 _WRAPPERS = frozenset(("parenthesized_expression", "unary_expression"))
 _END = float("inf")
 MAX_CONDITION_TERMS = 10_000  # terms of one &&/|| chain looked at for lane divergence
+# macros only a HIP/ROCm build defines (USE_ROCM, __HIP_PLATFORM_AMD__, __HIPCC__, MMCV_WITH_HIP, ...)
+_HIP_MACRO_RE = re.compile(r"(?:^|_)(?:HIP|HIPCC|ROCM|HCC)(?:_|$)")
+_DEFINED_RE = re.compile(r"\bdefined\s*(?:\(\s*(\w+)\s*\)|(\w+))")
+_CONDITIONALS = frozenset(("preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"))
+MAX_PREPROCESSOR_DEPTH = 256  # ancestors looked at for an #if; deeper code is taken as compiled
+
+
+def _cuda_value(conditional: Node) -> int | None:
+    """The value of a preprocessor condition in a CUDA build: HIP/ROCm macros are undefined (0),
+    anything else unknown (None), so only conditions decided by HIP macros get a value."""
+    if conditional.type in ("preproc_ifdef", "preproc_elifdef"):
+        name = conditional.child_by_field_name("name")
+        if name is None or not _HIP_MACRO_RE.search(node_text(name)):
+            return None
+        return int(conditional.children[0].type in ("#ifndef", "#elifndef"))
+    condition = conditional.child_by_field_name("condition")
+    if condition is None:
+        return None
+    text = _DEFINED_RE.sub(lambda match: "0" if _HIP_MACRO_RE.search(match.group(1) or match.group(2))
+                           else "__defined_elsewhere__", node_text(condition))
+    try:
+        parsed = cexpr.parse(text)
+    except cexpr.CExprError:
+        return None
+    return parsed.evaluate(lambda name: 0 if _HIP_MACRO_RE.search(name) else None)
+
+
+def inactive_for_cuda(node: Node) -> bool:
+    """Whether `node` sits in a preprocessor branch a CUDA build never compiles: under
+    `#if defined(USE_ROCM)`, `#ifdef __HIP_PLATFORM_AMD__`, the `#else` of `#ifndef USE_ROCM`, ...
+    There the code is HIP, and CUDA rules do not apply. Walks the ancestors: call it on findings only."""
+    child, parent = node, node.parent
+    for _ in range(MAX_PREPROCESSOR_DEPTH):
+        if parent is None:
+            break
+        if parent.type in _CONDITIONALS:
+            alternative = parent.child_by_field_name("alternative")
+            in_alternative = alternative is not None and alternative.id == child.id
+            value = _cuda_value(parent)
+            if value is not None and bool(value) == in_alternative:
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+_ROUND_UP_RE = re.compile(r"round_?up|align_?up|ceil_?to|next_?multiple", re.IGNORECASE)
+_CAST_RE = re.compile(r"^(?:static_cast<[^<>]+>|\([\w: ]+\))\((.*)\)$|^\((.*)\)$|^\([\w: ]+\)([\w.]+)$")
+
+
+def _operator(node: Node) -> str | None:
+    operator = node.child_by_field_name("operator")
+    return None if operator is None else operator.type
+
+
+def _compact(node: Node) -> str:
+    """The text of `node` without spaces, casts or outer parentheses: `static_cast<int>(blockDim.x)` -> `blockDim.x`."""
+    text = "".join(node_text(node).split())
+    while (match := _CAST_RE.match(text)) is not None:
+        text = next(group for group in match.groups() if group is not None)
+    return text
+
+
+def _multiple_of(node: Node, step: str) -> bool:
+    """Whether `node` is a multiple of `step` by its form: `round_up(n, step)` or `... / step * step`."""
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node.type == "call_expression":
+        function, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        return function is not None and args is not None and bool(_ROUND_UP_RE.search(node_text(function))) \
+            and any(_compact(arg) == step for arg in args.named_children)
+    if node.type == "binary_expression" and _operator(node) == "*":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        return left is not None and right is not None and step in (_compact(left), _compact(right))
+    return False
 
 
 def display(variable: str) -> str:
@@ -260,6 +336,10 @@ class FunctionFlow:
         uniform = self._uniform
         bounded = [self._bounded_by(region) for region in self.controlling(access)]
         parts = [name for name in index_names if name in self.thread_vars]
+        # the parts that mix block and thread (a row `threadIdx.y + blockDim.y * blockIdx.y`) are the ones
+        # a rounded-up grid pushes past the end; a column of the block's own tile (`threadIdx.x`) is not
+        global_parts = [name for name in parts if "blockIdx" in self.closure({name})]
+        parts = global_parts or parts
         if not parts:
             wanted = self.closure(index_names) - uniform
             return any(names & wanted for names in bounded)
@@ -271,6 +351,36 @@ class FunctionFlow:
         if key not in self._bounds:
             self._bounds[key] = self.closure(self.names_in(region.condition)) - self._uniform
         return self._bounds[key]
+
+    def values_of(self, variable: str) -> list[Node]:
+        """Every value `variable` is initialised or assigned with."""
+        return [value for assigned, value in self._assignments if assigned == variable]
+
+    def has_uniform_trip_count(self, region: Region) -> bool:
+        """A block-stride loop `for (i = threadIdx.x; i < B; i += S)` whose bound B is a multiple of S
+        (`round_up(n, S)`, `(n + S - 1) / S * S`): every thread of the block makes B / S trips."""
+        loop, condition = region.condition.parent, region.condition
+        if region.kind != "for" or loop is None or loop.type != "for_statement" \
+                or condition.type != "binary_expression" or _operator(condition) not in ("<", "!="):
+            return False
+        counter, bound = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        update = next((child for child in loop.named_children if child.type == "assignment_expression"
+                       and _operator(child) == "+=" and child.start_byte > condition.end_byte), None)
+        if counter is None or bound is None or counter.type != "identifier" or update is None:
+            return False
+        target, step = update.child_by_field_name("left"), update.child_by_field_name("right")
+        counter_variable = self.variable_at(counter)
+        if target is None or step is None or self.variable_at(target) != counter_variable:
+            return False
+        starts = [value for value in self.values_of(counter_variable) if value.id != step.id]
+        if len(starts) != 1 or _compact(starts[0]) != "threadIdx.x" or _compact(step) != "blockDim.x":
+            return False
+        if bound.type == "identifier":
+            values = self.values_of(self.variable_at(bound))
+            if len(values) != 1:
+                return False
+            bound = values[0]
+        return _multiple_of(bound, _compact(step))
 
     # -- the walk ----------------------------------------------------------------------------
     def _walk(self) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import functools
 import os
 import re
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ from hiera_core.analysis.cuda_flow import (
     Region,
     Subscript,
     display,
+    inactive_for_cuda,
 )
 from hiera_core.analysis.cuda_source import (
     CUDA,
@@ -26,6 +29,7 @@ from hiera_core.analysis.cuda_source import (
     CudaDocument,
     CudaFunction,
     Launch,
+    SharedDecl,
     bounded_captures,
     node_text,
     parse_cuda,
@@ -79,28 +83,59 @@ def arch_number(arch: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def check_cuda(doc: CudaDocument, path: str, arch: str | None = None) -> list[Finding]:
+def check_cuda(doc: CudaDocument, path: str, arch: str | None = None, cache: dict | None = None) -> list[Finding]:
     """Every HC1xx finding of one parsed CUDA document (unfiltered; see analyze_file). `arch` ("sm_80")
-    is the target the atomics rule (HC120) checks against; None skips that rule."""
+    is the target the atomics rule (HC120) checks against; None skips that rule.
+
+    `cache`: a dict the caller keeps between analyses of one file as it is edited (the editor keeps
+    one per document). The findings of each GPU function's own rules (_function_findings) are kept
+    in it and reused, moved with the function, while the function's text and the file-level facts
+    those rules read (_function_key) are unchanged; the file-level rules run each time. Only the
+    entries of this run are kept. A rule added to _function_findings may read its function's flow
+    and _function_key's facts only: one that reads other functions belongs with the file-level rules."""
+    if cache is not None:
+        return _check_cuda_cached(doc, path, arch, cache)
     flows = [FunctionFlow(doc, function) for function in doc.functions if function.is_gpu and function.body]
     exact = _kernels_launched_exactly(doc)
     syncing = _syncing_functions(flows)
     findings: list[Finding] = []
     for flow in flows:
-        for rule in (_divergent_barrier, _divergent_warp_intrinsic, _double_in_float, _legacy_warp_intrinsic,
-                     _int32_products, _partial_shuffle_mask):
-            findings.extend(rule(flow, path))
-        if flow.function.name not in exact:
+        findings.extend(_function_findings(doc, flow, path, syncing))
+        if not _launched_exactly(doc, flow.function, exact):
             findings.extend(_unguarded_index(flow, path))
-        findings.extend(_shared_race(flow, path, syncing))
     findings.extend(_unwritten_shared(doc, flows, path))
     target = arch_number(arch) if arch else None
     if target is not None:
         findings.extend(_atomics_for_arch(doc, flows, path, arch or "", target))
     for kernel in doc.kernels:
-        findings.extend(_launch_bounds_values(kernel, path))
-        findings.extend(_missing_restrict(kernel, path))
-        findings.extend(_static_shared(doc, kernel, path))
+        if kernel.body is None:  # the others' are among their function's findings
+            findings.extend(_kernel_findings(doc, kernel, path))
+    return findings + _file_findings(doc, path)
+
+
+def _function_findings(doc: CudaDocument, flow: FunctionFlow, path: str, syncing: set[str],
+                       own_shared: list[SharedDecl] | None = None) -> list[Finding]:
+    """The findings of the rules about one GPU function but HC101 (which the file's launches decide);
+    with `own_shared` (the function's shared declarations), HC119 for them too."""
+    findings: list[Finding] = []
+    for rule in (_divergent_barrier, _divergent_warp_intrinsic, _double_in_float, _legacy_warp_intrinsic,
+                 _int32_products, _partial_shuffle_mask):
+        findings.extend(rule(flow, path))
+    findings.extend(_shared_race(flow, path, syncing))
+    if own_shared:
+        findings.extend(_unwritten_shared(dataclasses.replace(doc, shared=own_shared), [flow], path))
+    if flow.function.is_kernel:
+        findings.extend(_kernel_findings(doc, flow.function, path))
+    return findings
+
+
+def _kernel_findings(doc: CudaDocument, kernel: CudaFunction, path: str) -> list[Finding]:
+    return [*_launch_bounds_values(kernel, path), *_missing_restrict(kernel, path), *_static_shared(doc, kernel, path)]
+
+
+def _file_findings(doc: CudaDocument, path: str) -> list[Finding]:
+    """The rules over launches and the whole file."""
+    findings: list[Finding] = []
     floor_spans: set[tuple[int, int]] = set()
     for launch in doc.launches:
         findings.extend(_launch_config(doc, launch, path))
@@ -112,10 +147,166 @@ def check_cuda(doc: CudaDocument, path: str, arch: str | None = None) -> list[Fi
     if doc.is_torch_extension:
         findings.extend(_unchecked_launches(doc, path))
         findings.extend(_unchecked_data_ptr(doc, path))
-    for span, why in doc.hidden_kernels:
-        findings.append(finding("HC116", f"kernel not analysed: {why}", path, span,
-                                "tree-sitter does not expand macros; write the kernel out to have it checked"))
+    findings.extend(_hidden_kernel_findings(doc, path))
     return findings
+
+
+# -- HC116 --------------------------------------------------------------------------------------
+_COMMENT_RE = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_MACRO_DEFINITION_RE = re.compile(rb"(?:[^\n]*\\\r?\n)*[^\n]*")
+# `template __global__ void k<T, N>(...)`: an explicit instantiation, which defines no new code
+_INSTANTIATION_RE = re.compile(rb"^\s*template\s+__global__\s+[\w:]+\s+(\w+)\s*<", re.MULTILINE)
+
+
+def _hidden_kernel_findings(doc: CudaDocument, path: str) -> Iterator[Finding]:
+    """HC116 for regions whose kernels are not analysed, but for `__global__` that only appears in
+    comments (`//! __global__ void ExampleKernel` documentation), and macros that only instantiate
+    kernels the file defines, and so analyses, elsewhere."""
+    defined = {function.name for function in doc.functions if function.is_kernel and function.body is not None}
+    for span, why in doc.hidden_kernels:
+        if why.startswith("kernels written through macro"):
+            definition = _MACRO_DEFINITION_RE.match(doc.source, span.end_byte)
+            text = _COMMENT_RE.sub(b" ", definition.group(0) if definition else b"").replace(b"\\\n", b"\n")
+            instantiated = _INSTANTIATION_RE.findall(text)
+            if instantiated and {name.decode() for name in instantiated} <= defined \
+                    and text.count(b"__global__") == len(instantiated):
+                continue
+        elif b"__global__" not in _COMMENT_RE.sub(b" ", doc.source[span.start_byte:span.end_byte]):
+            continue
+        yield finding("HC116", f"kernel not analysed: {why}", path, span,
+                      "tree-sitter does not expand macros; write the kernel out to have it checked")
+
+
+@dataclasses.dataclass(frozen=True)
+class _CallNames:
+    """What _syncing_functions reads of a FunctionFlow (its function's name, its calls' names), kept
+    per function so that the flows of unchanged functions need not be built again."""
+
+    function: CudaFunction
+    calls: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class _Named:
+    name: str
+
+
+_LINE_RE = re.compile(r"\bline (\d+)")
+
+
+@dataclasses.dataclass(frozen=True)
+class _CachedFindings:
+    """One function's findings as first found: at `start_byte`/`start_line`, moved from there on reuse.
+    Not `movable` when one lies outside the function or names a line outside it in other words
+    than `line N`: then it is reused only in place."""
+
+    start_byte: int
+    start_line: int
+    findings: tuple[Finding, ...]
+    unguarded: tuple[Finding, ...]  # HC101, reported unless the file launches the kernel exactly
+    movable: bool
+
+    @classmethod
+    def of(cls, function: CudaFunction, findings: list[Finding], unguarded: list[Finding]) -> _CachedFindings:
+        span = function.span
+        lines = range(span.start_line + 1, span.end_line + 2)
+        movable = all(span.start_byte <= item.start_byte and item.end_byte <= span.end_byte
+                      and "lines" not in item.message + item.hint
+                      and all(int(number) in lines for number in _LINE_RE.findall(item.message + item.hint))
+                      for item in findings + unguarded)
+        return cls(span.start_byte, span.start_line, tuple(findings), tuple(unguarded), movable)
+
+    def fits(self, function: CudaFunction) -> bool:
+        return self.movable or (self.start_byte, self.start_line) == (function.span.start_byte,
+                                                                      function.span.start_line)
+
+    def at(self, function: CudaFunction, path: str, items: tuple[Finding, ...]) -> list[Finding]:
+        """Copies of `items` (the caller may change them: apply_config sets severities) moved to `function`."""
+        moved_bytes = function.span.start_byte - self.start_byte
+        moved_lines = function.span.start_line - self.start_line
+
+        def renumber(text: str) -> str:
+            return _LINE_RE.sub(lambda match: f"line {int(match.group(1)) + moved_lines}", text) if moved_lines else text
+
+        return [dataclasses.replace(item, path=path, message=renumber(item.message), hint=renumber(item.hint),
+                                    start_byte=item.start_byte + moved_bytes, end_byte=item.end_byte + moved_bytes,
+                                    start_line=item.start_line + moved_lines, end_line=item.end_line + moved_lines)
+                for item in items]
+
+
+def _function_key(doc: CudaDocument, function: CudaFunction, launches: list[Launch], shared_reads: bool) -> tuple:
+    """Everything _function_findings reads: the function's text and shape (its start column: the
+    columns of its findings; its node count: the same text parsed alike), where it sits (#if
+    branches, namespaces), the file's macros, constants and file-scope shared memory, and the
+    launches of it (their block sizes decide HC121's active lanes)."""
+    span, node = function.span, function.node
+    launched = tuple((launch.syntax, launch.grid and launch.grid.text,
+                      launch.block and (launch.block.text, launch.block.dims),
+                      launch.shared_bytes and (launch.shared_bytes.text, launch.shared_bytes.value),
+                      launch.argument_list is not None and launch.argument_list.text) for launch in launches)
+    return (doc.source[span.start_byte:span.end_byte], span.start_col, node.descendant_count, node.has_error,
+            function.surroundings(), doc.file_context, launched, shared_reads)
+
+
+def _check_cuda_cached(doc: CudaDocument, path: str, arch: str | None, cache: dict) -> list[Finding]:
+    functions = [function for function in doc.functions if function.is_gpu and function.body]
+    flows: dict[int, FunctionFlow] = {}
+
+    def flow_of(function: CudaFunction) -> FunctionFlow:
+        if function.node.id not in flows:
+            flows[function.node.id] = FunctionFlow(doc, function)
+        return flows[function.node.id]
+
+    launches: dict[str, list[Launch]] = {}
+    for launch in doc.launches:
+        launches.setdefault(launch.kernel, []).append(launch)
+    # HC119 of file-scope shared memory reads every function: then it runs over all of them, below
+    shared_reads = not any(decl.function is None for decl in doc.shared)
+    shared_by_function: dict[int, list[SharedDecl]] = {}
+    for decl in doc.shared:
+        if decl.function is not None:
+            shared_by_function.setdefault(decl.function.id, []).append(decl)
+    kept: dict = {}
+    keys, summaries = [], []
+    for function in functions:
+        key = _function_key(doc, function, launches.get(function.name, []), shared_reads)
+        names = cache.get(("calls", key))
+        if names is None:
+            names = tuple(call.name for call in flow_of(function).calls)
+        kept[("calls", key)] = names
+        keys.append(key)
+        summaries.append(_CallNames(function, tuple(_Named(name) for name in names)))
+    syncing = _syncing_functions(summaries)  # type: ignore[arg-type]
+    findings: list[Finding] = []
+    unguarded: list[tuple[CudaFunction, list[Finding]]] = []
+    for function, key, summary in zip(functions, keys, summaries, strict=True):
+        entry_key = ("findings", key, frozenset(call.name for call in summary.calls) & syncing)
+        entry = cache.get(entry_key)
+        if entry is None or not entry.fits(function):
+            flow = flow_of(function)
+            own_shared = shared_by_function.get(function.node.id) if shared_reads else None
+            entry = _CachedFindings.of(function, _function_findings(doc, flow, path, syncing, own_shared),
+                                       list(_unguarded_index(flow, path)))
+        kept[entry_key] = entry
+        findings.extend(entry.at(function, path, entry.findings))
+        if entry.unguarded:
+            unguarded.append((function, entry.at(function, path, entry.unguarded)))
+    if unguarded:  # which kernels the file launches exactly: only asked when some index is unguarded
+        exact = _kernels_launched_exactly(doc)
+        findings.extend(item for function, items in unguarded if not _launched_exactly(doc, function, exact)
+                        for item in items)
+    if not shared_reads:
+        findings.extend(_unwritten_shared(doc, [flow_of(function) for function in functions], path))
+    target = arch_number(arch) if arch else None
+    if target is not None:
+        atomic = [flow_of(function) for function in functions if b"atomicAdd" in function.node.text]
+        findings.extend(_atomics_for_arch(doc, atomic, path, arch or "", target))
+    for kernel in doc.kernels:
+        if kernel.body is None:
+            findings.extend(_kernel_findings(doc, kernel, path))
+    cache.clear()
+    cache.update(kept)
+    return findings + _file_findings(doc, path)
 
 
 # -- HC101 --------------------------------------------------------------------------------------
@@ -213,7 +404,8 @@ def _grid_items(doc: CudaDocument, launch: Launch) -> list[Node] | None:
         return None
     node = _unparen(launch.grid.node)
     if node.type == "identifier":
-        value = doc.constants.value_node(node_text(node), launch.span.start_byte)
+        value = doc.constants.value_node(node_text(node), launch.span.start_byte) or _local_value(
+            launch.function, node_text(node), launch.span.start_byte)
         if value is not None:
             node = _unparen(value)
     if node.type == "call_expression" and node_text(node.child_by_field_name("function") or node) == "dim3":
@@ -250,53 +442,145 @@ def _is_multiple(doc: CudaDocument, numerator: Node, divisor: Node, at: int) -> 
     return re.search(pattern.encode(), doc.code_text) is not None
 
 
-def _is_computed_count(doc: CudaDocument, node: Node, at: int) -> bool:
-    """Whether a grid expression is computed (a call, arithmetic, a local computed so) rather than a
-    plain count such as a parameter."""
-    node = _unparen(node)
-    if node.type == "identifier":
-        value = doc.constants.value_node(node_text(node), at)
-        if value is None:
-            return b"=" in doc.source[max(0, at - 4096):at] and re.search(
-                rb"\b" + re.escape(node.text) + rb"\s*=[^=]", doc.source[max(0, at - 4096):at]) is not None
-        node = _unparen(value)
-    return node.type not in ("identifier", "field_expression", "number_literal")
+MAX_VALUE_DEPTH = 8  # locals followed into the values they are initialised with
+_EXACT_OPERATORS = frozenset(("*", "/", "<<", ">>"))
+
+
+def _local_value(function: Node | None, name: str, at: int) -> Node | None:
+    """The initialiser of `name` declared once in `function` before `at` and never assigned after
+    (dim3 locals of the template specialisations Constants does not follow)."""
+    if function is None:
+        return None
+    values, todo = [], [function]
+    while todo:
+        node = todo.pop()
+        if node.start_byte >= at:
+            continue
+        if node.type == "init_declarator" and node_text(node.child_by_field_name("declarator") or node) == name:
+            values.append(node.child_by_field_name("value"))
+        elif node.type in ("assignment_expression", "update_expression") and re.match(
+                rb"\s*" + re.escape(name.encode()) + rb"\b", node.text):
+            return None
+        todo += node.named_children
+    return values[0] if len(values) == 1 else None
+
+
+def _rounds_up(doc: CudaDocument, node: Node, at: int, function: Node | None = None) -> bool:
+    """Whether a launch dimension may be rounded up to whole blocks: it adds or subtracts
+    (`(n + b - 1) / b`), calls (a ceil-div helper), picks (`?:`) or reads a value assigned elsewhere.
+    Products and quotients of plain counts (`batch * seq`, one block per row) are exact."""
+    todo = [(node, 0)]
+    while todo:
+        node, depth = todo.pop()
+        node = _unparen(node)
+        if node.type == "identifier" and depth < 0:
+            continue  # a factor of a product is a count (`seq * head_groups`), however it was computed
+        if node.type == "identifier":
+            value = doc.constants.value_node(node_text(node), at) or _local_value(function, node_text(node), at)
+            if value is None:
+                start = function.start_byte if function is not None else max(0, at - 4096)
+                if re.search(rb"\b" + re.escape(node.text) + rb"\s*[-+*/]?=[^=]", doc.source[start:at]):
+                    return True  # a local assigned more than once: its value is not known here
+                continue  # a parameter or a plain count
+            if depth >= MAX_VALUE_DEPTH:
+                return True
+            todo.append((value, depth + 1))
+        elif node.type == "binary_expression" and _operator_text(node) in _EXACT_OPERATORS:
+            # factors and divisors are counts; only a numerator is followed into its value
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            todo += [(child, child_depth) for child, child_depth in
+                     ((left, -1 if _operator_text(node) == "*" else depth), (right, -1)) if child is not None]
+        elif node.type == "cast_expression" and node.child_by_field_name("value") is not None:
+            todo.append((node.child_by_field_name("value"), depth))
+        elif node.type in ("argument_list", "initializer_list"):  # dim3 grid(a, b) and dim3 grid{a, b}
+            todo += [(child, depth) for child in node.named_children if child.type != "comment"]
+        elif node.type == "call_expression" and node_text(node.child_by_field_name("function") or node) == "dim3":
+            todo += [(child, depth) for child in node.child_by_field_name("arguments").named_children]
+        elif node.type not in ("number_literal", "field_expression", "qualified_identifier", "sizeof_expression"):
+            return True
+    return False
+
+
+def _operator_text(node: Node) -> str | None:
+    operator = node.child_by_field_name("operator")
+    return None if operator is None else operator.type
+
+
+def _launch_is_exact(doc: CudaDocument, launch: Launch) -> bool:
+    """Whether a launch's grid is not rounded up to whole blocks: counts and their products (one block
+    per row), or `n / B` grids with block B where n is known to be a multiple of B. Such a launch makes
+    each index the kernel derives from it in bounds by construction."""
+    items = _grid_items(doc, launch)
+    block = launch.block
+    at = launch.span.start_byte
+    if items is None or block is None or _rounds_up(doc, block.node, at, launch.function):
+        return False
+    for item in items:
+        division = _division(doc, item, at)
+        if division is not None and (node_text(division[1]) == block.text or (
+                block.dims is not None and doc.constants.int_at(division[1], at) == block.dims[0])):
+            if not _is_multiple(doc, division[0], division[1], at):
+                return False
+        elif _rounds_up(doc, item, at, launch.function):
+            return False
+    return True
 
 
 def _kernels_launched_exactly(doc: CudaDocument) -> set[str]:
-    """Kernels whose every launch in the file has a grid that is not rounded up: constant grid and block,
-    or `n / B` grids with block B where n is known to be a multiple of B."""
+    """Kernels whose every launch in the file is exact (_launch_is_exact)."""
     exact: dict[str, bool] = {}
     for launch in doc.launches:
-        items = _grid_items(doc, launch)
-        block = launch.block
-        at = launch.span.start_byte
-        ok = items is not None and block is not None
-        for item in items or []:
-            if not ok:
-                break
-            if doc.constants.int_at(item, at) is not None:
-                ok = block.dims is not None
-                continue
-            division = _division(doc, item, at)
-            if division is None:
-                # not rounded up unless computed: `<<<rows, cols>>>` is exact, `CEIL_DIV(n, 256)` is not
-                ok = not _is_computed_count(doc, item, at)
-                continue
-            ok = (node_text(division[1]) == block.text or (
-                block.dims is not None and doc.constants.int_at(division[1], at) == block.dims[0])) \
-                and _is_multiple(doc, division[0], division[1], at)
-        exact[launch.kernel] = exact.get(launch.kernel, True) and ok
+        exact[launch.kernel] = exact.get(launch.kernel, True) and _launch_is_exact(doc, launch)
     return {kernel for kernel, ok in exact.items() if ok}
+
+
+_TEMPLATE_ARGS_RE = re.compile(rb"\s*<((?:[^<>;{}()]|<[^<>;{}()]*>)*)>")
+
+
+def _template_args(source: bytes, at: int) -> str | None:
+    """The template arguments written at `at` (`<__half>` -> "__half"), without spaces; None if none."""
+    match = _TEMPLATE_ARGS_RE.match(source, at)
+    return "".join(match.group(1).decode("utf-8", "replace").split()) if match else None
+
+
+def _specialisation(doc: CudaDocument, function: CudaFunction) -> str | None:
+    """The arguments of an explicit specialisation (`void k<__half>(...)`), None for a primary template."""
+    end = function.body.start_byte if function.body is not None else function.node.end_byte
+    match = re.compile(rb"\b" + re.escape(function.name.encode()) + rb"(?=\s*<)").search(
+        doc.source, function.node.start_byte, end)
+    return None if match is None else _template_args(doc.source[:end], match.end())
+
+
+def _launched_exactly(doc: CudaDocument, function: CudaFunction, exact: set[str]) -> bool:
+    """Whether every launch that reaches this definition of the kernel is exact: all launches of its
+    name (`exact`, from _kernels_launched_exactly), or those of its explicit specialisation."""
+    return function.name in exact or _launched_exactly_as_specialised(doc, function)
+
+
+def _launched_exactly_as_specialised(doc: CudaDocument, function: CudaFunction) -> bool:
+    """Whether every launch that reaches this definition of the kernel is exact, telling apart explicit
+    specialisations: `k<float><<<...>>>` runs the `k<float>` specialisation, `k<<<...>>>` and other
+    arguments the primary template."""
+    own = _specialisation(doc, function)
+    launches = [launch for launch in doc.launches if launch.kernel == function.name]
+    if own is not None:
+        relevant = [launch for launch in launches if _template_args(doc.source, launch.name_span.end_byte) == own]
+    else:
+        specialised = {_specialisation(doc, other) for other in doc.functions
+                       if other.name == function.name and other is not function} - {None}
+        relevant = [launch for launch in launches
+                    if _template_args(doc.source, launch.name_span.end_byte) not in specialised]
+    return bool(relevant) and all(_launch_is_exact(doc, launch) for launch in relevant)
 
 
 # -- HC102, HC103 -------------------------------------------------------------------------------
 def _divergent_barrier(flow: FunctionFlow, path: str) -> Iterator[Finding]:
     for call in flow.calls:
-        if call.name not in BARRIERS:
+        if call.name not in BARRIERS or inactive_for_cuda(call.node):
             continue
         branch = next((region for region in flow.controlling(call, with_exits=False)
-                       if flow.region_is_thread_dependent(region)), None)
+                       if flow.region_is_thread_dependent(region) and not flow.has_uniform_trip_count(region)),
+                      None)
         if branch is not None:
             yield finding("HC102", f"{call.name}() under a {_describe(branch.kind)} on `{_short(branch.condition)}`"
                           f" (line {branch.condition.start_point[0] + 1}), which depends on threadIdx: threads that "
@@ -329,7 +613,8 @@ def _mask_value(flow: FunctionFlow, call: Call) -> tuple[Node | None, int | None
 
 def _divergent_warp_intrinsic(flow: FunctionFlow, path: str) -> Iterator[Finding]:
     for call in flow.calls:
-        if call.name not in MASKED_WARP_INTRINSICS or _mask_value(flow, call)[1] != FULL_MASK:
+        if call.name not in MASKED_WARP_INTRINSICS or _mask_value(flow, call)[1] != FULL_MASK \
+                or inactive_for_cuda(call.node):
             continue
         region = next((region for region in flow.controlling(call) if flow.is_lane_divergent(region.condition)), None)
         if region is not None:
@@ -654,7 +939,7 @@ def _int32_products(flow: FunctionFlow, path: str) -> Iterator[Finding]:
             wide = [factor for factor in variables if _is_wide(flow, factor)]
             if product.start_byte in reported:
                 continue
-            if len(narrow) >= 3 and len(narrow) == len(variables):
+            if len(narrow) >= 3 and len(narrow) == len(variables) and not _bounded_product(flow, factors):
                 reported.add(product.start_byte)
                 yield finding("HC113", f"{_short(product)} in {what} multiplies {len(narrow)} 32-bit extents: "
                               "it overflows past 2^31", path, Span.of(product),
@@ -663,6 +948,30 @@ def _int32_products(flow: FunctionFlow, path: str) -> Iterator[Finding]:
                 reported.add(product.start_byte)
                 yield finding("HC113", f"{_short(product)}, a product of 64-bit extents, is stored in the 32-bit "
                               f"{what}: it wraps past 2^31", path, Span.of(product), f"declare {what} int64_t")
+
+
+_BLOCK_COUNT_RE = re.compile(r"^(?:blockIdx|gridDim)\s*\.\s*[xyz]$")
+
+
+def _bounded_product(flow: FunctionFlow, factors: list[Node]) -> bool:
+    """Products no larger than a 32-bit value the code already holds: a block's rank in its grid
+    (`blockIdx.z * gridDim.x * gridDim.y`, below the number of blocks), or a quotient multiplied back
+    by exactly its divisor (`x = flat / (ny * nz)`, then `x * ny * nz <= flat`)."""
+    if all(_BLOCK_COUNT_RE.match(node_text(factor)) for factor in factors):
+        return True
+    texts = ["".join(node_text(factor).split()) for factor in factors]
+    for index, factor in enumerate(factors):
+        if factor.type != "identifier":
+            continue
+        values = flow.values_of(flow.variable_at(factor))
+        value = _unparen(values[0]) if len(values) == 1 else None
+        if value is None or value.type != "binary_expression" or _operator_text(value) != "/":
+            continue
+        divisor = value.child_by_field_name("right")
+        others = sorted(texts[:index] + texts[index + 1:])  # exactly the divisor: `b * T * OC` with b = bt / T is not
+        if divisor is not None and sorted("".join(node_text(part).split()) for part in _product_factors(divisor)) == others:
+            return True
+    return False
 
 
 def _outer_products(node: Node) -> Iterator[Node]:
@@ -710,6 +1019,10 @@ def _narrow_counts(doc: CudaDocument, path: str) -> Iterator[Finding]:
             continue
         if value.type == "cast_expression" or re.match(r"^static_cast\s*<", text):
             continue  # an explicit narrowing says the author knows the range
+        if value.type == "conditional_expression" and all(
+                branch is not None and doc.constants.int_at(branch, branch.start_byte) is not None
+                for branch in (value.child_by_field_name("consequence"), value.child_by_field_name("alternative"))):
+            continue  # `x.numel() ? 1 : 0` is a flag, not a count
         counts = len(re.findall(r"\.\s*(?:numel|size)\s*\(", text))
         is_numel = re.search(r"\.\s*numel\s*\(", text) is not None
         if not is_numel and (counts < 2 or "*" not in text):
@@ -748,7 +1061,9 @@ def _has_grid_stride_loop(kernel: CudaFunction) -> bool:
 
 
 # -- HC120 --------------------------------------------------------------------------------------
-_ARCH_GUARD_QUERY = Query(CUDA, "[(preproc_if) (preproc_elif)] @guard")
+@functools.cache
+def _arch_guard_query() -> Query:  # compiled on first use: a Query compile is most of the import time
+    return Query(CUDA, "[(preproc_if) (preproc_elif)] @guard")
 
 
 def _atomics_for_arch(doc: CudaDocument, flows: list[FunctionFlow], path: str, arch: str,
@@ -758,7 +1073,7 @@ def _atomics_for_arch(doc: CudaDocument, flows: list[FunctionFlow], path: str, a
     atomics = [(flow, call) for flow in flows for call in flow.calls if call.name in ATOMIC_ADDS]
     if not atomics:
         return
-    guards = bounded_captures(_ARCH_GUARD_QUERY, doc.tree.root_node).get("guard", [])
+    guards = bounded_captures(_arch_guard_query(), doc.tree.root_node).get("guard", [])
     guarded = [(guard.start_byte, guard.end_byte) for guard in guards
                if (condition := guard.child_by_field_name("condition")) is not None
                and b"__CUDA_ARCH__" in condition.text]
@@ -856,7 +1171,8 @@ def _math_callee(parent: Node) -> str | None:
 # -- HC112 --------------------------------------------------------------------------------------
 def _legacy_warp_intrinsic(flow: FunctionFlow, path: str) -> Iterator[Finding]:
     for call in flow.calls:
-        if call.name in LEGACY_WARP_INTRINSICS:
+        # in a HIP-only branch the non-_sync intrinsics are the HIP API
+        if call.name in LEGACY_WARP_INTRINSICS and not inactive_for_cuda(call.node):
             replacement = LEGACY_WARP_INTRINSICS[call.name]
             yield finding("HC112", f"{call.name}() was removed for sm_70 and later", path, Span.of(call.node),
                           f"use {replacement}(0xffffffff, ...) with the mask of participating lanes")
@@ -953,26 +1269,113 @@ def _dims(dims: tuple[int, int, int]) -> str:
 
 
 # -- HC110 --------------------------------------------------------------------------------------
+_INCLUDE_RE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+\.(?:h|hpp|hh|cuh))[">]', re.MULTILINE)
+_FUNCTION_MACRO_RE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE)
+MAX_INCLUDE_ROOTS = 6  # directories above a file tried as include roots (`-I csrc/common`)
+_check_macro_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+_subdirectory_cache: dict[str, list[str]] = {}
+
+
+def _check_macros(source: bytes) -> set[str]:
+    """Function-like macros of `source` that read the launch error (`TV_CHECK_CUDA_ERR()` around
+    cudaGetLastError)."""
+    return {match.group(1).decode() for match in _FUNCTION_MACRO_RE.finditer(source)
+            if LAUNCH_CHECK_RE.search(match.group(2))}
+
+
+def _subdirectories(directory: str) -> list[str]:
+    if directory not in _subdirectory_cache:
+        try:
+            _subdirectory_cache[directory] = [entry.path for entry in os.scandir(directory) if entry.is_dir()]
+        except OSError:
+            _subdirectory_cache[directory] = []
+    return _subdirectory_cache[directory]
+
+
+def _include_path(path: str, include: str) -> str | None:
+    """Where `#include <include>` of `path` most likely resolves: beside it, or under a directory above
+    it or one of that directory's subdirectories (the project's include roots)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    roots = [directory]
+    for _ in range(MAX_INCLUDE_ROOTS):
+        if os.path.exists(os.path.join(directory, ".git")) or os.path.dirname(directory) == directory:
+            break  # the repository's (or the file system's) root: include roots lie below it
+        directory = os.path.dirname(directory)
+        roots += [directory, *_subdirectories(directory)]
+    return next((candidate for root in roots if os.path.isfile(candidate := os.path.join(root, include))), None)
+
+
+def _included_check_macros(doc: CudaDocument, path: str) -> set[str]:
+    macros = _check_macros(doc.source)
+    for include in _INCLUDE_RE.findall(doc.source):
+        header = _include_path(path, include.decode("utf-8", "replace"))
+        if header is None:
+            continue
+        try:
+            status = os.stat(header)
+            key = (status.st_mtime_ns, status.st_size)
+            cached = _check_macro_cache.get(header)
+            if cached is None or cached[0] != key:
+                if status.st_size > MAX_SIBLING_BYTES:
+                    continue
+                with open(header, "rb") as handle:
+                    cached = _check_macro_cache[header] = (key, frozenset(_check_macros(handle.read())))
+        except OSError:
+            continue
+        macros |= cached[1]
+    return macros
+
+
+def _checked_by_callers(doc: CudaDocument, launch: Launch, check: re.Pattern[bytes]) -> bool:
+    """Whether the function holding `launch` is called in this file, and every call is followed by an
+    error check in its caller (`Kernel_Ex<...>(...); ... return cudaGetLastError();`)."""
+    at = launch.span.start_byte
+    holders = [function for function in doc.functions if function.node.start_byte <= at < function.node.end_byte]
+    holder = min(holders, key=lambda function: function.node.end_byte - function.node.start_byte, default=None)
+    if holder is None or not holder.name:
+        return False
+    ranges = [(function.node.start_byte, function.node.end_byte) for function in doc.functions
+              if function is not holder and not function.node.start_byte <= at < function.node.end_byte]
+    call = re.compile(rb"\b" + re.escape(holder.name.encode()) + rb"\s*(?:<[^;{}()]*>)?\s*\(")
+    sites = 0
+    for match in call.finditer(doc.source):
+        caller = next(((start, end) for start, end in ranges if start <= match.start() < end), None)
+        if caller is None:
+            continue  # the definition itself, or a declaration
+        sites += 1
+        if not (LAUNCH_CHECK_RE.search(doc.source, match.end(), caller[1])
+                or check.search(doc.source, match.end(), caller[1])):
+            return False
+    return sites > 0
+
+
 def _unchecked_launches(doc: CudaDocument, path: str) -> Iterator[Finding]:
     launches = [launch for launch in doc.launches if launch.function is not None]
-    for index, launch in enumerate(launches):
+    check: re.Pattern[bytes] | None = None
+    for launch in launches:
         parent = launch.node.parent
         if launch.syntax != "chevron" and parent is not None and parent.type != "expression_statement":
             continue  # the API call's status is used: assigned, compared or passed to a CHECK macro
         assert launch.function is not None
+        # a launch error stays recorded until cudaGetLastError reads it, so one check after the
+        # last launch of a function (after a group of launches, a switch of them) covers them all
         limit = launch.function.end_byte
-        later = [other.span.start_byte for other in launches[index + 1:]
-                 if other.function is not None and other.function.id == launch.function.id]
-        if later:
-            limit = min(later)
-        if not LAUNCH_CHECK_RE.search(doc.source, launch.span.end_byte, limit):
+        if LAUNCH_CHECK_RE.search(doc.source, launch.span.end_byte, limit):
+            continue
+        if check is None:
+            macros = _included_check_macros(doc, path)
+            check = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(macros)) + rb")\s*\(") \
+                if macros else re.compile(rb"(?!)")
+        if not check.search(doc.source, launch.span.end_byte, limit) and not _checked_by_callers(doc, launch, check):
             yield finding("HC110", f"launch of {launch.kernel} is not followed by an error check", path,
                           launch.name_span, "add C10_CUDA_KERNEL_LAUNCH_CHECK(); right after the launch")
 
 
 # -- HC114 --------------------------------------------------------------------------------------
 # single-node patterns: tree-sitter matches them in linear time whatever the nesting (`x.a().b()...`)
-_TENSOR_QUERY = Query(CUDA, """
+@functools.cache
+def _tensor_query() -> Query:  # compiled on first use, by torch extensions only
+    return Query(CUDA, """
 (call_expression) @call
 (init_declarator) @bound
 (assignment_expression) @bound
@@ -983,8 +1386,12 @@ ALL_PROPERTIES = frozenset({DTYPE, DEVICE, CONTIGUITY})
 _CHECK_METHODS = {"scalar_type": {DTYPE}, "dtype": {DTYPE}, "is_cuda": {DEVICE}, "device": {DEVICE},
                   "get_device": {DEVICE}, "is_contiguous": {CONTIGUITY}}
 # methods that return a tensor with a property (`x.contiguous()`, `x.cuda()`, `x.float()`)
-_CONVERTING_METHODS = {"contiguous": {CONTIGUITY}, "cuda": {DEVICE}, "float": {DTYPE}, "half": {DTYPE},
-                       "double": {DTYPE}, "bfloat16": {DTYPE}, "toType": {DTYPE}}
+_CONVERTING_METHODS = {"contiguous": {CONTIGUITY}, "expect_contiguous": {CONTIGUITY}, "cuda": {DEVICE},
+                       "float": {DTYPE}, "half": {DTYPE}, "double": {DTYPE}, "bfloat16": {DTYPE}, "toType": {DTYPE},
+                       # new tensors, dense, on the receiver's device and of its dtype
+                       "index_select": {CONTIGUITY}, "new_empty": {CONTIGUITY}, "new_zeros": {CONTIGUITY},
+                       "new_ones": {CONTIGUITY}, "new_full": {CONTIGUITY}}
+_HOST_DEVICE_RE = re.compile(r"\bkCPU\b|\"cpu\"")
 _RAW_POINTER_METHODS = {"data_ptr", "mutable_data_ptr", "const_data_ptr"}
 _FACTORY_RE = re.compile(r"^(?:torch|at)::(?:empty|zeros|ones|full|rand|randn|randint|arange|empty_like|zeros_like"
                          r"|ones_like|full_like|rand_like|randn_like|empty_strided)$")
@@ -1055,7 +1462,7 @@ def _sibling_documents(doc: CudaDocument, path: str, called: re.Pattern[bytes] |
 
 
 def _tensor_events(function: CudaFunction) -> list[tuple[int, str, Node]]:
-    captures = bounded_captures(_TENSOR_QUERY, function.body) if function.body is not None else {}
+    captures = bounded_captures(_tensor_query(), function.body) if function.body is not None else {}
     return sorted(((node.start_byte, kind, node) for kind in ("call", "bound") for node in captures.get(kind, [])),
                   key=lambda event: event[0])
 
@@ -1110,6 +1517,12 @@ def _call_pattern(names: set[str]) -> re.Pattern[bytes] | None:
     return re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(names)) + rb")\s*\(")
 
 
+def _registered_for_cuda(doc: CudaDocument, name: str) -> bool:
+    """Whether `doc` registers function `name` as the CUDA implementation of a device-keyed dispatch
+    (`REGISTER_DEVICE_IMPL(op_impl, CUDA, name)`): the dispatcher calls it only with tensors on the GPU."""
+    return re.search(rb"\(\s*[^;()]*\bCUDA\b[^;()]*\b" + re.escape(name.encode()) + rb"\s*\)", doc.source) is not None
+
+
 def _checks_by_callers(doc: CudaDocument, macro_properties: dict[str, set[str]],
                        siblings: list[CudaDocument]) -> dict[str, list[set[str]]]:
     """For each host function of `doc` that takes tensors: per parameter, the properties every call of
@@ -1124,7 +1537,9 @@ def _checks_by_callers(doc: CudaDocument, macro_properties: dict[str, set[str]],
             if function.is_gpu or function.body is None or not called.search(document.source, function.body.start_byte,
                                                                              function.body.end_byte):
                 continue
-            for _ in _walk_checks(function, macro_properties, {}, calls):
+            known = {param.name: {DEVICE} for param in function.params} if _registered_for_cuda(
+                document, function.name) else {}
+            for _ in _walk_checks(function, macro_properties, known, calls):
                 pass
     result = {}
     for name, sites in calls.items():
@@ -1149,6 +1564,9 @@ def _unchecked_data_ptr(doc: CudaDocument, path: str) -> Iterator[Finding]:
     for function in host:
         if not raw_pointer.search(doc.source, function.body.start_byte, function.body.end_byte):
             continue
+        if any(other.node.start_byte > function.body.start_byte and other.node.end_byte <= function.body.end_byte
+               for other in doc.functions):
+            continue  # C++ has no nested functions: a body holding one was misparsed and would mix their names
         known: dict[str, set[str]] = {}
         for param, props in zip(function.params, by_callers.get(function.name, []), strict=False):
             known[param.name] = set(props)
@@ -1191,6 +1609,9 @@ def _tensor_facts(node: Node, known: dict[str, set[str]], depth: int = 0) -> tup
     field = function.child_by_field_name("field")
     method = node_text(field.child_by_field_name("name") or field) if field is not None else ""
     props |= _CONVERTING_METHODS.get(method, set())
+    arguments = node.child_by_field_name("arguments")
+    if method == "cpu" or method == "to" and arguments is not None and _HOST_DEVICE_RE.search(node_text(arguments)):
+        return None, set(ALL_PROPERTIES)  # a host copy, read on the host: no kernel gets its pointer
     if method == "to":
         arguments = node.child_by_field_name("arguments")
         props |= {prop for prop, pattern in _TEXT_PROPERTIES if arguments and pattern.search(node_text(arguments))}

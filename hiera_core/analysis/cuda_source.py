@@ -127,7 +127,7 @@ class CudaFunction:
     node: Node  # the function_definition
     span: Span  # from `template <...>` when templated, to the closing brace
     name_span: Span
-    params: list[Param]
+    parameter_list: Node | None  # the declarator's `(...)`; `params` reads it on first use
     body: Node | None
     template_params: list[str] = field(default_factory=list)
     template_type_params: list[str] = field(default_factory=list)  # `typename T` / `class T`
@@ -136,9 +136,29 @@ class CudaFunction:
     qualifier_macro: str | None = None  # e.g. "KERNEL" for `#define KERNEL __global__`
     annotations: list[Annotation] = field(default_factory=list)
 
+    @functools.cached_property
+    def params(self) -> list[Param]:
+        """Built on first use: after an edit the rules read those of the changed functions only."""
+        return [param for child in (self.parameter_list.named_children if self.parameter_list else [])
+                if child.type in ("parameter_declaration", "optional_parameter_declaration")
+                and (param := _param(child)) is not None]
+
     @property
     def is_kernel(self) -> bool:
         return "__global__" in self.qualifiers
+
+    def surroundings(self) -> tuple:
+        """Where the definition sits: for each enclosing node, its type, whether the definition is on
+        its `alternative` side (`#else`) and its condition or name (`#if X`, `namespace N`). Rules may
+        read them (code under `#ifdef USE_ROCM` is not CUDA's), so they key cached findings."""
+        chain, child, parent = [], self.node, self.node.parent
+        while parent is not None:
+            alternative = parent.child_by_field_name("alternative")
+            label = parent.child_by_field_name("condition") or parent.child_by_field_name("name")
+            chain.append((parent.type, alternative is not None and alternative.id == child.id,
+                          node_text(label) if label is not None else None))
+            child, parent = parent, parent.parent
+        return tuple(chain)
 
     @property
     def is_gpu(self) -> bool:
@@ -151,13 +171,24 @@ class CudaFunction:
 
 @dataclass
 class Value:
-    """An expression of a launch: its text, span and value when the source makes it constant."""
+    """An expression of a launch: its text, span and value when the source makes it constant
+    (evaluated on first use: most launch arguments are never asked for theirs)."""
 
     text: str
     span: Span
     node: Node
-    value: int | None = None
-    dims: tuple[int, int, int] | None = None  # for grid and block: (x, y, z)
+    constants: Constants = field(repr=False, compare=False)
+    at: int = field(repr=False, compare=False)  # where the values of names are looked up
+    is_dims: bool = field(default=False, repr=False)  # a grid or block: `dims`, no `value`
+
+    @functools.cached_property
+    def value(self) -> int | None:
+        return None if self.is_dims else self.constants.int_at(self.node, self.at)
+
+    @functools.cached_property
+    def dims(self) -> tuple[int, int, int] | None:
+        """For grid and block: (x, y, z)."""
+        return self.constants.dims_at(self.node, self.at) if self.is_dims else None
 
     @property
     def threads(self) -> int | None:
@@ -175,8 +206,15 @@ class Launch:
     block: Value | None
     shared_bytes: Value | None
     stream: Value | None
-    args: list[Value]  # kernel arguments (chevron launches; an API launch passes a void** array)
+    argument_list: Node | None  # a chevron launch's `(...)`; an API launch passes a void** array
     function: Node | None  # the enclosing function_definition
+    constants: Constants = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def args(self) -> list[Value]:
+        """The kernel arguments (none for an API launch), built on first use."""
+        return [_value(arg, self.constants, self.span.start_byte) for arg in (
+            self.argument_list.named_children if self.argument_list is not None else []) if arg.type != "comment"]
 
 
 @dataclass
@@ -209,6 +247,16 @@ class CudaDocument:
         """The source with comments blanked out (same length), for text searches that must not match prose."""
         return _COMMENT_RE.sub(lambda match: re.sub(rb"[^\n]", b" ", match.group()), self.source)
 
+    @functools.cached_property
+    def file_context(self) -> tuple:
+        """What the rules about one function read from the rest of the file: macros, file-scope
+        constants and shared memory, function-like macros, whether it is a torch extension. Part of
+        the key under which cuda_rules.check_cuda keeps a function's findings between edits."""
+        shared = tuple((decl.name, decl.element_type, decl.is_extern, decl.size_bytes, decl.is_array)
+                       for decl in self.shared if decl.function is None)
+        return (self.constants.file_facts(), shared, tuple(sorted(self.function_macros.items())),
+                self.is_torch_extension)
+
     @property
     def kernels(self) -> list[CudaFunction]:
         return [function for function in self.functions if function.is_kernel]
@@ -219,8 +267,15 @@ class CudaDocument:
 
     def function_named(self, name: str) -> CudaFunction | None:
         """The first `__global__` function called `name`, or else the first function of that name."""
-        matches = [function for function in self.functions if function.name == name]
+        matches = self._functions_by_name.get(name, [])
         return next((function for function in matches if function.is_kernel), matches[0] if matches else None)
+
+    @functools.cached_property
+    def _functions_by_name(self) -> dict[str, list[CudaFunction]]:
+        by_name: dict[str, list[CudaFunction]] = {}
+        for function in self.functions:
+            by_name.setdefault(function.name, []).append(function)
+        return by_name
 
     def function_at(self, byte: int) -> CudaFunction | None:
         """The innermost function whose definition contains `byte` (for hovers)."""
@@ -306,6 +361,11 @@ class Constants:
         self._local_values = local_values  # function start byte -> [(position, name, value node)]
         self._reassigned = reassigned  # function start byte -> non-const names assigned somewhere
         self._functions = functions  # sorted (start, end) of function definitions
+
+    def file_facts(self) -> tuple:
+        """The file-level inputs of every value: macros and file-scope constants (name, initialiser text)."""
+        return (tuple(sorted(self._macros.items())),
+                tuple(sorted((name, node_text(value)) for name, value in self._file_values.items())))
 
     def dims_at(self, node: Node, at: int) -> tuple[int, int, int] | None:
         return self._dims(node, at, set())
@@ -520,9 +580,6 @@ def _function(node: Node, macros: dict[str, str], constants: Constants) -> CudaF
                 qualifiers |= expanded
                 qualifier_macro = node_text(candidate)
     params_node = declarator.child_by_field_name("parameters") if declarator is not None else None
-    params = [param for child in (params_node.named_children if params_node else [])
-              if child.type in ("parameter_declaration", "optional_parameter_declaration")
-              and (param := _param(child)) is not None]
     outer = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
     template_params, type_params = [], []
     if outer is not node:
@@ -544,7 +601,7 @@ def _function(node: Node, macros: dict[str, str], constants: Constants) -> CudaF
         values = [constants.int_at(child, node.start_byte) for child in bounds.named_children
                   if child.type != "comment"]
         launch_bounds = (values[0] if values else None, values[1] if len(values) > 1 else None)
-    return CudaFunction(node_text(name), qualifiers, node, Span.between(outer, node), Span.of(name), params,
+    return CudaFunction(node_text(name), qualifiers, node, Span.between(outer, node), Span.of(name), params_node,
                         node.child_by_field_name("body"), template_params, type_params, launch_bounds,
                         Span.of(bounds) if bounds is not None else None, qualifier_macro)
 
@@ -558,12 +615,7 @@ def _launched_name(function: Node) -> Node | None:
 def _value(node: Node | None, constants: Constants, at: int, dims: bool = False) -> Value | None:
     if node is None:
         return None
-    value = Value(node_text(node), Span.of(node), node)
-    if dims:
-        value.dims = constants.dims_at(node, at)
-    else:
-        value.value = constants.int_at(node, at)
-    return value
+    return Value(node_text(node), Span.of(node), node, constants, at, dims)
 
 
 def _chevron_launch(node: Node, constants: Constants) -> Launch | None:
@@ -577,9 +629,7 @@ def _chevron_launch(node: Node, constants: Constants) -> Launch | None:
     return Launch(node_text(name), "chevron", node, Span.of(node), Span.of(name),
                   _value(parts[0], constants, at, dims=True), _value(parts[1], constants, at, dims=True),
                   _value(parts[2], constants, at), _value(parts[3], constants, at),
-                  [_value(arg, constants, at) for arg in (args.named_children if args else [])
-                   if arg.type != "comment"],
-                  _enclosing_function(node))
+                  args, _enclosing_function(node), constants)
 
 
 def _api_launch(node: Node, args: Node, constants: Constants) -> Launch | None:
@@ -603,7 +653,7 @@ def _api_launch(node: Node, args: Node, constants: Constants) -> Launch | None:
     return Launch(node_text(name), node_text(function) if function else "cudaLaunchKernel", node, Span.of(node),
                   Span.of(name), _value(parts[1], constants, at, dims=True),
                   _value(parts[2], constants, at, dims=True), _value(parts[4], constants, at),
-                  _value(parts[5], constants, at), [], _enclosing_function(node))
+                  _value(parts[5], constants, at), None, _enclosing_function(node), constants)
 
 
 def _enclosing_function(node: Node) -> Node | None:

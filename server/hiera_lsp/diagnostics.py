@@ -9,9 +9,10 @@ Analysis runs on the server's analysis thread. In push mode each document has at
 analysis in flight; changes that arrive meanwhile are coalesced into one more run on the latest
 snapshot, so fast typing never queues stale work, and the findings of a snapshot that was edited
 while it was analysed are dropped, never published. The rules run on the snapshot's own
-incremental parse. A file over LARGE_BYTES is analysed only once typing pauses
-(LARGE_DEBOUNCE_S), and a large CUDA file in a child process, so that hovers and edits elsewhere
-are answered meanwhile.
+incremental parse, and a CUDA file's rules reuse the findings of the functions an edit left
+unchanged (the document's rule cache). A file over LARGE_BYTES is analysed only once typing
+pauses (LARGE_DEBOUNCE_S), and a large CUDA file in a child process, which keeps a rule cache per
+file too, so that hovers and edits elsewhere are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -64,10 +65,27 @@ TextOf = Callable[[str], "str | None"]  # a path's text as the user sees it (ope
 
 
 def analyze_here(path: str, document: Document, config) -> list:
-    """The shared analysis's findings, on the snapshot's own (incremental) parse."""
+    """The shared analysis's findings, on the snapshot's own (incremental) parse and rule cache."""
     from hiera_core.analysis import analyze_file
 
-    return analyze_file(path, document.data, config, parsed=document.view)
+    return analyze_file(path, document.data, config, parsed=document.view, cache=document.rule_cache)
+
+
+_CHILD_CACHES: dict[str, dict] = {}  # in the child process: a rule cache per file it analyses
+MAX_CHILD_CACHES = 8
+
+
+def analyze_in_child(path: str, data: bytes, config) -> list:
+    """Runs in the child process: a large file's findings, with that file's rule cache."""
+    from hiera_core.analysis import analyze_file
+
+    cache = _CHILD_CACHES.pop(path, None)
+    if cache is None:
+        cache = {}
+        while len(_CHILD_CACHES) >= MAX_CHILD_CACHES:  # the least recently analysed file's goes
+            _CHILD_CACHES.pop(next(iter(_CHILD_CACHES)))
+    _CHILD_CACHES[path] = cache
+    return analyze_file(path, data, config, cache=cache)
 
 
 Analyze = Callable[[str, Document, object], list]
@@ -205,8 +223,6 @@ class DiagnosticsPublisher:
     async def _findings_in_child(self, document: Document) -> list:
         """A large CUDA file's findings from a child process: in a thread its rules would hold the
         GIL for seconds, and on the analysis thread every other document would wait for them."""
-        from hiera_core.analysis import analyze_file
-
         if self._child is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -218,7 +234,7 @@ class DiagnosticsPublisher:
             f"HIERA: analysing {name} ({len(document.data) / 1e6:.1f} MB, version {document.version}) "
             "in a background process")))
         path = _analysed_path(document)
-        return await asyncio.wrap_future(self._child.submit(analyze_file, path, document.data, _config_for(path)))
+        return await asyncio.wrap_future(self._child.submit(analyze_in_child, path, document.data, _config_for(path)))
 
     async def compute(self, document: Document) -> list[types.Diagnostic]:
         loop = asyncio.get_running_loop()

@@ -3,7 +3,8 @@
 The view is hiera_core.analysis's `PythonDocument` (module classes, forward, directives, proposal
 header) or `CudaDocument` (kernels, launches, shared memory). A change makes a new snapshot;
 its range edits are replayed on a copy of the previous snapshot's tree (`Tree.edit`), so the
-next parse is incremental. A view is built on first use (hover, code action or the analysis
+next parse is incremental, and it shares the document's rule cache (the findings of the
+functions an edit did not change are reused: cuda_rules.check_cuda). A view is built on first use (hover, code action or the analysis
 thread) under a lock, and old snapshots stay valid for whoever still holds them. Files with NUL
 bytes are treated as binary, and files over MAX_PARSED_BYTES as too large: kept, never parsed
 (the CUDA rules take seconds per megabyte, too slow to rerun as someone types).
@@ -86,7 +87,8 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
 
 class Document:
     def __init__(self, uri: str, language_id: str, version: int | None, text: str,
-                 base_tree: tree_sitter.Tree | None = None, edits: tuple[_Edit, ...] = ()):
+                 base_tree: tree_sitter.Tree | None = None, edits: tuple[_Edit, ...] = (),
+                 rule_cache: dict | None = None):
         self.uri = uri
         self.path = to_fs_path(uri) if uri.startswith("file:") else None
         self.language_id = language_id
@@ -100,6 +102,8 @@ class Document:
         self._edits = edits
         self._view: PythonDocument | CudaDocument | None = None
         self._view_lock = threading.Lock()
+        # kept by content, so every snapshot of the document may use it (on the one analysis thread)
+        self.rule_cache: dict = {} if rule_cache is None else rule_cache
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -157,7 +161,7 @@ class Document:
         incremental = not replaced and view is not None
         return Document(self.uri, self.language_id, version, data.decode("utf-8", "surrogatepass"),
                         base_tree=view.tree if incremental else None,
-                        edits=tuple(edits) if incremental else ())
+                        edits=tuple(edits) if incremental else (), rule_cache=self.rule_cache)
 
     def offset_at(self, position: types.Position, encoding: str) -> int:
         return self.lines.offset(position, encoding)

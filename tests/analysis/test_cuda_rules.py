@@ -137,7 +137,9 @@ TORCH = "#include <torch/extension.h>\n__global__ void k(float* p) {}\n"
     ("  k<<<1, 32>>>(p);\n", [4]),
     ("  k<<<1, 32>>>(p);\n  C10_CUDA_KERNEL_LAUNCH_CHECK();\n", []),
     ("  k<<<1, 32>>>(p);\n  AT_CUDA_CHECK(cudaGetLastError());\n", []),
-    ("  k<<<1, 32>>>(p);\n  k<<<1, 32>>>(p);\n  C10_CUDA_KERNEL_LAUNCH_CHECK();\n", [4]),  # only the last is checked
+    # a launch error stays recorded until it is read: one check after a group of launches covers them all
+    ("  k<<<1, 32>>>(p);\n  k<<<1, 32>>>(p);\n  C10_CUDA_KERNEL_LAUNCH_CHECK();\n", []),
+    ("  k<<<1, 32>>>(p);\n  C10_CUDA_KERNEL_LAUNCH_CHECK();\n  k<<<1, 32>>>(p);\n", [6]),  # nothing after the last
     ("  cudaLaunchKernel((void*)k, 1, 32, args, 0, 0);\n", [4]),
     ("  C10_CUDA_CHECK(cudaLaunchKernel((void*)k, 1, 32, args, 0, 0));\n", []),
 ])
