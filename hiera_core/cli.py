@@ -302,7 +302,7 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 
 
 @main.command(name="optimize")
-@click.argument("address", metavar=ADDRESS_HELP)
+@click.argument("address", metavar=ADDRESS_HELP, required=False)
 @click.option("--budget", type=click.IntRange(1, 64), default=None,
               help="how many offline expert candidates to implement, verify and profile (default: [tool.hiera] "
                    "budget, else 4; a model's: --samples)")
@@ -315,6 +315,9 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="offline candidates compiled and verified side by side, timed one at a time (default: on a "
                    "GPU one per 4 CPU cores, at most 4; on a CPU 1)")
+@click.option("--no-cache", is_flag=True,
+              help="measure the reference afresh instead of using its spec cached in .hiera/cache (by the "
+                   "module's content and the versions of torch, HIERA and the device); the new one is cached")
 @model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
               help="LLM budget: candidates to ask the model for (default 8)")
@@ -322,15 +325,38 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
               help="LLM budget: prompt + completion tokens (default 400000)")
 @click.option("--time-budget", type=click.FloatRange(1, min_open=False), default=None, metavar="SECONDS",
               help="LLM budget: wall time of planning and refinement (default 1800)")
+@click.option("--temperature", default=None, metavar="T[,T...]",
+              help="sampling temperature sent to the model (0-2); several, comma-separated: one per chain in turn "
+                   "(default: [tool.hiera] temperature, else the server's)")
+@click.option("--resume", default=None, metavar="RUN",
+              help="continue an interrupted run (its folder, or its id under .hiera/runs): its evaluated "
+                   "candidates are reused and its model answers replay from the answer cache; ADDRESS and flags "
+                   "not given again are the run's")
+@click.option("--no-answer-cache", is_flag=True,
+              help="ask the model even for prompts it answered in an earlier run (.hiera/cache/llm)")
 @common_output
-def optimize_command(address, budget, device, gpu, timeout, write, jobs, model, base_url, plan_model, samples,
-                     token_budget, time_budget, as_json, events) -> None:
+def optimize_command(address, budget, device, gpu, timeout, write, jobs, no_cache, model, base_url, plan_model,
+                     samples, token_budget, time_budget, temperature, resume, no_answer_cache, as_json,
+                     events) -> None:
     """Plan, implement, verify and profile candidates; propose the best verified one."""
-    options = run_options(address, as_json, events, budget=budget, device=device, timeout_s=timeout)
+    llm_flags = dict(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
+                     token_budget=token_budget, time_budget_s=time_budget, temperature=temperature)
+    flags = dict(budget=budget, device=device, timeout_s=timeout)
+    if resume:
+        from hiera_core.llm.resume import find_run, load_resumed, resumed_arguments
+
+        try:
+            folder = find_run(resume)
+            address, flags, llm_flags = resumed_arguments(load_resumed(folder), address, flags, llm_flags)
+            resume = str(folder)
+        except HieraError as error:
+            fail(error, as_json, events)
+    if not address:
+        raise click.UsageError("give ADDRESS (FILE.py or FILE.py::Class), or --resume RUN")
+    options = run_options(address, as_json, events, **flags)
     settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu,
-                        timeout_s=options.timeout_s, write=write, jobs=jobs,
-                        llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model, samples=samples,
-                                         token_budget=token_budget, time_budget_s=time_budget))
+                        timeout_s=options.timeout_s, write=write, jobs=jobs, cache=not no_cache, resume=resume,
+                        llm=LLMOverrides(**llm_flags, cache=False if no_answer_cache else None))
     if settings.device == "cuda" and not as_json and not events and (missing := custom_cuda_unavailable()):
         stderr.print(missing, highlight=False, markup=False, soft_wrap=True)
     with progress_emitter(not as_json, events) as progress:
@@ -362,12 +388,16 @@ def _print_optimize(result: dict) -> None:
                                   (outcome["verification"] if outcome["status"] == "verified"
                                    else outcome["reason"])[:90])))
     stdout.print(table)
+    if (result.get("spec_cache") or {}).get("used"):
+        stdout.print(result["spec_cache"]["note"], highlight=False, markup=False)
     if result["llm"]:
         llm = result["llm"]
         rate = "-" if llm["valid_rate"] is None else f"{llm['valid_rate']:.0%}"
         stdout.print(f"model {llm['model']}: {llm['samples']} samples, {llm['verified']} verified (valid rate {rate}, "
-                     f"first valid at sample {llm['samples_to_first_valid'] or '-'}), {llm['tokens']['total']} tokens; "
-                     f"stopped: {llm['stop_reason']}", highlight=False, markup=False)
+                     f"first valid at sample {llm['samples_to_first_valid'] or '-'}), {llm['tokens']['total']} tokens, "
+                     f"{llm['cache_hits']} answers from the cache, "
+                     + (f"cost {llm['cost']:.4g}" if llm["cost"] is not None else llm["cost_note"])
+                     + f"; stopped: {llm['stop_reason']}", highlight=False, markup=False)
     if result["status"] == "proposal":
         stdout.print(result["diff"], highlight=False, markup=False)
         where = result["target_path"] if result["written"] else result["proposal_path"]

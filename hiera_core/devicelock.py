@@ -11,27 +11,30 @@ from __future__ import annotations
 import fcntl
 import os
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
+
+PhaseListener = Callable[[str], None]  # told "verify" or "time" once the phase's lock is held
 
 
 @contextmanager
-def _locked(path: str | None, how: int) -> Iterator[None]:
-    if path is None:  # evaluated alone: nothing to share the device with
-        yield
-        return
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+def _locked(path: str | None, how: int, phase: str, on_enter: PhaseListener | None) -> Iterator[None]:
+    descriptor = None if path is None else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(descriptor, how)
+        if descriptor is not None:  # None: evaluated alone, nothing to share the device with
+            fcntl.flock(descriptor, how)
+        if on_enter is not None:
+            on_enter(phase)
         yield
     finally:
-        os.close(descriptor)  # closing the descriptor releases the lock
+        if descriptor is not None:
+            os.close(descriptor)  # closing the descriptor releases the lock
 
 
-def verifying(path: str | None):
+def verifying(path: str | None, on_enter: PhaseListener | None = None):
     """Held while a candidate is loaded, compiled and checked: others may do the same meanwhile."""
-    return _locked(path, fcntl.LOCK_SH)
+    return _locked(path, fcntl.LOCK_SH, "verify", on_enter)
 
 
-def timing(path: str | None):
+def timing(path: str | None, on_enter: PhaseListener | None = None):
     """Held while a candidate and its reference are timed: nothing else runs on the device."""
-    return _locked(path, fcntl.LOCK_EX)
+    return _locked(path, fcntl.LOCK_EX, "time", on_enter)

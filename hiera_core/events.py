@@ -11,18 +11,35 @@ line, flushed), which is what the language server consumes:
 "result" (the final summary, same object as `--json`), "error" (a HieraError as a dict; also
 a run interrupted by a signal: kind "cancelled", "interrupted by SIGTERM during verify").
 `stage` is one of STAGES; `progress` is overall, 0..1.
+
+While candidates are evaluated, each reports its own stages (CANDIDATE_STAGES: compile, verify,
+time) as "stage" events of the overall stage "verify" whose data names the candidate and its
+stage, and whose message says what every candidate in flight is doing:
+
+    {"event": "stage", "stage": "verify", "message": "timing a (1/3); compiling b (2/3)",
+     "data": {"candidate": "a", "candidate_stage": "time", "index": 0, "total": 3, "in_flight": {...}}}
+
+The worker evaluating a candidate appends the stages it enters to a file (`stage_announcer`) that
+the orchestrator follows (`following_stages`): a worker step sends no events of its own.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 STAGES = ("load", "spec", "plan", "implement", "verify", "profile", "propose")
+# A candidate's own stages: compile (its checks, extension builds and process start; a torch.compile
+# candidate compiles on its first call, in verify), verify (the judge's checks), time (paired timing).
+CANDIDATE_STAGES = ("compile", "verify", "time")
+STAGE_POLL_S = 0.25
 
 
 @dataclass
@@ -76,3 +93,62 @@ def stopwatch(seconds: dict, name: str) -> Iterator[None]:
         yield
     finally:
         seconds[name] = round(time.monotonic() - started, 2)
+
+
+def stage_announcer(path: str | os.PathLike) -> Callable[[str], None]:
+    """announce(stage): appends one line for `stage` to `path` (a single short write with O_APPEND,
+    so a reader never sees half a line from it). Progress only: a failed write is not the step's."""
+    def announce(stage: str) -> None:
+        line = json.dumps({"stage": stage, "time": time.time()}) + "\n"
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(descriptor, line.encode("utf-8"))
+            finally:
+                os.close(descriptor)
+        except OSError:
+            pass
+    return announce
+
+
+@contextmanager
+def following_stages(path: Path, on_stage: Callable[[str], None]) -> Iterator[None]:
+    """Calls on_stage(stage) for each CANDIDATE_STAGES line appended to `path` while the block runs
+    (polled every STAGE_POLL_S in a thread), and for the last ones once the block is done, so none
+    is missed however fast the worker was. Lines that do not parse, or name no known stage, are
+    skipped (the file is written beside code the user or a model wrote)."""
+    read = 0
+    done = threading.Event()
+    lock = threading.Lock()
+
+    def drain() -> None:
+        nonlocal read
+        with lock:
+            try:
+                with open(path, "rb") as handle:
+                    handle.seek(read)
+                    data = handle.read()
+            except OSError:
+                return
+            complete = data[:data.rfind(b"\n") + 1]
+            read += len(complete)
+            for line in complete.splitlines():
+                try:
+                    stage = json.loads(line).get("stage")
+                except (ValueError, AttributeError):
+                    continue
+                if stage in CANDIDATE_STAGES:
+                    on_stage(stage)
+
+    def follow() -> None:
+        while not done.wait(STAGE_POLL_S):
+            drain()
+
+    follower = threading.Thread(target=follow, name="hiera-stages", daemon=True)
+    follower.start()
+    try:
+        yield
+    finally:
+        done.set()
+        follower.join()
+        drain()

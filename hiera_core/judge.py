@@ -943,21 +943,23 @@ def run_seed(requested: int | None) -> int:
 
 def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: str, *, sets: int = 5,
              seed: int | None = None, profiler: bool = True, timed: bool = True, profile: bool = True,
-             exact_rewrite: bool = False, cpu_threads: int | None = None, device_lock: str | None = None) -> dict:
+             exact_rewrite: bool = False, cpu_threads: int | None = None, device_lock: str | None = None,
+             on_phase=None) -> dict:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
     speedup with its interval, significance, the seed). `device_lock`: the lock file of candidates
-    evaluated side by side on this device (hiera_core.devicelock), None when evaluated alone."""
+    evaluated side by side on this device (hiera_core.devicelock), None when evaluated alone;
+    `on_phase`: told "verify" and "time" as each phase starts (the candidate's progress stages)."""
     from hiera_core import devicelock
 
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
-        with devicelock.verifying(device_lock):
+        with devicelock.verifying(device_lock, on_phase):
             passed = judge.verify(sets, profiler)
         result: dict = {"verification": judge.result, "seed": judge.seed}
         if not passed or not timed:
             return result
         try:
-            with devicelock.timing(device_lock):
+            with devicelock.timing(device_lock, on_phase):
                 timed_result = judge.time(profile)
         except Rejected as rejected:
             judge.result.add([rejected.check])

@@ -2,13 +2,20 @@
 that never imports torch; every step that runs user code runs in a worker (hiera_core.isolate).
 
 Records everything in the store as it goes (run.json is rewritten atomically at each step, so it
-can be read while the run is in progress) and reports progress events.
+can be read while the run is in progress) and reports progress events, each candidate's stages too.
+The reference's prepared spec (with its plan and candidates) is cached in the store by what it
+depends on (`spec_cache_parts`): a second run on an unchanged module starts on its candidates.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
+import json
 import os
+import platform
+import subprocess
 import threading
 import time
 import weakref
@@ -16,9 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from hiera_core import __version__
 from hiera_core import proposal as proposals
 from hiera_core.errors import HieraError
-from hiera_core.events import Emit, Event, Fanout, stopwatch
+from hiera_core.events import CANDIDATE_STAGES, Emit, Event, Fanout, following_stages, stopwatch
 from hiera_core.isolate import Placement, run_worker
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.config import Overrides as LLMOverrides
@@ -28,7 +36,7 @@ from hiera_core.llm.record import LLMRecord
 from hiera_core.plan import MIN_SPEEDUP, Plan
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec import Spec
-from hiera_core.store import Run, Store, iso_time, task_key
+from hiera_core.store import Run, Store, cache_key, iso_time, source_digest, task_key
 from hiera_core.task import choose_class, read_source, split_address
 
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
@@ -60,8 +68,11 @@ class Settings:
     # Candidates evaluated side by side (each compiles and verifies while another may; timing is
     # exclusive, hiera_core.devicelock); None: default_jobs(device).
     jobs: int | None = None
+    # Use the reference's cached spec when one matches (--no-cache: measure afresh, and cache that)
+    cache: bool = True
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
     llm: LLMOverrides = field(default_factory=LLMOverrides)
+    resume: str | None = None  # the folder of a run to continue (--resume): hiera_core.llm.resume
 
 
 @dataclass
@@ -100,6 +111,11 @@ class RunState:
     best: dict | None = None
     error: dict | None = None
     llm: dict | None = None  # LLMConfig.public() when a model is configured (the exchanges: llm.json)
+    spec_cache: dict | None = None  # {"key", "used": whether the spec came from the cache, "note"}
+
+
+STAGE_WORDS = dict(zip(CANDIDATE_STAGES, ("compiling", "verifying", "timing")))
+STAGE_SHARE = dict(zip(CANDIDATE_STAGES, (0.0, 0.3, 0.7)))  # where in its evaluation a stage begins, roughly
 
 
 def short_of_speedup(name: str, speedup: float) -> str:
@@ -158,8 +174,12 @@ class Session:
         self.emit = emit_one
         self.llm_config: LLMConfig | None = None  # optimize only: the resolved model settings
         self.llm_record: LLMRecord | None = None  # optimize with a model: prompts, answers, measures
+        self.resumed = None  # optimize --resume: the run it continues (hiera_core.llm.resume.ResumedRun)
         # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
         self.worker_seconds: dict[str, dict] = {}
+        # Candidates being evaluated: name -> (index, total, its stage), for the progress message.
+        self.in_flight: dict[str, tuple[int, int, str]] = {}
+        self.finished_candidates = 0
         self.save()
         _sessions.add(self)
 
@@ -178,13 +198,33 @@ class Session:
         """Run one worker op; `timeout_s` (default: the --timeout setting) bounds it."""
         seconds = self.worker_seconds[log_name] = {}
         with stopwatch(seconds, "total"):
-            result = run_worker(op, {"address": self.address, "device": self.settings.device, **request},
+            result = run_worker(op, {"address": self.address, "device": self.settings.device,
+                                     "cache_root": str(self.store.cache_root), **request},
                                 timeout_s=timeout_s or self.settings.timeout_s, device=self.settings.device,
                                 doing=doing, log_path=self.run.path / "logs" / f"{log_name}.log",
                                 python=self.settings.python, placement=self.settings.placement,
                                 timeout_hint=timeout_hint)
         seconds.update(result.get("seconds", {}))
         return result
+
+    def candidate_stage(self, name: str, stage: str, index: int, total: int) -> None:
+        """`name` (index of total) entered `stage` (CANDIDATE_STAGES): one stage event saying what it
+        and every other candidate in flight are doing."""
+        with self.lock:
+            self.in_flight[name] = (index, total, stage)
+            others = sorted((entry, other) for other, entry in self.in_flight.items() if other != name)
+            message = "; ".join(f"{STAGE_WORDS[at]} {who} ({i + 1}/{n})"
+                                 for (i, n, at), who in [((index, total, stage), name), *others])
+            # Overall: finished candidates count whole, those in flight by the share of their stage.
+            done = self.finished_candidates + sum(STAGE_SHARE[at] for _, _, at in self.in_flight.values())
+            self.emit(Event("stage", stage="verify", message=message, progress=0.4 + 0.55 * done / max(total, 1),
+                            data={"candidate": name, "candidate_stage": stage, "index": index, "total": total,
+                                  "in_flight": {who: at for who, (_, _, at) in self.in_flight.items()}}))
+
+    def candidate_finished(self, name: str) -> None:
+        with self.lock:
+            self.in_flight.pop(name, None)
+            self.finished_candidates += 1
 
     def fail(self, error: HieraError) -> None:
         self.state.status = "failed"
@@ -267,6 +307,10 @@ def optimize(address: str, settings: Settings, emit: Emit) -> dict:
     """Run the loop; returns the result summary (also the final `result` event's data)."""
     session = Session(address, "optimize", settings, emit)
     try:
+        if settings.resume:
+            from hiera_core.llm.resume import load_resumed
+
+            session.resumed = load_resumed(Path(settings.resume))
         config = configure_llm(session)
         mode = (f"with {config.model}, up to {config.samples} samples" if config.enabled
                 else "offline expert mode")
@@ -283,9 +327,7 @@ def optimize(address: str, settings: Settings, emit: Emit) -> dict:
 def _optimize(session: Session) -> dict:
     settings = session.settings
     run = session.run
-    session.stage("spec", "running the reference to build its contract and workload spec", 0.05)
-    prepared = session.worker("prepare", "building the spec and candidates", "prepare", gpu=settings.gpu,
-                              meta=settings.meta, implement=True, budget=settings.budget)
+    prepared = _prepare(session)
     spec = Spec.from_dict(prepared["spec"])
     plan = Plan.from_dict(prepared["plan"])
     run.write_json("spec.json", prepared["spec"])
@@ -323,6 +365,137 @@ def _optimize(session: Session) -> dict:
         candidates.append(refinement)
         outcomes.append(_run_candidate(session, refinement, spec, len(candidates) - 1, len(candidates))[0])
     return _propose(session, spec, plan, candidates, outcomes)
+
+
+# ---- the reference's cached spec ------------------------------------------------------------------
+
+SPEC_CACHE = "spec"  # the store's cache kind
+SPEC_CACHE_FORMAT = 1  # the entry's layout; a change makes old entries misses
+
+
+def _prepare(session: Session) -> dict:
+    """The worker's `prepare` result (spec, plan, candidates), from the store's cache when an entry
+    matches and --no-cache was not given; a fresh, measured result is cached. Says which it was."""
+    settings = session.settings
+    parts, why_not = spec_cache_parts(session)
+    key = cache_key(parts) if parts else None
+    if key and settings.cache:
+        prepared = cached_prepared(session.store.read_cache(SPEC_CACHE, key), parts)
+        if prepared is not None:
+            prepared["spec"]["file"] = session.path  # the content is the key: the module may have moved
+            measured = prepared["spec"].get("environment", {}).get("created", "earlier")
+            note = f"spec from cache (key {key[:12]}, measured {measured}; --no-cache measures afresh)"
+            session.state.spec_cache = {"key": key, "used": True, "note": note}
+            session.stage("spec", note, 0.25, cache={"key": key, "used": True,
+                                                     "path": str(session.store.cache_path(SPEC_CACHE, key))})
+            return prepared
+    session.stage("spec", "running the reference to build its contract and workload spec", 0.05)
+    prepared = session.worker("prepare", "building the spec and candidates", "prepare", gpu=settings.gpu,
+                              meta=settings.meta, implement=True, budget=settings.budget)
+    if key is None:
+        note = f"spec not cached: {why_not}"
+    elif prepared.get("meta_only") or not prepared["spec"].get("measured"):
+        note = "spec not cached: it was not measured (a meta-device trace)"  # memory may be free next time
+    else:
+        session.store.write_cache(SPEC_CACHE, key, {"format": SPEC_CACHE_FORMAT, "key": key, "parts": parts,
+                                                    "written": iso_time(), "prepared": prepared})
+        note = f"spec measured and cached (key {key[:12]})"
+    session.state.spec_cache = {"key": key, "used": False, "note": note}
+    session.emit(Event("log", stage="spec", message=note, data={"cache": {"key": key, "used": False}}))
+    return prepared
+
+
+def spec_cache_parts(session: Session) -> tuple[dict | None, str]:
+    """(what the prepared spec depends on, ""), or (None, why it cannot be told here): the module's
+    content with the same-folder modules it imports, its class, the settings that shape the spec
+    and the candidates (device, roofline target, meta, budget; directives are in the source), the
+    device model, and the versions of torch, of HIERA's own code and whether custom CUDA is on."""
+    settings = session.settings
+    versions = worker_versions(settings.python)
+    if versions is None:
+        return None, "the workers' torch version could not be read"
+    model = device_model(settings)
+    if model is None:
+        return None, "the GPU's model could not be read (nvidia-smi)"
+    return {"format": SPEC_CACHE_FORMAT, "source": source_digest(session.path), "class": session.class_name,
+            "device": settings.device, "device_model": model, "gpu": settings.gpu, "meta": settings.meta,
+            "budget": settings.budget, "hiera": hiera_version(), **versions}, ""
+
+
+def cached_prepared(entry: dict | None, parts: dict) -> dict | None:
+    """The entry's prepare result when it was written for exactly `parts` and reads as one (a
+    partial or corrupt entry is no entry); else None."""
+    from hiera_core.spaces import Candidate
+
+    if not entry or entry.get("format") != SPEC_CACHE_FORMAT or entry.get("parts") != parts:
+        return None
+    prepared = entry.get("prepared")
+    try:
+        Spec.from_dict(prepared["spec"])
+        Plan.from_dict(prepared["plan"])
+        for candidate in prepared["candidates"]:
+            Candidate(**candidate)
+        if not isinstance(prepared.get("rejected", []), list):
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return prepared
+
+
+@functools.lru_cache(maxsize=1)
+def hiera_version() -> str:
+    """HIERA's version and a digest of its package's files: its code changed under one version
+    number (an edit, a checkout) is another version to the cache."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".cu", ".cuh", ".json", ".md", ".txt") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+_VERSIONS_PROBE = """
+import importlib.metadata, importlib.util, json
+
+def found(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+print(json.dumps({"torch": importlib.metadata.version("torch"),
+                  "custom_cuda": all(found(name) for name in ("cuda.core", "cuda.bindings"))}))
+"""
+
+
+@functools.lru_cache(maxsize=8)
+def worker_versions(python: str | None) -> dict | None:
+    """{"torch": version, "custom_cuda": whether its modules are installed} as the workers'
+    interpreter (`python`, default this one) sees them, without importing torch; None when unreadable."""
+    if python is None:
+        from importlib import metadata
+
+        from hiera_core.cuda.nvrtc import custom_cuda_unavailable
+
+        try:
+            return {"torch": metadata.version("torch"), "custom_cuda": custom_cuda_unavailable() is None}
+        except metadata.PackageNotFoundError:
+            return None
+    try:
+        answer = subprocess.run([python, "-c", _VERSIONS_PROBE], capture_output=True, text=True, timeout=60)
+        return json.loads(answer.stdout) if answer.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+
+
+def device_model(settings: Settings) -> str | None:
+    """The model of the device the workers run on: the GPU's name as nvidia-smi gives it (the
+    placement's GPU, else the first visible one), or "cpu" and the processor; None when unreadable."""
+    if settings.device == "cpu":
+        return f"cpu {platform.processor() or platform.machine()}"
+    from hiera_core.bench.environment import gpu_snapshot
+
+    return gpu_snapshot(settings.placement.gpu if settings.placement else None).get("gpu_name") or None
 
 
 def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
@@ -375,11 +548,15 @@ def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, to
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
     candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
     _, first_line = proposals.candidate_part(body)
-    session.stage("verify", f"verifying and timing {candidate['name']} ({index + 1}/{total})",
-                  0.4 + 0.55 * index / max(total, 1), candidate=candidate["name"])
-    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock)
+    with session.lock:
+        session.state.stage = "verify"
+        session.save()
+        session.candidate_stage(candidate["name"], "compile", index, total)
+    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock,
+                        on_stage=lambda stage: session.candidate_stage(candidate["name"], stage, index, total))
     run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
     with session.lock:
+        session.candidate_finished(candidate["name"])
         session.state.candidates.append(vars(outcome))
         session.save()
         done = len(session.state.candidates)
@@ -411,6 +588,7 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
     A model that cannot be reached (bad key, unknown model, nothing listening) ends the LLM part
     with one line; the offline candidates are evaluated regardless, and while the model plans.
     """
+    from hiera_core.llm.cache import AnswerCache
     from hiera_core.llm.client import ChatClient, ModelUnavailable
     from hiera_core.refine import Planning, Refiner, describe_device, planning_deadline
 
@@ -434,12 +612,15 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
         evaluated_offline.append((candidate, outcome))
 
     device_text = describe_device(spec)
-    client = ChatClient(config)
+    cache = AnswerCache(session.store, session.run.id, config.endpoint(), config.max_answer_tokens) \
+        if config.cache else None
+    client = ChatClient(config, cache=cache)
+    replay = session.resumed.replay if session.resumed is not None else None
     try:
         session.stage("plan", f"asking {config.planning_model} to choose the implementation space "
                       "(the offline candidates are evaluated meanwhile)", 0.32)
         planning = Planning(client, config, record, spec, device_text, planning_deadline(config, record.started))
-        while offline and not planning.done():
+        while offline and not planning.done() and not replay:  # a resumed run keeps its recorded order
             evaluate_offline()
         try:
             plan = planning.plan()
@@ -455,24 +636,33 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
         refiner = Refiner(client=client, config=config, record=record, spec=spec, plan=plan,
                           reference_source=session.info.source, class_name=session.class_name,
                           device_text=device_text, offline=offline, evaluate=evaluate, emit=session.emit,
-                          evaluated=evaluated_offline)
+                          evaluated=evaluated_offline, replay=replay)
         return plan, refiner.run()
     finally:
         client.close()
 
 
 def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
-              deadline: float | None = None, device_lock: str | None = None) -> CandidateOutcome:
+              deadline: float | None = None, device_lock: str | None = None,
+              on_stage=lambda stage: None) -> CandidateOutcome:
+    """Verify and time one candidate in a worker; on_stage(stage) as it enters verify and time."""
     base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
+    if session.resumed is not None and (recorded := session.resumed.outcome(candidate)) is not None:
+        # evaluated by the run this one resumes: its verdict and timing stand
+        return CandidateOutcome(**{key: value for key, value in recorded.items()
+                                   if key in CandidateOutcome.__dataclass_fields__})
     limit, hint = session.candidate_time_limit(spec)
     if deadline is not None and deadline - time.monotonic() < limit:
         limit, hint = max(deadline - time.monotonic(), 1.0), "the model's time budget (--time-budget) ran out"
+    stages = path.with_suffix(".stages.jsonl")
+    stages.unlink(missing_ok=True)  # a candidate of the same name evaluated before in this run
     try:
-        result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
-                                timeout_s=limit, timeout_hint=hint,
-                                spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
-                                first_line=first_line, space=candidate["space"], device_lock=device_lock,
-                                exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
+        with following_stages(stages, on_stage):
+            result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
+                                    timeout_s=limit, timeout_hint=hint, stages_path=str(stages),
+                                    spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
+                                    first_line=first_line, space=candidate["space"], device_lock=device_lock,
+                                    exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
     except HieraError as error:
         return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],
                                 failed_check={"check": error.kind, "message": error.message,
@@ -520,7 +710,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
               "plan": plan.summary, "regions": [region.to_dict() for region in plan.regions],
               "candidates": [vars(o) for o in outcomes], "diff": "",
               "mode": session.llm_config.mode_line(), "confirmation": confirmation,
-              "worker_seconds": session.worker_seconds,
+              "worker_seconds": session.worker_seconds, "spec_cache": session.state.spec_cache,
               "llm": session.llm_record.summary() if session.llm_record else None}
     failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
                  "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]

@@ -22,6 +22,15 @@ Shape of the loop (all bookkeeping in the calling thread; only HTTP requests run
   max-answer-tokens it was granted), wall time (no new request or model-candidate evaluation after
   it; requests still out at it are abandoned, and a model candidate's evaluation is stopped at it).
 - A failing endpoint is dropped by the client's circuit breaker (ModelUnavailable): said once.
+- Reflection: after an evaluated attempt that failed, or verified no faster than the best so far, the
+  planning model is asked for a short critique (bottleneck, next change) before the chain's next
+  sample; the critique and knowledge re-retrieved for the bottleneck its profile shows go into the
+  refinement prompt.
+- Replay (`hiera optimize --resume`): `replay` holds the resumed run's order (candidates by
+  evaluation; what was evaluated before each sample was sent). Before a sample is sent again, or a
+  model candidate evaluated again, the offline candidates that preceded it are evaluated (from the
+  records, instantly), and none ahead of that order, so the prompts come out the same and their
+  answers replay from the answer cache.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module
 from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, Reply, RequestFailed, estimate_tokens
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.record import Exchange, LLMRecord
+from hiera_core.llm.resume import Replay
 from hiera_core.plan import (SPACE_MEANINGS, ExpertPlanner, LLMPlanner, Plan, chosen_plan, fallback_choice,
                              open_spaces)
 from hiera_core.spaces import SPACES
@@ -51,6 +61,9 @@ from hiera_core.spec import Spec, render_text
 MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
 MEMORY_TOKENS = 6000  # earlier attempts of a chain in full in its refinement prompt, newest first, up to this
 PLAN_ANSWER_TOKENS = 1024
+REFLECT_ANSWER_TOKENS = 400  # a critique is a few sentences
+REFLECTION_CHARS = 2000  # what of a critique goes into the refinement prompt
+KNOWLEDGE_PER_ROUND = 3  # entries re-retrieved for a refinement prompt
 PLAN_DEADLINE_S = 120.0  # planning's own deadline (at most half the time budget)
 MAX_QUOTED_LINES = 12
 # HIERA's runtime helpers answers may call without defining them: the NVRTC launch helpers
@@ -84,8 +97,9 @@ class Chain:
     base: list[dict] = field(default_factory=list)  # system + implementation messages of this chain
     last_answer: str | None = None
     last_candidate: str | None = None
-    feedback: dict | None = None  # outcome, profile, task for the refinement prompt
+    feedback: dict | None = None  # outcome, profile, task (critique, knowledge) for the refinement prompt
     attempts: list[Attempt] = field(default_factory=list)  # oldest first; the last is last_answer's
+    knowledge_given: set[str] = field(default_factory=set)  # entries its first prompt carried in full
 
 
 @dataclass
@@ -122,10 +136,12 @@ class Planning:
         self.exchange = record.open("plan", model, messages)
         self._outcome: queue.Queue = queue.Queue(maxsize=1)
         max_tokens = min(PLAN_ANSWER_TOKENS, config.token_budget)
+        temperature = self.exchange.temperature = config.temperature_for(1)
 
         def request() -> None:
             try:
-                outcome: Reply | Exception = client.complete(model, messages, max_tokens, deadline=deadline)
+                outcome: Reply | Exception = client.complete(model, messages, max_tokens, deadline=deadline,
+                                                             temperature=temperature)
             except (RequestFailed, ModelUnavailable) as error:
                 outcome = error
             except Exception as error:  # noqa: BLE001 - planning must end in a plan whatever happens
@@ -210,11 +226,12 @@ class Refiner:
     def __init__(self, *, client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, plan: Plan,
                  reference_source: str, class_name: str, device_text: str, offline: list[dict],
                  evaluate: Callable[..., tuple[object, int]], emit: Emit,
-                 evaluated: list[tuple[dict, object]] | None = None):
+                 evaluated: list[tuple[dict, object]] | None = None, replay: Replay | None = None):
         """`evaluate(candidate, deadline=None)` verifies and times one candidate in a worker, stopping
         at `deadline` (time.monotonic()) when given, and returns (CandidateOutcome, line where the
         candidate's code starts in the evaluated file). `evaluated`: offline candidates already
-        evaluated (while the model planned), as (candidate, outcome)."""
+        evaluated (while the model planned), as (candidate, outcome). `replay`: the resumed run's order
+        (see the module's docstring)."""
         self.client = client
         self.config = config
         self.record = record
@@ -242,6 +259,7 @@ class Refiner:
         self._arch: str | None = None
         self.plan = plan
         self.seen_code: dict[str, str] = {}  # normalised module -> the candidate it was evaluated as
+        self.replay = replay or Replay()
 
     # ---- the loop -----------------------------------------------------------------------------
     def run(self) -> list[tuple[dict, object]]:
@@ -256,7 +274,7 @@ class Refiner:
                 self._abandon_requests()
             if self.waiting:
                 self._evaluate_pending(self.waiting.pop(0))
-            elif self.offline:
+            elif self.offline and not (self.in_flight and self._replaying()):
                 candidate = self.offline.pop(0)
                 self.evaluated.append((candidate, self._evaluate_offline(candidate)))
             elif self.in_flight:
@@ -280,6 +298,19 @@ class Refiner:
             self.reserved_tokens -= reserved
             self._handle(chain, exchange, reply)
 
+    def _replaying(self) -> bool:
+        """Whether samples of the resumed run are still being sent again (its order is kept)."""
+        return bool(self.replay) and self.sent < self.replay.samples
+
+    def _catch_up(self, names: list[str]) -> None:
+        """Evaluate the offline candidates among `names` (what the resumed run had evaluated by then)."""
+        done = {candidate["name"] for candidate, _ in self.evaluated}
+        for name in names:
+            match = next((c for c in self.offline if c["name"] == name), None)
+            if match is not None and name not in done:
+                self.offline.remove(match)
+                self.evaluated.append((match, self._evaluate_offline(match)))
+
     def _abandon_requests(self) -> None:
         """The time budget is spent: requests still out are closed now, not waited for."""
         self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
@@ -296,6 +327,7 @@ class Refiner:
         if problem:
             self.stopped = self.stopped or problem
             return
+        self._catch_up(self.replay.before_sample.get(self.sent + 1, []))
         messages = self._messages(chain)
         prompt_tokens = estimate_tokens("".join(m["content"] for m in messages))
         room = self.budget.tokens - self._tokens_used() - self.reserved_tokens - prompt_tokens
@@ -305,27 +337,72 @@ class Refiner:
             return
         self.sent += 1
         stage = "refine" if chain.feedback else "implement"
+        temperature = self.config.temperature_for(chain.index)
         exchange = self.record.open(stage, self.config.model, messages, sample=self.sent, chain=chain.index,
-                                    refines=chain.last_candidate if chain.feedback else None)
+                                    refines=chain.last_candidate if chain.feedback else None, temperature=temperature,
+                                    evaluated_before=[candidate["name"] for candidate, _ in self.evaluated])
+        what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else "first draft"
+        self._stage(f"asking {self.config.model} for sample {self.sent}/{self.budget.samples} "
+                    f"(chain {chain.index}, {what})")
+        self._send(chain, exchange, self.config.model, messages, max_tokens, prompt_tokens, temperature)
+
+    def _send(self, chain: Chain, exchange: Exchange, model: str, messages: list[dict], max_tokens: int,
+              prompt_tokens: int, temperature: float | None) -> None:
+        """The request in a daemon thread; its outcome comes back through `results`."""
         reserved = prompt_tokens + max_tokens
         self.reserved_tokens += reserved
         self.in_flight += 1
         self.out[exchange.id] = exchange
-        what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else "first draft"
-        self._stage(f"asking {self.config.model} for sample {self.sent}/{self.budget.samples} "
-                    f"(chain {chain.index}, {what})")
 
         def request() -> None:
             try:
-                outcome: Reply | Exception = self.client.complete(self.config.model, messages, max_tokens,
-                                                                  deadline=self.deadline)
+                outcome: Reply | Exception = self.client.complete(model, messages, max_tokens, deadline=self.deadline,
+                                                                  temperature=temperature)
             except (RequestFailed, ModelUnavailable) as error:
                 outcome = error
             except Exception as error:  # noqa: BLE001 - a result that never arrives would stall the loop
                 outcome = RequestFailed(f"internal error: {type(error).__name__}: {error}"[:300], 1)
             self.results.put((chain, exchange, outcome, reserved))
 
-        threading.Thread(target=request, name=f"hiera-llm-{self.sent}", daemon=True).start()
+        threading.Thread(target=request, name=f"hiera-llm-{exchange.id}", daemon=True).start()
+
+    def _reflect(self, chain: Chain, pending: Pending, verdict: str) -> bool:
+        """Ask the planning model to review the chain's last attempt; True when the request is out
+        (the chain's next sample waits for the critique). No critique when no sample can follow."""
+        if not self.config.reflection or self._budget_problem():
+            return False
+        feedback = chain.feedback
+        messages = [{"role": "user", "content": prompts.load("reflect").render(
+            spec=render_text(self.spec), code=pending.code.rstrip(), outcome=feedback["outcome"],
+            profile=feedback["profile"], verdict=verdict)}]
+        prompt_tokens = estimate_tokens(messages[0]["content"])
+        room = self.budget.tokens - self._tokens_used() - self.reserved_tokens - prompt_tokens
+        # what the next sample needs stays free: a critique that would leave no room for it is not asked
+        max_tokens = min(REFLECT_ANSWER_TOKENS, room - MIN_ANSWER_TOKENS - prompt_tokens)
+        if max_tokens < REFLECT_ANSWER_TOKENS // 2:
+            return False
+        model = self.config.planning_model
+        temperature = self.config.temperature_for(chain.index)
+        exchange = self.record.open("reflect", model, messages, chain=chain.index, refines=pending.candidate["name"],
+                                    temperature=temperature)
+        self._stage(f"asking {model} to review {pending.candidate['name']} (chain {chain.index})")
+        self._send(chain, exchange, model, messages, max_tokens, prompt_tokens, temperature)
+        return True
+
+    def _reflected(self, chain: Chain, exchange: Exchange, reply: Reply | Exception) -> None:
+        """The critique came (or not): into the chain's feedback, then its next sample."""
+        if isinstance(reply, Reply):
+            self.record.answered(exchange, reply)
+            self.record.close(exchange, "used")
+            chain.feedback["critique"] = reply.text.strip()[:REFLECTION_CHARS]
+        else:
+            reason = reply.message if isinstance(reply, ModelUnavailable) else reply.reason
+            self.record.close(exchange, "error", reason)
+            self._log(f"the review of {exchange.refines} failed: {reason}")
+            if isinstance(reply, ModelUnavailable) and not self.record.error:
+                self.record.error = reply.to_dict()
+                self.stopped = f"model unavailable: {reply.message}"
+        self._dispatch(chain)
 
     def _budget_problem(self) -> str:
         if self.stopped:
@@ -341,6 +418,9 @@ class Refiner:
 
     # ---- answers ------------------------------------------------------------------------------
     def _handle(self, chain: Chain, exchange: Exchange, reply: Reply | Exception) -> None:
+        if exchange.stage == "reflect":
+            self._reflected(chain, exchange, reply)
+            return
         if isinstance(reply, ModelUnavailable):
             self._close_unevaluated(exchange, "error", reply.message)
             if not self.record.error:
@@ -412,6 +492,7 @@ class Refiner:
     # ---- evaluations --------------------------------------------------------------------------
     def _evaluate_pending(self, pending: Pending) -> None:
         exchange, chain = pending.exchange, pending.chain
+        self._catch_up(self.replay.before(pending.candidate["name"]))
         if time.monotonic() >= self.deadline:
             self.stopped = self.stopped or f"time budget spent ({self.budget.wall_s:g} s)"
             self._close_unevaluated(exchange, "not evaluated", self.stopped)
@@ -430,9 +511,13 @@ class Refiner:
         previous_best = self.best
         self._note_best(outcome, pending.code)
         chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best)
+        chain.feedback["knowledge"] = self._knowledge_for(chain, outcome, pending.candidate["space"])
         result = (f"verified, {outcome.speedup:.3g}x over eager" if outcome.status == "verified" and outcome.speedup
                   else chain.feedback["outcome"].splitlines()[0])
         chain.attempts.append(Attempt(exchange.sample, outcome.name, pending.code, result))
+        verdict = review_verdict(outcome, previous_best)
+        if verdict and self._reflect(chain, pending, verdict):
+            return
         self._dispatch(chain)
 
     def _evaluate_offline(self, candidate: dict):
@@ -464,16 +549,39 @@ class Refiner:
                           {"role": "user", "content": self._implement_prompt(chain)}]
         if not chain.feedback:
             return list(chain.base)
+        feedback = chain.feedback
         return [*chain.base, {"role": "assistant", "content": chain.last_answer or ""},
                 {"role": "user", "content": prompts.load("refine").render(
-                    outcome=chain.feedback["outcome"], profile=chain.feedback["profile"],
-                    best=self._best_text(chain.last_candidate), task=chain.feedback["task"],
+                    outcome=feedback["outcome"], profile=feedback["profile"],
+                    best=self._best_text(chain.last_candidate), task=feedback["task"],
+                    critique=feedback.get("critique") or "None: the previous answer was not reviewed.",
+                    knowledge=("(left out: the prompt has to fit the model's context window)" if chain.compact
+                               else feedback.get("knowledge") or "None beyond those given above."),
                     history=history_text(chain.attempts[:-1], MEMORY_TOKENS))}]
+
+    def _knowledge_for(self, chain: Chain, outcome, space: str) -> str:
+        """Entries for the bottleneck the candidate's profile shows (its top kernels or ops), else the
+        reference's op mix; those the chain's first prompt carried are named, not repeated."""
+        spec = self.spec
+        kernels = (getattr(outcome, "timing", None) or {}).get("kernels") or []
+        shares = knowledge.op_shares_of_kernels(kernels) if kernels else knowledge.op_shares_of(spec.ops)
+        where = "its profile" if kernels else "the reference's op mix (it was not timed)"
+        mix = ", ".join(f"{kind} {share:.0%}" for kind, share in sorted(shares.items(), key=lambda kv: -kv[1])[:4])
+        entries = knowledge.select(spec.workload_class, shares, space, spec.device, limit=KNOWLEDGE_PER_ROUND)
+        fresh = [entry for entry in entries if entry.key not in chain.knowledge_given]
+        given = [entry.technique for entry in entries if entry.key in chain.knowledge_given]
+        lines = [f"Bottleneck by {where}: {mix or 'no op breakdown'}."]
+        if given:
+            lines.append("Given in the first prompt and still relevant: " + "; ".join(given) + ".")
+        if fresh:
+            lines.append(knowledge.render(fresh))
+        return "\n".join(lines)
 
     def _implement_prompt(self, chain: Chain) -> str:
         spec = self.spec
         space = chain.strategy["space"]
         entries = knowledge.select(spec.workload_class, knowledge.op_shares_of(spec.ops), space, spec.device)
+        chain.knowledge_given = set() if chain.compact else {entry.key for entry in entries}
         return prompts.load("implement").render(
             spec=render_text(spec), reference=self.reference_source.rstrip("\n"), class_name=self.class_name,
             space_rules=self._space_rules(space),
@@ -599,6 +707,17 @@ class Refiner:
 
     def _log(self, message: str) -> None:
         self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
+
+
+def review_verdict(outcome, previous_best) -> str:
+    """Why an evaluated attempt gets a review ("" when it is the best so far): it failed, or it
+    verified no faster than the best."""
+    if outcome.status != "verified":
+        return f"It failed ({outcome.status}: {str(outcome.reason).splitlines()[0] if outcome.reason else ''})."
+    if previous_best is not None and (outcome.speedup or 0.0) <= previous_best[1]:
+        return (f"It verified at {outcome.speedup or 0.0:.3g}x over eager, no faster than the best so far "
+                f"({previous_best[0]}, {previous_best[1]:.3g}x).")
+    return ""
 
 
 def normalised(code: str) -> str:

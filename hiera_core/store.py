@@ -8,17 +8,24 @@ Layout:
     .hiera/runs/<run-id>/proposal.py       the winning proposal (when one was found)
     .hiera/runs/<run-id>/events.jsonl      every progress event
     .hiera/index/<task-key>.json           latest run, spec, profile and proposal per task (hover reads this)
+    .hiera/cache/spec/<key>.json           the reference's measured spec, plan and candidates, by content key
+    .hiera/cache/inductor/, cache/triton/  torch inductor's and Triton's caches for the workers (FX graphs,
+                                           autotuning, kernels), unless the user set their own folders
 
 Every write is atomic (temp file in the same folder + os.replace), so readers never see half a
 file, even while a run is in progress; index updates take an flock so two processes writing at
-once never lose each other's entries. Files get the mode the user's umask gives (a file replaced
-keeps its own). A store that cannot be written is one HieraError naming it. Pure: no torch.
+once never lose each other's entries. A cache entry is keyed by a digest of what it depends on
+(`cache_key`); one that does not parse reads as absent, and is replaced by the next write (two
+processes writing one key write the same thing: the last rename wins). Files get the mode the
+user's umask gives (a file replaced keeps its own). A store that cannot be written is one HieraError naming it. Pure: no torch.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -32,6 +39,7 @@ from typing import Any, Iterator
 from hiera_core.errors import HieraError
 
 STORE_DIR = ".hiera"
+CACHE_DIR = "cache"
 WORKSPACE_MARKERS = (".hiera", ".git", "pyproject.toml")
 
 
@@ -154,6 +162,26 @@ class Store:
         folder = self.root / "runs"
         return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
 
+    # ---- content-keyed caches ----------------------------------------------------------------
+    @property
+    def cache_root(self) -> Path:
+        return self.root / CACHE_DIR
+
+    def cache_path(self, kind: str, key: str) -> Path:
+        return self.cache_root / kind / f"{key}.json"
+
+    def read_cache(self, kind: str, key: str) -> dict | None:
+        """The entry under `key`, or None when there is none or it does not parse (a partial or
+        corrupt file: the caller recomputes, and its write replaces it)."""
+        entry = read_json(self.cache_path(kind, key))
+        return entry if isinstance(entry, dict) else None
+
+    def write_cache(self, kind: str, key: str, entry: dict) -> Path:
+        target = self.cache_path(kind, key)
+        with _writing(self.root):
+            atomic_write_json(target, entry)
+        return target
+
     # ---- per-task index ----------------------------------------------------------------------
     def index_path(self, key: str) -> Path:
         return self.root / "index" / f"{key}.json"
@@ -170,6 +198,62 @@ class Store:
             with _writing(self.root):
                 atomic_write_json(self.index_path(key), record)
             return record
+
+
+def cache_key(parts: dict) -> str:
+    """A file-name-safe digest of `parts` (JSON-able): equal parts, equal keys."""
+    canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+
+
+def source_digest(path: str | os.PathLike) -> str:
+    """sha256 of a module file and of every module it imports from its own folder (which the task
+    loader puts on sys.path), transitively: a change to any of them changes the digest. A sibling
+    package counts with all its .py files. Files that cannot be read or parsed count by what could
+    be read of them."""
+    module = Path(path).resolve()
+    root = module.parent
+    pending, seen = [module], set()
+    digest = hashlib.sha256()
+    while pending:
+        file = pending.pop()
+        if file in seen:
+            continue
+        seen.add(file)
+        try:
+            data = file.read_bytes()
+        except OSError:
+            data = b""
+        # The module itself by its content alone, so a renamed copy keys the same; its siblings by name too.
+        name = "" if file == module else file.relative_to(root).as_posix()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+        pending.extend(sorted(_sibling_modules(data, root) - seen))
+    return digest.hexdigest()
+
+
+def _sibling_modules(source: bytes, root: Path) -> set[Path]:
+    """The files under `root` that the imports in `source` name (by their first component)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.module:
+                names.add(node.module.split(".")[0])
+            elif node.level:  # from . import a, b
+                names.update(alias.name for alias in node.names)
+    found: set[Path] = set()
+    for name in names:
+        if (root / f"{name}.py").is_file():
+            found.add(root / f"{name}.py")
+        elif (root / name).is_dir():
+            found.update(p for p in (root / name).rglob("*.py") if "__pycache__" not in p.parts)
+    return found
 
 
 class Run:

@@ -6,11 +6,16 @@ The request names an op and its arguments; the result file receives {"ok": true,
 or {"ok": false, "error": HieraError-as-dict}. Anything the user's code prints goes to this
 process's stdout/stderr, which the parent keeps as a log. A crash, hang or CUDA fault here
 cannot take the parent down (see hiera_core.isolate).
+
+A request's `cache_root` (the store's cache folder) becomes inductor's and Triton's cache folders
+unless the user set TORCHINDUCTOR_CACHE_DIR / TRITON_CACHE_DIR; an evaluation's `stages_path`
+receives the stages the candidate enters (hiera_core.events.stage_announcer).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 
@@ -70,6 +75,11 @@ def op_evaluate(request: dict) -> dict:
     from hiera_core.task import choose_class, read_source, split_address
     from hiera_core.verify import static_verification
 
+    on_phase = None
+    if request.get("stages_path"):
+        from hiera_core.events import stage_announcer
+
+        on_phase = stage_announcer(request["stages_path"])  # the judge's verify and time phases
     path, class_name = split_address(request["address"])
     reference_source = read_source(path)
     static = static_verification(request["candidate_source"], request["space"],
@@ -97,7 +107,8 @@ def op_evaluate(request: dict) -> dict:
                           request["space"], request["device"], sets=request.get("sets", 5), seed=request.get("seed"),
                           profiler=request.get("profiler", True), timed=request.get("time", True),
                           profile=request.get("profile", True), exact_rewrite=request.get("exact_rewrite", False),
-                          cpu_threads=request.get("cpu_threads"), device_lock=request.get("device_lock"))
+                          cpu_threads=request.get("cpu_threads"), device_lock=request.get("device_lock"),
+                          on_phase=on_phase)
     result["verification"].checks.insert(0, static.checks[0])
     out = {key: value.to_dict() if hasattr(value, "to_dict") else value for key, value in result.items()}
     out["seconds"] = seconds
@@ -148,11 +159,21 @@ def op_profile(request: dict) -> dict:
 OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "bench_time": op_bench_time}
 
 
+def use_store_caches(cache_root: str | None) -> None:
+    """Inductor's caches (FX graphs, autotuning choices) and Triton's kernels in the store, so they
+    persist with the workspace, unless the user named folders of their own; set before torch is
+    imported, and inherited by the processes this one starts (the candidate's runner)."""
+    if cache_root:
+        os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root, "inductor"))
+        os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(cache_root, "triton"))
+
+
 def main(argv: list[str]) -> int:
     die_with_parent()  # before any user code: this process and its group end with the run
     request_path, result_path = argv
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
+    use_store_caches(request.get("cache_root"))
     try:
         payload = {"ok": True, "result": OPS[request["op"]](request)}
     except HieraError as error:

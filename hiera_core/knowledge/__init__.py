@@ -74,6 +74,36 @@ def op_shares_of(ops: list) -> dict[str, float]:
     return shares
 
 
+# Words in a GPU kernel's name that say what it computes, tried in order (a conv kernel often says
+# "gemm" too: conv first). aten:: and torch names go through hiera_core.opkinds instead.
+_KERNEL_WORDS = (("conv", "conv"), ("wgrad", "conv"), ("dgrad", "conv"), ("fmha", "attention"),
+                 ("flash", "attention"), ("attention", "attention"), ("gemm", "matmul"), ("gemv", "matmul"),
+                 ("matmul", "matmul"), ("cutlass", "matmul"), ("softmax", "softmax"), ("norm", "norm"),
+                 ("pool", "pool"), ("reduce", "reduction"), ("reduction", "reduction"), ("elementwise", "pointwise"),
+                 ("unrolled", "pointwise"), ("triton_poi", "pointwise"), ("triton_red", "reduction"),
+                 ("triton_per", "reduction"), ("copy", "copy"), ("cat", "copy"))
+
+
+def kind_of_kernel(name: str) -> str:
+    """Op kind of a profiled kernel or op: an aten/torch name by its op, a CUDA kernel by its name."""
+    from hiera_core.opkinds import kind_of_name
+
+    if "::" in name and not name.startswith(("void ", "at::native")) and (kind := kind_of_name(name)) != "other":
+        return kind
+    lowered = name.lower()
+    return next((kind for word, kind in _KERNEL_WORDS if word in lowered), "other")
+
+
+def op_shares_of_kernels(kernels: list[dict]) -> dict[str, float]:
+    """Op kind -> share of time from a candidate's profile (its top kernels or ops: name, share)."""
+    shares: dict[str, float] = {}
+    for kernel in kernels:
+        kind = kind_of_kernel(str(kernel.get("name", "")))
+        if kind != "view":
+            shares[kind] = shares.get(kind, 0.0) + float(kernel.get("share") or 0.0)
+    return shares
+
+
 def render(entries: list[Entry]) -> str:
     return "\n\n".join(entry.render() for entry in entries) if entries else "(no entry matches this workload)"
 

@@ -15,6 +15,10 @@ Two outcomes besides an answer:
   run continues without the model.
 The API key never appears in either message.
 
+With an `AnswerCache`, a prompt answered in an earlier run (same model, endpoint, messages,
+temperature, max-answer-tokens) is answered from the store: no request, a `Reply` with
+`cached=True` and no tokens spent; every answer that arrives is stored.
+
 What an answer may cost is bounded here, whatever the server does: the body is read up to
 MAX_BODY_BYTES_PER_TOKEN x max_tokens (a larger one is refused unread), and an answer longer than
 max_tokens (as the server counts it, or by its length) is cut to max_tokens and counted as that.
@@ -75,6 +79,7 @@ class Reply:
     seconds: float
     retries: list[str] = field(default_factory=list)  # one line per retried attempt
     note: str = ""  # what was done to the answer (cut to max_tokens), for the record
+    cached: bool = False  # replayed from the answer cache: no model call, no tokens spent
 
 
 def estimate_tokens(text: str) -> int:
@@ -88,10 +93,12 @@ class _Slow(Exception):
 class ChatClient:
     """Thread-safe: chains call `complete` concurrently (the underlying HTTP client is shared)."""
 
-    def __init__(self, config: LLMConfig, *, backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+    def __init__(self, config: LLMConfig, *, backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 cache=None):
         import openai
 
         self.config = config
+        self.cache = cache  # an AnswerCache, or None
         self.backoff_s = backoff_s
         self.sleep = sleep
         self._openai = openai
@@ -107,13 +114,19 @@ class ChatClient:
     def close(self) -> None:
         self._client.close()
 
-    def complete(self, model: str, messages: list[dict], max_tokens: int, *, deadline: float | None = None) -> Reply:
-        """One answer; raises RequestFailed or ModelUnavailable. `deadline` is time.monotonic()."""
+    def complete(self, model: str, messages: list[dict], max_tokens: int, *, deadline: float | None = None,
+                 temperature: float | None = None) -> Reply:
+        """One answer; raises RequestFailed or ModelUnavailable. `deadline` is time.monotonic();
+        `temperature` None: the server's default."""
+        key = self.cache.key(model, messages, temperature) if self.cache is not None else None
+        if key is not None and (entry := self.cache.get(key)) is not None:
+            return Reply(entry["answer"], entry.get("finish_reason"), 0, 0, False, 0, 0.0, [], entry.get("note", ""),
+                         cached=True)
         with self._lock:
             if self._dropped is not None:
                 raise self._dropped
         try:
-            reply = self._complete(model, messages, max_tokens, deadline)
+            reply = self._complete(model, messages, max_tokens, deadline, temperature)
         except ContextTooLong:  # the prompt's fault, not the endpoint's
             raise
         except RequestFailed as lost:
@@ -129,9 +142,12 @@ class ChatClient:
             raise
         with self._lock:
             self._lost_in_a_row = 0
+        if key is not None:
+            self.cache.put(key, model, reply)
         return reply
 
-    def _complete(self, model: str, messages: list[dict], max_tokens: int, deadline: float | None) -> Reply:
+    def _complete(self, model: str, messages: list[dict], max_tokens: int, deadline: float | None,
+                  temperature: float | None) -> Reply:
         openai = self._openai
         started = time.monotonic()
         retries: list[str] = []
@@ -142,7 +158,7 @@ class ChatClient:
             if deadline is not None:
                 timeout = min(timeout, max(deadline - time.monotonic(), 1.0))
             try:
-                body = self._post(model, messages, max_tokens, timeout)
+                body = self._post(model, messages, max_tokens, timeout, temperature)
                 return self._reply(body, messages, max_tokens, attempts, started, retries)
             except openai.BadRequestError as error:
                 text = self._redact(_server_message(error))
@@ -191,14 +207,15 @@ class ChatClient:
             retries.append(f"attempt {attempts}: {reason}; retrying in {delay:.2g} s")
             self.sleep(delay)
 
-    def _post(self, model: str, messages: list[dict], max_tokens: int, timeout: float) -> bytes:
+    def _post(self, model: str, messages: list[dict], max_tokens: int, timeout: float,
+              temperature: float | None) -> bytes:
         """The body of a 2xx answer, read up to its size limit and within `timeout` in all (the
         library's timeout bounds each read, not the whole); error statuses raise as the library does."""
         limit = BODY_ENVELOPE_BYTES + MAX_BODY_BYTES_PER_TOKEN * max_tokens
         stop = time.monotonic() + timeout
         with self._client.chat.completions.with_streaming_response.create(
                 model=model, messages=messages, timeout=timeout, **{self._token_param: max_tokens},
-                **({} if self.config.temperature is None else {"temperature": self.config.temperature})) as response:
+                **({} if temperature is None else {"temperature": temperature})) as response:
             chunks, size = [], 0
             for chunk in response.iter_bytes():
                 size += len(chunk)

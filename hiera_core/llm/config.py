@@ -1,13 +1,15 @@
 """Which model HIERA talks to, and with what budgets: one resolved `LLMConfig` per run.
 
 Precedence, per setting (highest first):
-    1. CLI flags          --model, --base-url, --plan-model, --samples, --token-budget, --time-budget
+    1. CLI flags          --model, --base-url, --plan-model, --samples, --token-budget, --time-budget,
+                          --temperature
     2. environment        HIERA_MODEL, HIERA_PLAN_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY
     3. pyproject.toml     [tool.hiera] at the workspace root (kebab-case keys, see TOML_KEYS; the
                           run's budget, device and timeout too: `run_settings`, below the flags)
     4. editor settings    HIERA_EDITOR_SETTINGS: a JSON object {"model", "baseUrl", "planModel"}
                           that the language server sets for the jobs it starts
-No model anywhere: offline expert mode.
+No model anywhere: offline expert mode. Prices per model come from [tool.hiera.prices] only
+(`prices_from`).
 
 The API key comes from OPENAI_API_KEY only: never from a flag (command lines are visible to
 other users), pyproject.toml (committed) or editor settings. It is kept out of `public()`,
@@ -37,7 +39,7 @@ TOML_KEYS = {
     "model": "model", "plan-model": "plan_model", "base-url": "base_url", "samples": "samples",
     "token-budget": "token_budget", "time-budget": "time_budget_s", "concurrency": "concurrency",
     "request-timeout": "request_timeout_s", "max-retries": "max_retries", "temperature": "temperature",
-    "max-answer-tokens": "max_answer_tokens",
+    "max-answer-tokens": "max_answer_tokens", "reflection": "reflection",
 }
 # [tool.hiera] keys of the run itself (budget, device, timeout): `run_settings` reads them, below the flags.
 RUN_TOML_KEYS = {"budget": "budget", "device": "device", "timeout": "timeout_s"}
@@ -57,6 +59,8 @@ class Overrides:
     samples: int | None = None
     token_budget: int | None = None
     time_budget_s: float | None = None
+    temperature: str | float | None = None  # "0.7", or one per chain: "0.2,0.8"
+    cache: bool | None = None  # False: --no-cache
 
 
 @dataclass
@@ -70,8 +74,13 @@ class LLMConfig:
     concurrency: int = 2  # refinement chains, i.e. requests in flight at once
     request_timeout_s: float = 300.0
     max_retries: int = 4  # per request, on 429, 5xx, timeouts and dropped connections
-    temperature: float | None = None  # None: the server's default
+    # None: the server's default; several: one per chain, in turn (chain 1 the first, ...)
+    temperature: tuple[float, ...] | None = None
     max_answer_tokens: int = 8192
+    # model -> {"input", "output"}: price per 1M prompt / completion tokens ([tool.hiera.prices])
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
+    cache: bool = True  # answers of earlier runs replay from the store (hiera_core.llm.cache)
+    reflection: bool = True  # a critique by the planning model after a failed or slow attempt
     api_key: str | None = field(default=None, repr=False)
     sources: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
     warnings: list[str] = field(default_factory=list)
@@ -83,6 +92,12 @@ class LLMConfig:
     @property
     def planning_model(self) -> str | None:
         return self.plan_model or self.model
+
+    def temperature_for(self, chain: int) -> float | None:
+        """The temperature sent for chain `chain` (1-based): the configured ones in turn."""
+        if not self.temperature:
+            return None
+        return self.temperature[(chain - 1) % len(self.temperature)]
 
     def endpoint(self) -> str:
         """The base URL as it may be shown and stored (no credentials)."""
@@ -174,6 +189,9 @@ def resolve(overrides: Overrides, workspace: str | os.PathLike | None, env: Mapp
         for name, value in values.items():
             setattr(config, name, _validated(name, value, source))
             config.sources[name] = source
+    config.prices = prices_from(workspace)
+    if config.prices:
+        config.sources["prices"] = "pyproject.toml [tool.hiera.prices]"
     config.api_key = env.get(ENV_API_KEY) or None
     if config.enabled and not config.api_key:
         if not config.base_url:
@@ -230,6 +248,38 @@ def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dic
     return values
 
 
+def prices_from(workspace: str | os.PathLike | None) -> dict[str, dict[str, float]]:
+    """[tool.hiera.prices]: model -> {"input", "output"} per 1M tokens; raises HieraError(config)
+    naming the model whose entry is not two non-negative numbers."""
+    path, table = _toml_table(workspace)
+    prices = table.get("prices", {})
+    if not isinstance(prices, dict):
+        raise HieraError(f"{path}: [tool.hiera] prices must be a table of models", kind="config",
+                         hint='e.g. [tool.hiera.prices] "gpt-5" = { input = 1.25, output = 10.0 }')
+    checked = {}
+    for model, entry in prices.items():
+        if not (isinstance(entry, dict) and set(entry) == {"input", "output"}
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in entry.values())):
+            raise HieraError(f"{path}: [tool.hiera.prices] {model!r} must be {{ input = N, output = N }} (prices per "
+                             f"1M prompt and completion tokens, >= 0), got {entry!r}", kind="config",
+                             hint=f'e.g. "{model}" = {{ input = 1.25, output = 10.0 }}')
+        checked[model] = {"input": float(entry["input"]), "output": float(entry["output"])}
+    return checked
+
+
+def _temperatures(value: Any, bad) -> tuple[float, ...]:
+    """One temperature or one per chain: a number, a list of numbers, or "0.2,0.8"; each 0 to 2."""
+    if isinstance(value, str):
+        try:
+            value = [float(part) for part in value.split(",")]
+        except ValueError:
+            raise bad("a number from 0 to 2, or several separated by commas (one per chain)") from None
+    values = value if isinstance(value, (list, tuple)) else [value]
+    if not values or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 2 for v in values):
+        raise bad("a number from 0 to 2, or several (one per chain)")
+    return tuple(float(v) for v in values)
+
+
 _POSITIVE_INTS = ("samples", "token_budget", "concurrency", "max_answer_tokens")
 
 
@@ -244,12 +294,18 @@ def _validated(name: str, value: Any, source: str) -> Any:
         if name == "base_url" and not value.startswith(("http://", "https://")):
             raise bad("an http:// or https:// URL")
         return value.rstrip("/") if name == "base_url" else value
+    if name == "temperature":
+        return _temperatures(value, bad)
+    if name in ("cache", "reflection"):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
     if isinstance(value, bool):
         raise bad("a number")
     if name in _POSITIVE_INTS or name == "max_retries":
         if not isinstance(value, int) or value < (0 if name == "max_retries" else 1):
             raise bad("a positive integer" if name != "max_retries" else "an integer >= 0")
         return value
-    if not isinstance(value, (int, float)) or value < 0 or (value == 0 and name != "temperature"):
+    if not isinstance(value, (int, float)) or value <= 0:
         raise bad("a positive number")
     return float(value)

@@ -7,7 +7,10 @@
 Measures (as in the HIERA paper): validity (verified samples / finished samples, a lost request
 being no answer to judge), sample
 efficiency (the number of the first sample whose candidate verified), speedup (best verified
-speedup over time, offline candidates included since they race too), and tokens used.
+speedup over time, offline candidates included since they race too), and tokens used. Answers
+replayed from the answer cache are `cache_hits`, not model calls, and spend no tokens. Cost in money
+comes from the configured price table (per model, per 1M prompt and completion tokens); a model
+without a price gets no cost, and the summary says so.
 Written from the orchestrating thread only. The API key is never part of anything here.
 """
 
@@ -20,12 +23,13 @@ from hiera_core.store import Run
 
 # "duplicate": the same module (by its AST) as an earlier sample, not evaluated again
 TERMINAL = ("verified", "rejected", "failed", "invalid", "error", "not evaluated", "duplicate")
+TOKENS_PER_PRICE = 1_000_000  # prices are per 1M tokens
 
 
 @dataclass
 class Exchange:
     id: int  # dispatch order over the run, planning included
-    stage: str  # "plan" | "implement" | "refine"
+    stage: str  # "plan" | "implement" | "refine" | "reflect"
     model: str
     messages: list[dict]
     sample: int | None = None  # implementation sample number (1-based); None when planning
@@ -44,6 +48,11 @@ class Exchange:
     reason: str = ""
     candidate: str | None = None
     speedup: float | None = None
+    temperature: float | None = None  # as sent; None: the server's default
+    cached: bool = False  # answered from the answer cache: no model call
+    # candidates evaluated when the request was sent, in order (what its prompt could know of):
+    # a resumed run evaluates the recorded ones up to here before it sends the same sample again
+    evaluated_before: list[str] = field(default_factory=list)
 
     @property
     def file(self) -> str:
@@ -53,7 +62,8 @@ class Exchange:
         return {"id": self.id, "stage": self.stage, "sample": self.sample, "chain": self.chain,
                 "refines": self.refines, "status": self.status, "reason": self.reason, "candidate": self.candidate,
                 "speedup": self.speedup, "tokens": self.prompt_tokens + self.completion_tokens,
-                "attempts": self.attempts, "sent_s": round(self.sent_s, 3),
+                "attempts": self.attempts, "cached": self.cached, "temperature": self.temperature,
+                "sent_s": round(self.sent_s, 3),
                 "done_s": None if self.done_s is None else round(self.done_s, 3), "record": self.file}
 
 
@@ -87,6 +97,7 @@ class LLMRecord:
         exchange.tokens_estimated = reply.tokens_estimated
         exchange.attempts = reply.attempts
         exchange.retries = reply.retries
+        exchange.cached = reply.cached
         exchange.status = "answered"
         exchange.done_s = exchange.sent_s + reply.seconds  # when it arrived, not when it was read
         if reply.note:
@@ -144,17 +155,24 @@ class LLMRecord:
         prompt = sum(e.prompt_tokens for e in self.exchanges)
         completion = sum(e.completion_tokens for e in self.exchanges)
         best = max((e for e in verified if e.speedup is not None), key=lambda e: e.speedup, default=None)
+        cost, cost_note = self._money(self.exchanges)
         return {
             "model": self.config.get("model"), "plan_model": self.config.get("plan_model") or self.config.get("model"),
             "endpoint": self.config.get("base_url") or "https://api.openai.com/v1", "config": self.config,
             "samples": len(samples), "finished": len(finished), "verified": len(verified),
             "invalid": sum(e.status == "invalid" for e in samples),
             "duplicates": sum(e.status == "duplicate" for e in samples),
+            "cache_hits": sum(e.cached for e in self.exchanges),
+            "reflections": sum(e.stage == "reflect" for e in self.exchanges),
+            "temperature": self.config.get("temperature"),
             "valid_rate": len(verified) / len(judged) if judged else None,
             "samples_to_first_valid": min((e.sample for e in verified), default=None),
             "tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion,
                        "estimated": any(e.tokens_estimated for e in self.exchanges)},
-            "requests": {"attempts": sum(e.attempts for e in self.exchanges),
+            # in the price table's currency; None with cost_note saying why (a model without a price)
+            "cost": cost, "cost_note": cost_note,
+            "requests": {"calls": sum(not e.cached for e in self.exchanges),
+                         "attempts": sum(e.attempts for e in self.exchanges),
                          "retried": sum(len(e.retries) for e in self.exchanges)},
             "best_llm": {"candidate": best.candidate, "speedup": best.speedup, "sample": best.sample} if best else None,
             # what it took (every request sent before it, planning included): the paper's sample efficiency
@@ -170,10 +188,22 @@ class LLMRecord:
         """Model calls, tokens and seconds spent up to the answer of `exchange` (in dispatch order)."""
         if exchange is None:
             return None
-        spent = [e for e in self.exchanges if e.id <= exchange.id]
+        spent = [e for e in self.exchanges if e.id <= exchange.id and not e.cached]
         return {"calls": len(spent), "tokens": sum(e.prompt_tokens + e.completion_tokens for e in spent),
+                "cost": self._money(spent)[0],
                 "seconds": round(exchange.done_s if exchange.done_s is not None else self.elapsed(), 3),
                 "sample": exchange.sample}
+
+    def _money(self, exchanges: list[Exchange]) -> tuple[float | None, str]:
+        """(cost of `exchanges` by the price table, "") or (None, why there is none)."""
+        prices = self.config.get("prices") or {}
+        unpriced = sorted({e.model for e in exchanges if e.model not in prices
+                           and e.prompt_tokens + e.completion_tokens})
+        if unpriced:
+            return None, (f"no cost: no price for {', '.join(unpriced)} in [tool.hiera.prices] (per 1M tokens: "
+                          f'"{unpriced[0]}" = {{ input = N, output = N }})')
+        return round(sum((e.prompt_tokens * prices[e.model]["input"] + e.completion_tokens * prices[e.model]["output"])
+                         / TOKENS_PER_PRICE for e in exchanges if e.model in prices), 6), ""
 
     def save(self, exchange: Exchange | None = None) -> None:
         if exchange is not None:

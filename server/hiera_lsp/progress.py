@@ -1,9 +1,10 @@
 """A job's progress in the client's UI: one server-created work-done token per job.
 
 Begin when the job is queued (so a queued job can be cancelled from the UI too), report on the
-CLI's start/stage/candidate events with the overall percentage and the stage, end with the
-job's final message. One step (compiling and verifying a candidate) can take minutes without an
-event, so while a job runs its last message is repeated each TICK_S with the time that step has
+CLI's start/stage/candidate events with the overall percentage and the stage (while candidates
+are evaluated, the message names each one in flight and its own stage: compiling, verifying,
+timing), end with the job's final message. One stage (a candidate's first call compiling it) can
+still take minutes without an event, so while a job runs its last message is repeated each TICK_S with the time that step has
 taken: the bar visibly moves, and says where the time goes. The client's cancel button cancels the token's future; that cancels the
 job. Clients without window.workDoneProgress get no progress, only the final message.
 """

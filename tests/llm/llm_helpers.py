@@ -60,8 +60,8 @@ def every_file_text(folder: Path) -> str:
 
 
 def config_for(url: str, **overrides) -> LLMConfig:
-    """A config for the scripted server: quick timeouts, one chain unless told otherwise."""
+    """A config for the scripted server: quick timeouts, one chain, no reflection unless told otherwise."""
     values = dict(model="scripted", base_url=url, api_key="sk-test-not-a-real-key-0042", samples=2,
-                  concurrency=1, request_timeout_s=5.0, max_retries=2, time_budget_s=120.0)
+                  concurrency=1, request_timeout_s=5.0, max_retries=2, time_budget_s=120.0, reflection=False)
     values.update(overrides)
     return LLMConfig(**values)

@@ -54,7 +54,7 @@ def test_plan_with_a_200_that_is_not_json_falls_back_without_a_traceback(tmp_pat
 
 
 def test_planning_that_never_answers_does_not_hold_the_offline_candidates(tmp_path):
-    folder = tiny_workspace(tmp_path, "request-timeout = 600\nconcurrency = 1\nsamples = 3")
+    folder = tiny_workspace(tmp_path, "request-timeout = 600\nconcurrency = 1\nsamples = 3\nreflection = false")
     with ChatServer([], then=Hang()) as server:
         run = hiera("optimize", "tiny.py", "--device", "cpu", "--budget", "1", "--model", "scripted",
                     "--base-url", server.url, "--time-budget", "16", "--json", cwd=folder, env=clean_env())
@@ -74,7 +74,7 @@ def test_planning_that_never_answers_does_not_hold_the_offline_candidates(tmp_pa
 
 
 def test_huge_answers_and_a_hanging_candidate_stay_within_the_budgets(tmp_path):
-    folder = tiny_workspace(tmp_path, "concurrency = 1\nsamples = 3\ntoken-budget = 60000")
+    folder = tiny_workspace(tmp_path, "concurrency = 1\nsamples = 3\ntoken-budget = 60000\nreflection = false")
     pid_file = tmp_path / "candidate.pid"
     script = [Answer(plan_answer()), Answer("z" * 5_000_000),  # refused unread
               Answer(python_answer(GOOD_MODULE) + "#" * 4000, completion_tokens=1_310_000),  # cut, counted 8192

@@ -84,7 +84,7 @@ def cache(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def cpu_run(tmp_path_factory, cache):
     """One `hiera optimize` on CPU: the plan, the broken extension, then the fixed one."""
-    folder = tiny_workspace(tmp_path_factory.mktemp("extensions"), "concurrency = 1\nsamples = 2")
+    folder = tiny_workspace(tmp_path_factory.mktemp("extensions"), "concurrency = 1\nsamples = 2\nreflection = false")
     env = clean_env(OPENAI_API_KEY=KEY, HIERA_CACHE_DIR=str(cache))
     script = [Answer(plan_answer("pytorch", "one C++ loop")), Answer(python_answer(BROKEN)),
               Answer(python_answer(GOOD))]

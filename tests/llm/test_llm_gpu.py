@@ -52,7 +52,7 @@ HALF_WRITTEN = FUSED.replace("i < n; i += stride", "i < n / 2; i += n").replace(
 @pytest.mark.gpu
 @pytest.mark.slow
 def test_custom_cuda_answers_on_the_gpu(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gpu'\n\n[tool.hiera]\nconcurrency = 1\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gpu'\n\n[tool.hiera]\nconcurrency = 1\nreflection = false\n")
     (tmp_path / "fused.py").write_text(GPU_TASK)
     script = [Answer(plan_answer("custom_cuda", "one fused elementwise kernel")), Answer(python_answer(NO_SEMICOLON)),
               Answer(python_answer(HALF_WRITTEN)), Answer(python_answer(FUSED))]

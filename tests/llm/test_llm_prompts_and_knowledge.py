@@ -5,7 +5,7 @@ import pytest
 from hiera_core import knowledge, prompts
 from hiera_core.spec import OpShare
 
-STAGE_TEMPLATES = {"system", "plan", "implement", "refine", "space_pytorch", "space_cuda_libs", "space_custom_cuda"}
+STAGE_TEMPLATES = {"system", "plan", "implement", "refine", "reflect", "space_pytorch", "space_cuda_libs", "space_custom_cuda"}
 
 
 def test_every_template_uses_exactly_the_data_it_declares():
@@ -56,3 +56,14 @@ def test_op_shares_ignore_views():
     ops = [OpShare("aten::mul", "pointwise", 2, 0, 0, 0.5), OpShare("aten::view", "view", 1, 0, 0, 0.1),
            OpShare("aten::add", "pointwise", 1, 0, 0, 0.2), OpShare("aten::sum", "reduction", 1, 0, 0, 0.2)]
     assert knowledge.op_shares_of(ops) == {"pointwise": 0.7, "reduction": 0.2}
+
+
+def test_a_profile_s_kernels_give_the_op_mix_that_knowledge_is_re_retrieved_for():
+    kernels = [{"name": "sm90_xmma_gemm_f16f16_f32", "ms": 0.5, "share": 0.6},
+               {"name": "void at::native::vectorized_elementwise_kernel<4, ...>", "ms": 0.2, "share": 0.25},
+               {"name": "cudnn::conv2d_fprop_kernel", "ms": 0.05, "share": 0.05},
+               {"name": "aten::softmax", "ms": 0.05, "share": 0.05}, {"name": "aten::view", "ms": 0.0, "share": 0.05}]
+    assert knowledge.op_shares_of_kernels(kernels) == pytest.approx(
+        {"matmul": 0.6, "pointwise": 0.25, "conv": 0.05, "softmax": 0.05})
+    gemm = knowledge.select("compute-bound", knowledge.op_shares_of_kernels(kernels), "cuda_libs", limit=3)
+    assert "gemm-use-libraries" in {e.key for e in gemm}
