@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from tree_sitter import Node, Query
@@ -101,7 +102,7 @@ def check_cuda(doc: CudaDocument, path: str, arch: str | None = None, cache: dic
     findings: list[Finding] = []
     for flow in flows:
         findings.extend(_function_findings(doc, flow, path, syncing))
-        if not _launched_exactly(doc, flow.function, exact):
+        if not _launched_exactly(doc, flow.function, exact) and not _launched_elsewhere(doc, flow.function):
             findings.extend(_unguarded_index(flow, path))
     findings.extend(_unwritten_shared(doc, flows, path))
     target = arch_number(arch) if arch else None
@@ -294,7 +295,7 @@ def _check_cuda_cached(doc: CudaDocument, path: str, arch: str | None, cache: di
     if unguarded:  # which kernels the file launches exactly: only asked when some index is unguarded
         exact = _kernels_launched_exactly(doc)
         findings.extend(item for function, items in unguarded if not _launched_exactly(doc, function, exact)
-                        for item in items)
+                        and not _launched_elsewhere(doc, function) for item in items)
     if not shared_reads:
         findings.extend(_unwritten_shared(doc, [flow_of(function) for function in functions], path))
     target = arch_number(arch) if arch else None
@@ -557,6 +558,20 @@ def _launched_exactly(doc: CudaDocument, function: CudaFunction, exact: set[str]
     return function.name in exact or _launched_exactly_as_specialised(doc, function)
 
 
+def _launched_elsewhere(doc: CudaDocument, function: CudaFunction) -> bool:
+    """Whether a kernel's grid is another file's: the file launches kernels, but names this one only
+    where it is declared or defined (no launch, no pointer to it). Its indices cannot be judged
+    against a launch nobody here can see; a file of kernels alone (a header, an editor's snippet)
+    launches none, and its kernels are judged as if launched with a rounded-up grid."""
+    if not function.is_kernel or not doc.launches:
+        return False
+    code = doc.code_text
+    uses = [match.start() for match in re.finditer(rb"\b" + re.escape(function.name.encode()) + rb"\b", code)]
+    own = [(other.node.start_byte, other.body.start_byte if other.body is not None else other.node.end_byte)
+           for other in doc.functions if other.name == function.name]
+    return all(any(start <= use < end for start, end in own) for use in uses)
+
+
 def _launched_exactly_as_specialised(doc: CudaDocument, function: CudaFunction) -> bool:
     """Whether every launch that reaches this definition of the kernel is exact, telling apart explicit
     specialisations: `k<float><<<...>>>` runs the `k<float>` specialisation, `k<<<...>>>` and other
@@ -588,11 +603,66 @@ def _divergent_barrier(flow: FunctionFlow, path: str) -> Iterator[Finding]:
                           "move the barrier out of the conditional; make only the work conditional")
             continue
         exit_region = next((region for region in flow.controlling(call) if region.kind == "exit"
-                            and flow.region_is_thread_dependent(region)), None)
+                            and flow.region_is_thread_dependent(region) and not _exits_whole_warps(flow, region)),
+                           None)
         if exit_region is not None:
             yield finding("HC103", f"{call.name}() after threads may have exited early on "
                           f"`{_short(exit_region.condition)}` (line {exit_region.condition.start_point[0] + 1})",
                           path, Span.of(call.node), "keep all threads until the last barrier; guard loads and stores")
+
+
+def _exits_whole_warps(flow: FunctionFlow, region: Region) -> bool:
+    """Whether an exit on a flat thread index (`if (index >= n) return;`, index = threadIdx.x + blockIdx.x
+    * blockDim.x) drops whole warps: the kernel then makes `index / W`, W a multiple of 32, its work
+    item (a warp per pixel: n counts items x W threads), so no warp is left with some lanes gone."""
+    if region.kind != "exit":
+        return False
+    indices = {node_text(side) for left, _, right in _comparisons(region.condition) for side in (left, right)
+               if side.type == "identifier"}
+    flat = set()
+    for name in indices:
+        values = flow.values_of(flow.variable_at(_first_identifier(region.condition, name)))
+        if values and re.fullmatch(r"threadIdx\.x\+blockIdx\.x\*blockDim\.x|blockIdx\.x\*blockDim\.x\+threadIdx\.x",
+                                   "".join(node_text(values[0]).split())):
+            flat.add(name)
+    if not flat:
+        return False
+    todo = [flow.function.body] if flow.function.body is not None else []
+    while todo:
+        node = todo.pop()
+        if node.end_byte <= region.condition.end_byte:
+            continue
+        if node.type == "binary_expression" and _operator_text(node) == "/" and node.start_byte > region.condition.end_byte:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None and node_text(_unparen(left)) in flat \
+                    and _whole_warps(flow.doc, right, node.start_byte):
+                return True
+        todo += node.named_children
+    return False
+
+
+def _whole_warps(doc: CudaDocument, node: Node, at: int) -> bool:
+    """Whether `node` is a positive multiple of 32, or a macro every #define of which is one (WARP_SIZE
+    defined 64 under HIP and 32 for CUDA)."""
+    value = doc.constants.int_at(node, at)
+    if value is not None:
+        return value > 0 and value % 32 == 0
+    if node.type != "identifier":
+        return False
+    definitions = re.findall(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(node.text) + rb"\b[ \t]*([^\n]*)",
+                             doc.code_text, re.MULTILINE)
+    values = [cexpr.parse_int_literal(text.strip().decode("utf-8", "replace")) for text in definitions]
+    return bool(values) and all(value is not None and value > 0 and value % 32 == 0 for value in values)
+
+
+def _first_identifier(node: Node, name: str) -> Node:
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if current.type == "identifier" and node_text(current) == name:
+            return current
+        todo += current.named_children
+    return node
 
 
 def _shared_names(flow: FunctionFlow) -> set[str]:
@@ -616,7 +686,8 @@ def _divergent_warp_intrinsic(flow: FunctionFlow, path: str) -> Iterator[Finding
         if call.name not in MASKED_WARP_INTRINSICS or _mask_value(flow, call)[1] != FULL_MASK \
                 or inactive_for_cuda(call.node):
             continue
-        region = next((region for region in flow.controlling(call) if flow.is_lane_divergent(region.condition)), None)
+        region = next((region for region in flow.controlling(call) if flow.is_lane_divergent(region.condition)
+                       and not _exits_whole_warps(flow, region)), None)
         if region is not None:
             where = "an early exit on" if region.kind == "exit" else f"a {_describe(region.kind)} on"
             yield finding("HC104", f"{call.name}() with the full mask after {where} `{_short(region.condition)}` "
@@ -939,7 +1010,7 @@ def _int32_products(flow: FunctionFlow, path: str) -> Iterator[Finding]:
             wide = [factor for factor in variables if _is_wide(flow, factor)]
             if product.start_byte in reported:
                 continue
-            if len(narrow) >= 3 and len(narrow) == len(variables) and not _bounded_product(flow, factors):
+            if len(narrow) >= 3 and len(narrow) == len(variables) and not _bounded_product(flow, product, factors):
                 reported.add(product.start_byte)
                 yield finding("HC113", f"{_short(product)} in {what} multiplies {len(narrow)} 32-bit extents: "
                               "it overflows past 2^31", path, Span.of(product),
@@ -953,10 +1024,11 @@ def _int32_products(flow: FunctionFlow, path: str) -> Iterator[Finding]:
 _BLOCK_COUNT_RE = re.compile(r"^(?:blockIdx|gridDim)\s*\.\s*[xyz]$")
 
 
-def _bounded_product(flow: FunctionFlow, factors: list[Node]) -> bool:
+def _bounded_product(flow: FunctionFlow, product: Node, factors: list[Node]) -> bool:
     """Products no larger than a 32-bit value the code already holds: a block's rank in its grid
-    (`blockIdx.z * gridDim.x * gridDim.y`, below the number of blocks), or a quotient multiplied back
-    by exactly its divisor (`x = flat / (ny * nz)`, then `x * ny * nz <= flat`)."""
+    (`blockIdx.z * gridDim.x * gridDim.y`, below the number of blocks), a quotient multiplied back
+    by its divisor (`x = flat / (ny * nz)`, then `x * ny * nz <= flat`), or factors a condition over
+    the product bounds (_guarded_product)."""
     if all(_BLOCK_COUNT_RE.match(node_text(factor)) for factor in factors):
         return True
     texts = ["".join(node_text(factor).split()) for factor in factors]
@@ -968,10 +1040,57 @@ def _bounded_product(flow: FunctionFlow, factors: list[Node]) -> bool:
         if value is None or value.type != "binary_expression" or _operator_text(value) != "/":
             continue
         divisor = value.child_by_field_name("right")
-        others = sorted(texts[:index] + texts[index + 1:])  # exactly the divisor: `b * T * OC` with b = bt / T is not
-        if divisor is not None and sorted("".join(node_text(part).split()) for part in _product_factors(divisor)) == others:
+        if divisor is None:
+            continue
+        # x = flat / (a * b): x * a <= flat / b, so x times k of the divisor's factors and at most as
+        # many others is of flat's order (`batch_idx * heads * mp_size` with batch_idx = flat / (seq * heads));
+        # `b * T * OC` with b = bt / T is bt * OC, two extents, and is reported
+        others = Counter(texts[:index] + texts[index + 1:])
+        parts = Counter("".join(node_text(part).split()) for part in _product_factors(divisor))
+        shared = sum((others & parts).values())
+        if shared and others.total() - shared <= parts.total() - shared:
             return True
+    return _guarded_product(flow, product, texts)
+
+
+def _guarded_product(flow: FunctionFlow, product: Node, texts: list[str]) -> bool:
+    """Whether a condition the product sits under bounds some of its factors: with `h = h_in + j * d`
+    and `h < height ? data[j * d * width] : 0`, `j * d * width` is below `(height - h_in) * width`,
+    which is counted as two extents (the bound and width), too few to overflow."""
+    node = product
+    while node.parent is not None and node.parent.id != flow.function.node.id:
+        parent = node.parent
+        condition, consequence = parent.child_by_field_name("condition"), parent.child_by_field_name("consequence")
+        if parent.type in ("conditional_expression", "if_statement") and condition is not None \
+                and consequence is not None and consequence.id == node.id:  # not the `else` side
+            for left, _, bound in _comparisons(condition):
+                guarded = _guarded_factors(flow, left)
+                if guarded and guarded <= Counter(texts):
+                    extents = len(texts) - guarded.total() + (not _is_constant(flow, bound))
+                    if extents < 3:
+                        return True
+        node = parent
     return False
+
+
+def _guarded_factors(flow: FunctionFlow, node: Node) -> Counter[str]:
+    """The factors of the product a compared value adds (`h` with `h = h_in + j * d`: j and d)."""
+    node = _unparen(node)
+    if node.type == "identifier":
+        values = flow.values_of(flow.variable_at(node))
+        if len(values) != 1:
+            return Counter()
+        node = _unparen(values[0])
+    summands, todo = [], [node]
+    while todo:
+        current = _unparen(todo.pop())
+        if current.type == "binary_expression" and _operator_text(current) in ("+", "-"):
+            todo += [current.child_by_field_name("left"), current.child_by_field_name("right")]
+        elif current.type == "binary_expression" and _operator_text(current) == "*":
+            summands.append(current)
+    if len(summands) != 1:
+        return Counter()
+    return Counter("".join(node_text(part).split()) for part in _product_factors(summands[0]))
 
 
 def _outer_products(node: Node) -> Iterator[Node]:
@@ -1053,6 +1172,7 @@ def _floor_grid(doc: CudaDocument, launch: Launch, path: str) -> Iterator[Findin
                       f"{_short(numerator)} % {_short(divisor)} elements get no thread", path, Span.of(item),
                       f"round up: ({_short(numerator)} + {_short(divisor)} - 1) / {_short(divisor)}, and guard the "
                       "index in the kernel")
+
 
 
 def _has_grid_stride_loop(kernel: CudaFunction) -> bool:
@@ -1572,6 +1692,7 @@ def _unchecked_data_ptr(doc: CudaDocument, path: str) -> Iterator[Finding]:
             known[param.name] = set(props)
         # `data_ptr` of a TensorIterator or an accessor parameter is not a tensor's: not this rule's
         not_tensors = {param.name for param in function.params if not _TENSOR_TYPE_RE.search(param.type)}
+        on_dispatched_device = _in_aten_native(function)
         for receiver, call, method, is_typed in _walk_checks(function, macro_properties, known):
             is_raw = method in _RAW_POINTER_METHODS or (method == "data" and is_typed)
             if not is_raw:
@@ -1581,11 +1702,22 @@ def _unchecked_data_ptr(doc: CudaDocument, path: str) -> Iterator[Finding]:
                 continue
             if is_typed:
                 props.add(DTYPE)  # data_ptr<T>() throws unless the tensor's dtype is T
+            if on_dispatched_device:
+                props.add(DEVICE)
             missing = ALL_PROPERTIES - props
             if tensor is not None and missing:
                 yield finding("HC114", f"{node_text(call)} before checking the {', '.join(sorted(missing))} "
                               f"of {tensor}", path, Span.of(call),
                               f"check first, e.g. TORCH_CHECK({tensor}.is_cuda() && {tensor}.is_contiguous())")
+
+
+def _in_aten_native(function: CudaFunction) -> bool:
+    """Whether a host function is PyTorch's own operator code (namespace at::native): the dispatcher
+    reaches CUDA code there through the CUDA dispatch key, which it picks from the tensors' device,
+    so their device is known (their contiguity and dtype are not)."""
+    names = [label for kind, _, label in function.surroundings() if kind == "namespace_definition" and label]
+    path = "::".join(reversed(names)).replace(" ", "")
+    return path == "at::native" or path.startswith("at::native::")
 
 
 MAX_METHOD_CHAIN = 64  # `x.a().b()...` followed this deep (bounded recursion)

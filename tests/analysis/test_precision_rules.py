@@ -244,3 +244,116 @@ MAKE_KERNEL(one)
 """
     assert [f.message for f in analyze_file("k.cu", source) if f.code == "HC116"] == [
         "kernel not analysed: kernels written through macro MAKE_KERNEL"]
+
+
+# -- HC101: kernels another file launches --------------------------------------------------------
+LAUNCHER = """__global__ void copy(float* out, const float* a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i];
+}
+__global__ void fill(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 0.f;
+}
+void launch_fill(float* out, int n) { fill<<<(n + 255) / 256, 256>>>(out, n); }
+"""
+
+
+def test_a_kernel_the_launching_file_never_names_is_not_judged_without_its_grid():
+    assert lines(LAUNCHER, "HC101") == []
+
+
+def test_a_kernel_launched_or_referenced_in_the_file_and_a_file_of_kernels_alone_are_judged():
+    launched = LAUNCHER + "void launch_copy(float* o, const float* a, int n) { copy<<<(n + 255) / 256, 256>>>(o, a); }\n"
+    assert lines(launched, "HC101") == [3]
+    pointer = LAUNCHER + "auto copy_kernel = copy;\n"  # launched through a pointer: its grid is not known
+    assert lines(pointer, "HC101") == [3]
+    kernels_only = LAUNCHER.split("void launch_fill")[0]
+    assert lines(kernels_only, "HC101") == [3]
+
+
+# -- HC114: PyTorch's own operators --------------------------------------------------------------
+ATEN_SCAN = """#include <ATen/core/Tensor.h>
+#include <torch/extension.h>
+void inclusive_scan(const float* in, float* out, int64_t n);
+NAMESPACE_OPEN
+void scan(const at::TensorBase& self, const at::TensorBase& result) {
+  auto self_ = self.expect_contiguous();
+  inclusive_scan(self_->const_data_ptr<float>(), result.mutable_data_ptr<float>(), self.numel());
+}
+NAMESPACE_CLOSE
+"""
+
+
+def test_aten_native_operators_get_their_tensors_on_the_device_the_dispatcher_picked():
+    for opened, closed in (("namespace at::native {", "}"), ("namespace at { namespace native {", "}}")):
+        source = ATEN_SCAN.replace("NAMESPACE_OPEN", opened).replace("NAMESPACE_CLOSE", closed)
+        assert lines(source, "HC114", "s.cu") == [], opened
+
+
+def test_a_launcher_outside_aten_native_still_checks_the_device():
+    source = ATEN_SCAN.replace("NAMESPACE_OPEN", "namespace mylib {").replace("NAMESPACE_CLOSE", "}")
+    assert [f.message for f in analyze_file("s.cu", source) if f.code == "HC114"] == [
+        "self_->const_data_ptr<float>() before checking the device of self_"]
+
+
+# -- HC113: quotients times part of their divisor, products under a guard -------------------------
+def test_a_quotient_times_part_of_its_divisor_is_of_the_dividends_order():
+    source = """__global__ void k(float* out, int flat, int seq, int heads, int mp, int channels) {
+  int batch = flat / (seq * heads);
+  int row = batch * heads * mp;
+  int past = batch * heads * mp * channels;
+  int other = batch * channels * mp;
+  out[row + past + other] = 0;
+}
+"""
+    # `row` is below flat / seq * mp; `past` multiplies in one extent more than it divides out, `other`
+    # none of the divisor's
+    assert lines(source, "HC113") == [4, 5]
+
+
+def test_a_product_bounded_by_the_condition_it_sits_under():
+    source = """__global__ void k(float* col, const float* vol, int height, int width, int kh, int dil, int h_in) {
+  for (int j = 0; j < kh; ++j) {
+    int h = h_in + j * dil;
+    col[j] = h >= 0 && h < height ? vol[j * dil * width] : 0.f;
+    col[j] = vol[j * dil * width];
+    if (h < height) col[j] = vol[j * dil * width * kh];
+    col[j] = h < height ? 0.f : vol[j * dil * width];
+  }
+}
+"""
+    # `j * dil` is below height there; unguarded, with one more extent or on the `else` side, the
+    # product is still reported
+    assert lines(source, "HC113") == [5, 6, 7]
+
+
+# -- HC103/HC104: exits that drop whole warps -----------------------------------------------------
+WARP_PER_PIXEL = """#ifdef MMCV_WITH_HIP
+#define WARP_SIZE 64
+#else
+#define WARP_SIZE 32
+#endif
+__global__ void k(const float* in, float* out, int num_kernels) {
+  __shared__ float tile[1024];
+  int index = threadIdx.x + blockIdx.x * blockDim.x;
+  if (index > num_kernels - 1) return;
+  int pixel = index / WIDTH;
+  tile[threadIdx.x] = in[pixel];
+  __syncthreads();
+  __syncwarp();
+  out[index] = tile[threadIdx.x ^ 1];
+}
+"""
+
+
+def test_an_exit_before_a_warp_per_item_index_drops_whole_warps():
+    for width in ("WARP_SIZE", "32", "64"):
+        source = WARP_PER_PIXEL.replace("WIDTH", width)
+        assert lines(source, "HC103") == [] and lines(source, "HC104") == [], width
+
+
+def test_an_exit_without_whole_warp_items_still_splits_warps():
+    for width in ("16", "CHANNELS"):
+        source = WARP_PER_PIXEL.replace("WIDTH", width)
+        assert (lines(source, "HC103"), lines(source, "HC104")) == ([12], [13]), width
