@@ -132,7 +132,8 @@ def _directive_markdown(document: Document, view: PythonDocument, line: int, spa
 
 def _kernel_hover(document: Document, view: CudaDocument, offset: int, kernel_figures: KernelFigures | None):
     for function in view.kernels:
-        if _within(function.name_span, offset):
+        # Anywhere from `__global__` to the kernel's name (qualifiers, return type, launch bounds).
+        if function.node.start_byte <= offset <= function.name_span.end_byte:
             return kernel_markdown(document, view, function, kernel_figures), function.name_span
     for launch in view.launches:
         if _within(launch.name_span, offset):

@@ -203,7 +203,7 @@ def test_menus_only_show_contributed_commands(manifest):
 def test_the_proposal_preview_is_the_request_and_capability_the_server_uses(extension):
     [request] = node(extension, "console.log(JSON.stringify([require('./src/proposal.js').PREVIEW_REQUEST]))")
     assert request == proposals.PREVIEW_REQUEST
-    assert f"{proposals.PREVIEW_CAPABILITY}: true" in (extension / "src" / "extension.js").read_text()
+    assert f"{proposals.PREVIEW_CAPABILITY}: true" in (extension / "src" / "proposal.js").read_text()
 
 
 def test_interpreter_settings_are_read_from_user_settings_in_remote_windows(manifest):

@@ -153,6 +153,8 @@ async def test_kernel_hover_in_an_open_cu_shows_nvrtc_resources_of_the_buffer(st
     [line] = [line for line in text.split("\n\n") if line.startswith("NVRTC sm_")]
     assert " registers · spills 0/0 B (stores/loads) · static shared memory 512 B · occupancy " in line
     assert "at block 128 (" in line  # from __launch_bounds__
+    on_qualifier = (await session.hover(uri, 0, 3)).contents.value  # on `__global__`, not the name
+    assert [part for part in on_qualifier.split("\n\n") if part.startswith("NVRTC sm_")] == [line]
 
     # The buffer as typed, not the file on disk: a second kernel appears once compiled.
     session.client.text_document_did_change(types.DidChangeTextDocumentParams(

@@ -31,7 +31,7 @@ const {
 } = require('./protocol');
 const { RESTART_SETTINGS, probeCommand, serverLaunch, serverSettings, startFailureMessage } = require('./settings');
 const {
-  PREVIEW_REQUEST, PREVIEW_SCHEME, ProposalPreviews, diffPair, diffTitle, previewProposal,
+  PREVIEW_REQUEST, PREVIEW_SCHEME, ProposalPreviews, diffPair, diffTitle, previewProposal, proposalPreviewFeature,
 } = require('./proposal');
 const { JobStatus, cancellableJobs } = require('./jobs');
 const {
@@ -53,18 +53,6 @@ function probe(launch, cwd) {
     });
   });
 }
-
-/** Tells the server this client previews proposals itself (hiera_lsp.proposals.PREVIEW_CAPABILITY). */
-const proposalPreviewFeature = {
-  fillClientCapabilities(capabilities) {
-    capabilities.experimental = { ...(capabilities.experimental || {}), hieraProposalPreview: true };
-  },
-  initialize() {},
-  getState() {
-    return { kind: 'static' };
-  },
-  dispose() {},
-};
 
 /** The `hiera` section as a plain object of every key the extension knows. */
 function readSection(scope) {
@@ -189,7 +177,12 @@ class HieraServer {
   }
 
   async restart() {
-    await this.stop();
+    try {
+      await this.stop();
+    } catch (error) {
+      // Whatever went wrong with the old server, the user asked for a new one.
+      this.output.error(`stopping the language server failed: ${error.message}`);
+    }
     await this.start();
   }
 

@@ -55,10 +55,22 @@ class JobStatus {
   }
 }
 
-/** " · verify" from the server's "verify: candidate 2/4"; short messages ("queued") as they are. */
+/**
+ * The time the current step has taken, from the server's repeated message while a step runs
+ * without events ("verify: candidate 1/4 compiling · 45 s", hiera_lsp.progress.elapsed's format).
+ */
+const STEP_TIME = / · (\d+ min \d{2} s|\d+ s)$/;
+
+/**
+ * " · verify" from the server's "verify: candidate 2/4"; short messages ("queued") as they are.
+ * With the step's time when the server repeats it (" · verify · 45 s"): a candidate compiling for
+ * minutes leaves the percentage where it is, and the status bar must still show it is alive.
+ */
 function stage(job) {
   const head = job.message.split(':')[0].trim();
-  return head && head.length <= 40 ? ` · ${head}` : '';
+  const shown = head && head.length <= 40 ? ` · ${head}` : '';
+  const stepTime = job.message.match(STEP_TIME);
+  return stepTime && !shown.endsWith(stepTime[0]) ? `${shown} · ${stepTime[1]}` : shown;
 }
 
 function percent(job) {

@@ -90,7 +90,24 @@ async function previewProposal(api, previews, params) {
   return { applied };
 }
 
+/**
+ * A static client feature that tells the server this client previews proposals itself
+ * (hiera_lsp.proposals.PREVIEW_CAPABILITY). vscode-languageclient 11 calls clear() on every
+ * feature when the client stops: without it, stopping (a restart after a new hiera.pythonPath)
+ * throws before the server is shut down, and the new server never starts.
+ */
+const proposalPreviewFeature = {
+  fillClientCapabilities(capabilities) {
+    capabilities.experimental = { ...(capabilities.experimental || {}), hieraProposalPreview: true };
+  },
+  initialize() {},
+  getState() {
+    return { kind: 'static' };
+  },
+  clear() {},
+};
+
 module.exports = {
   PROPOSAL_SUFFIX, PREVIEW_SCHEME, PREVIEW_REQUEST, ProposalPreviews, proposalPathFor, diffPair, diffTitle,
-  previewProposal,
+  previewProposal, proposalPreviewFeature,
 };

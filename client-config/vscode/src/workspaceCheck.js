@@ -16,9 +16,16 @@ const GIT_FILES = {
   args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.py', '*.cu', '*.cuh'],
 };
 
-/** `git ls-files -z` output as paths, without duplicates (a file both tracked and modified is listed once). */
+/** HIERA's own state folder (caches, past runs' candidates and proposals): never the user's sources. */
+const STATE_FOLDER = '.hiera';
+
+/**
+ * `git ls-files -z` output as paths, without duplicates (a file both tracked and modified is
+ * listed once), and without `.hiera/`: in a repository with no .gitignore for it, its untracked
+ * copies of past candidates would be checked and flagged as proposals whose module is missing.
+ */
 function parseGitFiles(stdout) {
-  return [...new Set(stdout.split('\0').filter(Boolean))];
+  return [...new Set(stdout.split('\0').filter((file) => file && !file.split('/').includes(STATE_FOLDER)))];
 }
 
 /**

@@ -17,6 +17,19 @@ test('one job: its title and percentage; the stage message in the tooltip', () =
   assert.match(view.tooltip, /Click to cancel a job\.$/);
 });
 
+test("while a step runs without events, the status bar shows the step's time, so it visibly moves", () => {
+  const status = new JobStatus();
+  status.update('t', { kind: 'begin', title: 'HIERA optimize Model (m.py)', percentage: 0 });
+  status.update('t', { kind: 'report', message: 'verify: candidate 1/4 compiling', percentage: 57 });
+  assert.equal(status.view().text, '$(sync~spin) HIERA optimize Model (m.py) 57% · verify');
+  status.update('t', { kind: 'report', message: 'verify: candidate 1/4 compiling · 45 s', percentage: 57 });
+  assert.equal(status.view().text, '$(sync~spin) HIERA optimize Model (m.py) 57% · verify · 45 s');
+  status.update('t', { kind: 'report', message: 'verify: candidate 1/4 compiling · 3 min 05 s', percentage: 57 });
+  assert.equal(status.view().text, '$(sync~spin) HIERA optimize Model (m.py) 57% · verify · 3 min 05 s');
+  status.update('t', { kind: 'report', message: 'starting · 2 s', percentage: 57 });
+  assert.equal(status.view().text, '$(sync~spin) HIERA optimize Model (m.py) 57% · starting · 2 s');
+});
+
 test('a report without a percentage keeps the last one', () => {
   const status = new JobStatus();
   status.update('t', { kind: 'begin', title: 'HIERA profile M (m.py)', percentage: 10 });

@@ -1,7 +1,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { ProposalPreviews, diffPair, diffTitle, previewProposal, proposalPathFor } = require('../src/proposal');
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+  ProposalPreviews, diffPair, diffTitle, previewProposal, proposalPathFor, proposalPreviewFeature,
+} = require('../src/proposal');
 
 test("a module's proposal is <stem>_hiera.py next to it", () => {
   assert.equal(proposalPathFor('/w/models/softmax.py'), '/w/models/softmax_hiera.py');
@@ -86,4 +90,19 @@ test('an open proposal is replaced in its editor and saved; declining writes not
   const declined = fakeVscode({ choice: undefined });
   assert.deepEqual(await previewProposal(declined.api, new ProposalPreviews(), params), { applied: false });
   assert.equal(declined.calls.filter(([kind]) => kind === 'apply').length, 0);
+});
+
+test('the preview feature has every method the locked vscode-languageclient calls on a static feature', () => {
+  // The client calls each one unguarded (clear() when it stops); one missing breaks a restart.
+  const declarations = fs.readFileSync(
+    path.join(__dirname, '..', 'node_modules', 'vscode-languageclient', 'lib', 'common', 'features.d.ts'), 'utf8');
+  const body = declarations.match(/export interface StaticFeature \{([\s\S]*?)\n\}/)[1].replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const required = [...body.matchAll(/^\s*(\w+)\(/gm)].map((match) => match[1]);
+  assert.ok(required.includes('clear'), `parsed ${required}`);
+  for (const method of required) {
+    assert.equal(typeof proposalPreviewFeature[method], 'function', `missing ${method}()`);
+  }
+  const capabilities = { experimental: { other: 1 } };
+  proposalPreviewFeature.fillClientCapabilities(capabilities);
+  assert.deepEqual(capabilities.experimental, { other: 1, hieraProposalPreview: true });
 });

@@ -32,6 +32,11 @@ test('outside git the whole folder is walked; in git its tracked and untracked f
   assert.deepEqual(parseGitFiles('model.py\0kernels/k.cu\0model.py\0'), ['model.py', 'kernels/k.cu']);
 });
 
+test("HIERA's own .hiera/ folder (past runs' candidates and proposals) is not checked as the user's sources", () => {
+  const listed = 'model.py\0.hiera/runs/r1/proposal.py\0sub/.hiera/cache/inductor/x.py\0sub/k.cu\0my.hiera.py\0';
+  assert.deepEqual(parseGitFiles(listed), ['model.py', 'sub/k.cu', 'my.hiera.py']);
+});
+
 test('nothing to check says why instead of "0 files checked"', () => {
   assert.match(summary([{ filesChecked: 0, problems: [] }]), /^HIERA check: no \.py, \.cu or \.cuh file to check: none in the workspace folders outside \.gitignore/);
 });
