@@ -289,11 +289,12 @@ async def stop(client: BaseLanguageClient) -> None:
     await client.stop()
 
 
-def report(name: str, latencies: list[float], target: float) -> None:
+def report(name: str, latencies: list[float], target: float | None) -> None:
+    """One line of figures; `target`: the issue's p95 goal, None for a figure shown for comparison."""
     p95 = percentile(latencies, 0.95)
-    verdict = "met" if p95 <= target else "MISSED"
+    goal = "" if target is None else f"; target p95 <= {target:g} ms: {'met' if p95 <= target else 'MISSED'}"
     print(f"{name:<44} p50 {statistics.median(latencies):7.1f} ms   p95 {p95:7.1f} ms   "
-          f"max {max(latencies):7.1f} ms   (n={len(latencies)}; target p95 <= {target:g} ms: {verdict})")
+          f"max {max(latencies):7.1f} ms   (n={len(latencies)}{goal})")
 
 
 async def main() -> None:
@@ -321,7 +322,7 @@ async def main() -> None:
                HOVER_TARGET_MS)
         warm, cold = bench_analysis_cpu(args.changes)
         report("analysis CPU after an edit (3000-line .cu)", warm, DIAGNOSTICS_TARGET_MS)
-        report("analysis CPU cold (fresh parse, no cache)", cold, DIAGNOSTICS_TARGET_MS)
+        report("analysis CPU cold (fresh parse, no cache)", cold, None)  # a file's first analysis: no goal
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
