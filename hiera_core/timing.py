@@ -64,10 +64,11 @@ class Timing:
     kernels: list[KernelShare] = field(default_factory=list)
     gpu_median_ms: float | None = None  # GPU: CUDA-event time of the call's GPU work (host queueing hidden)
     host_queue_ms: float | None = None  # GPU: host time per call to queue back-to-back calls
-    # GPU: the fastest back-to-back batch, host time per call (a busy host or device only adds time)
+    # A candidate's evaluation on a GPU (judge.PairedTiming), for its streams check: the fastest
+    # back-to-back batch, host time per call (a busy host or device only adds time); and per call,
+    # how long the device stays busy after the timed stream's end event (median, less an empty
+    # call's): work on streams the timed stream never waited for
     host_min_ms: float | None = None
-    # GPU: per call, how long the device stays busy after the timed stream's end event (median, less
-    # an empty call's): work on streams the timed stream never waited for
     unwaited_ms: float | None = None
     bound: str = "cpu"  # "gpu" or "host": which of the two GPU figures is the median; "cpu" on CPU
     kernels_per_call: float | None = None  # GPU: kernels the profiler saw per call
@@ -332,7 +333,6 @@ def _time_cuda(fn: Callable, inputs: list, profile: bool, on_last_output) -> Tim
     timing.iterations = len(times) + host_calls * len(host)
     timing.gpu_median_ms = gpu_median
     timing.host_queue_ms = host_queue_ms
-    timing.host_min_ms = min(host)
     timing.bound = "host" if host_bound else "gpu"
     if profile:
         timing.kernel_sum_ms, timing.kernels, timing.kernels_per_call = _profile_ops(fn, rotation, flush)

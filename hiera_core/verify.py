@@ -216,14 +216,14 @@ def streams_check(timed, where: str) -> Check:
     time to queue them: a host-bound call takes as long as its queueing, a GPU-bound one as its events.
     There the fastest batch is judged: another process's load on the host or the device only adds
     time to some batches, while unwaited work adds it to every one."""
-    unwaited = getattr(timed, "unwaited_ms", None)
+    unwaited = timed.unwaited_ms
     if unwaited is not None and unwaited > max(UNWAITED_SHARE * timed.gpu_median_ms, UNWAITED_SLACK_MS):
         return Check("streams", False, f"after the timed stream's end event the device stays busy {unwaited:.4g} ms per "
                                        f"call, against {timed.gpu_median_ms:.4g} ms of GPU work on the timed stream "
                                        f"(CUDA events): the candidate does GPU work the timed stream does not wait "
                                        f"for (side streams)", where)
     explained = max(timed.gpu_median_ms, timed.host_queue_ms)
-    back_to_back = timed.host_min_ms if getattr(timed, "host_min_ms", None) is not None else timed.host_median_ms
+    back_to_back = timed.host_min_ms if timed.host_min_ms is not None else timed.host_median_ms
     if back_to_back > HOST_EXCESS_RATIO * explained + HOST_EXCESS_SLACK_MS:
         return Check("streams", False, f"back-to-back calls keep the device busy {back_to_back:.4g} ms per call "
                                        f"in the fastest batch, {back_to_back / max(explained, 1e-9):.1f}x what the "
