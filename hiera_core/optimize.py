@@ -43,6 +43,9 @@ CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
 # path: the profile-guided refinement captures it in a CUDA graph.
 HOST_BOUND_SHARE = 0.7
+# A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
+# GPU work is within this factor of it (hiera_core.optimize.host_bound_refinements).
+GRAPH_RIVAL_SHARE = 1.25
 # A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
 # candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
 AT_LIMIT_SHARE = 0.9
@@ -349,21 +352,24 @@ def _optimize(session: Session) -> dict:
     if (at_limit := at_roofline_limit(spec, candidates)) is not None:
         session.stage("plan", at_limit, 0.9)
         return _propose(session, spec, plan, [], [], nothing_tried=at_limit)
+    jobs = settings.jobs or default_jobs(settings.device)
+    lock = str(run.path / "device.lock") if jobs > 1 else None
     if session.llm_config.enabled:
         plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
         candidates = [candidate for candidate, _ in evaluated]
         outcomes = [outcome for _, outcome in evaluated]
     else:
-        jobs = settings.jobs or default_jobs(settings.device)
-        lock = str(run.path / "device.lock") if jobs > 1 and len(candidates) > 1 else None
         outcomes = evaluate_side_by_side(
             candidates, lambda index, candidate: _run_candidate(session, candidate, spec, index, len(candidates),
                                                                 device_lock=lock)[0], jobs)
-    refinement = host_bound_refinement(spec, candidates, outcomes) if settings.device.startswith("cuda") else None
-    if refinement is not None:
+    refinements = host_bound_refinements(spec, candidates, outcomes) if settings.device.startswith("cuda") else []
+    for refinement in refinements:
         session.stage("profile", refinement["reason"], 0.95, candidate=refinement["name"])
-        candidates.append(refinement)
-        outcomes.append(_run_candidate(session, refinement, spec, len(candidates) - 1, len(candidates))[0])
+    first, total = len(candidates), len(candidates) + len(refinements)
+    candidates += refinements
+    outcomes += evaluate_side_by_side(
+        refinements, lambda index, refinement: _run_candidate(session, refinement, spec, first + index, total,
+                                                              device_lock=lock)[0], jobs)
     return _propose(session, spec, plan, candidates, outcomes)
 
 
@@ -515,28 +521,39 @@ def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
             f"us): at most {1 / share:.2f}x is left, so no candidate was compiled")
 
 
-def host_bound_refinement(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> dict | None:
+def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> list[dict]:
     """Profile feedback: the verified candidate with the least GPU time whose calls are paced by the
     host (its GPU work under HOST_BOUND_SHARE of its host time, and under the best candidate's time),
-    captured in a CUDA graph, as one more candidate; None when no candidate is host-bound or it
-    already replays a graph. Static shapes only, as the cuda_graph strategy."""
+    captured in a CUDA graph, as one more candidate. When that one is a PyTorch-operator candidate,
+    also the host-bound CUDA-library or custom-CUDA candidate with the least GPU time, if within
+    GRAPH_RIVAL_SHARE of it: once both replay a graph only their GPU work differs, and a region
+    plan's kernels deserve the same capture the compiled module gets. [] when no candidate is
+    host-bound or all already replay a graph. Static shapes only, as the cuda_graph strategy."""
     from hiera_core.spaces import Candidate
     from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
 
     verified = [o for o in outcomes if o.status == "verified" and o.timing and o.ms]
     if spec.dynamic_dims or not verified:
-        return None
+        return []
     best_ms = min(o.ms for o in verified)
-    bound = [o for o in verified
-             if o.timing.get("bound") == "host" and not replays_a_graph(o.strategy)
-             and o.timing["gpu_median_ms"] < HOST_BOUND_SHARE * min(o.timing["host_median_ms"], best_ms)]
+    bound = sorted((o for o in verified
+                    if o.timing.get("bound") == "host" and not replays_a_graph(o.strategy)
+                    and o.timing["gpu_median_ms"] < HOST_BOUND_SHARE * min(o.timing["host_median_ms"], best_ms)),
+                   key=lambda o: o.timing["gpu_median_ms"])
     if not bound:
-        return None
-    chosen = min(bound, key=lambda o: o.timing["gpu_median_ms"])
-    why = (f"{chosen.name} is host-bound: {chosen.timing['gpu_median_ms']:.4g} ms of GPU work, "
-           f"{chosen.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
-    source = next(c for c in candidates if c["name"] == chosen.name)
-    return graphed(Candidate(**source), why).to_dict()
+        return []
+    chosen = bound[:1]
+    if chosen[0].space == "pytorch":
+        rivals = [o for o in bound if o.space != "pytorch"
+                  and o.timing["gpu_median_ms"] <= GRAPH_RIVAL_SHARE * chosen[0].timing["gpu_median_ms"]]
+        chosen += rivals[:1]
+    refinements = []
+    for outcome in chosen:
+        why = (f"{outcome.name} is host-bound: {outcome.timing['gpu_median_ms']:.4g} ms of GPU work, "
+               f"{outcome.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
+        source = next(c for c in candidates if c["name"] == outcome.name)
+        refinements.append(graphed(Candidate(**source), why).to_dict())
+    return refinements
 
 
 def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,

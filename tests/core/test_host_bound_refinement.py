@@ -1,6 +1,7 @@
 """Profile feedback: a verified candidate whose calls are paced by the host (its GPU work a fraction
-of the time to queue a call) gets one more try, its own forward replayed as a CUDA graph; a
-candidate that is GPU-bound, or already replays a graph, does not."""
+of the time to queue a call) gets one more try, its own forward replayed as a CUDA graph, and so does
+the best library or custom-CUDA one beside a compiled module when its GPU work is close; a candidate
+that is GPU-bound, or already replays a graph, does not."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import ast
 
 import pytest
 
-from hiera_core.optimize import CandidateOutcome, host_bound_refinement
+from hiera_core.optimize import CandidateOutcome, host_bound_refinements
 from hiera_core.spec import Spec
 from hiera_core.verify import static_verification
 
@@ -43,15 +44,30 @@ def test_the_host_bound_candidate_with_least_gpu_work_is_graphed():
     # level2/7 GroupNorm + SiLU on the H200: the custom kernels 13 us of GPU work, 41 us to queue.
     candidates = [candidate("custom_cuda.row_reduction"), candidate("pytorch.compile_default", "pytorch")]
     outcomes = [outcome("custom_cuda.row_reduction", 0.013, 0.041), outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
-    refinement = host_bound_refinement(static_spec(), candidates, outcomes)
+    compiled, kernels = host_bound_refinements(static_spec(), candidates, outcomes)
+    refinement = compiled
     assert refinement["name"] == "pytorch.compile_default.graphed" and refinement["space"] == "pytorch"
     assert refinement["strategy"] == "compile_default+graph" and refinement["requires_cuda"]
     assert "host-bound: 0.0115 ms of GPU work, 0.088 ms to queue a call" in refinement["reason"]
+    # The custom kernels' 13 us are within reach of inductor's 11.5 us once both replay a graph.
+    assert kernels["name"] == "custom_cuda.row_reduction.graphed" and kernels["space"] == "custom_cuda"
+
+
+def test_a_library_or_custom_candidate_far_behind_in_gpu_work_is_not_graphed_beside_it():
+    candidates = [candidate("custom_cuda.row_reduction"), candidate("cuda_libs.cudnn_nhwc", "cuda_libs"),
+                  candidate("pytorch.compile_default", "pytorch")]
+    outcomes = [outcome("custom_cuda.row_reduction", 0.030, 0.090), outcome("cuda_libs.cudnn_nhwc", 0.012, 0.080),
+                outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names == ["pytorch.compile_default.graphed", "cuda_libs.cudnn_nhwc.graphed"]
+    outcomes[1] = outcome("cuda_libs.cudnn_nhwc", 0.020, 0.080)  # 1.7x the compiled module's GPU work
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names == ["pytorch.compile_default.graphed"]
 
 
 def test_the_graphed_candidate_keeps_its_space_checks_and_replays_its_own_forward():
     candidates = [candidate("custom_cuda.pointwise_chain")]
-    refinement = host_bound_refinement(static_spec(), candidates, [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)])
+    [refinement] = host_bound_refinements(static_spec(), candidates, [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)])
     code = refinement["code"]
     assert refinement["space"] == "custom_cuda" and refinement["cuda_sources"] == candidates[0]["cuda_sources"]
     assert code.startswith(KERNEL_CODE.rstrip()) and "_HieraUngraphed = ModelNew" in code
@@ -71,13 +87,13 @@ def test_the_graphed_candidate_keeps_its_space_checks_and_replays_its_own_forwar
 ])
 def test_no_refinement_when_no_candidate_is_paced_by_its_host(outcomes):
     candidates = [candidate(o.name, o.space) for o in outcomes]
-    assert host_bound_refinement(static_spec(), candidates, outcomes) is None
+    assert host_bound_refinements(static_spec(), candidates, outcomes) == []
 
 
 def test_no_refinement_for_dynamic_shapes_or_without_a_verified_candidate():
     candidates = [candidate("custom_cuda.pointwise_chain")]
-    assert host_bound_refinement(static_spec(dynamic=True), candidates,
-                                 [outcome("custom_cuda.pointwise_chain", 0.01, 0.04)]) is None
+    assert host_bound_refinements(static_spec(dynamic=True), candidates,
+                                 [outcome("custom_cuda.pointwise_chain", 0.01, 0.04)]) == []
     rejected = CandidateOutcome(name="custom_cuda.pointwise_chain", space="custom_cuda", strategy="pointwise_chain",
                                 status="rejected", reason="values: differ")
-    assert host_bound_refinement(static_spec(), candidates, [rejected]) is None
+    assert host_bound_refinements(static_spec(), candidates, [rejected]) == []
