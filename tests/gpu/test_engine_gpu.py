@@ -6,20 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from hiera_core.spaces.pytorch_ops import replays_a_graph
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
 
-def test_launch_bound_module_gets_a_cuda_graph_or_compiled_proposal(tmp_path):
+def test_launch_bound_module_gets_a_proposal_that_replays_a_cuda_graph(tmp_path):
     folder = workspace(tmp_path)
     copy_example(folder, "launch_bound.py")
     run = hiera("optimize", "launch_bound.py", "--device", "cuda", "--budget", "2", "--json", cwd=folder)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["status"] == "proposal" and result["speedup"] > 1.03
-    assert result["strategy"] in ("cuda_graph", "compile_reduce_overhead")
+    assert replays_a_graph(result["strategy"])  # the eager graph, or a candidate's kernels graphed
     assert result["device_name"].startswith("NVIDIA")
 
 
