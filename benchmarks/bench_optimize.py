@@ -7,7 +7,8 @@ Each task runs in a fresh workspace of its own (a copy of its folder's .py files
 work) with empty caches: no `.hiera/` (so no cached spec, and inductor's and Triton's caches in the
 store start empty) and a fresh HIERA_CACHE_DIR (extension and NVRTC builds). The cold run is the
 first `hiera optimize` there, the warm run the second, unchanged: it should use the cached spec and
-the compile caches the first one filled. Prints one line per task and the median and p90 of each;
+the compile caches the first one filled, and the candidates' outcomes and confirmation the first one
+cached (no worker at all). Prints one line per task and the median and p90 of each;
 a task answered at its roofline limit (no candidate compiled) is marked, since the issue asks those
 to be answered within 10 s. The issue's goals: cold median <= 30 s and p90 <= 60 s with budget 4 on
 the H200, at-limit <= 10 s, warm <= 10 s.
@@ -61,6 +62,7 @@ def optimize_once(folder: Path, task: str, args, env: dict) -> dict:
             "message": result.get("message", ""), "spec_from_cache": bool((result.get("spec_cache") or {}).get("used")),
             "prepare_s": (seconds.get("prepare") or {}).get("total"),
             "candidates": len(result.get("candidates") or []), "worker_seconds": seconds,
+            "outcomes_from_cache": len((result.get("outcome_cache") or {}).get("used") or []),
             "at_limit": not result.get("candidates") and "no candidate was compiled" in result.get("message", "")}
 
 
@@ -104,7 +106,9 @@ def main() -> int:
             speedup = f"{cold['speedup']:.2f}x" if cold.get("speedup") else "-"
             prepare = f"{cold['prepare_s']:.1f}" if cold.get("prepare_s") is not None else "-"
             print(f"{task.name:50.50s} cold {cold['wall_s']:6.1f} s (spec {prepare} s)  warm {warm['wall_s']:6.1f} s "
-                  f"(spec {'cached' if warm.get('spec_from_cache') else 'MEASURED'})  {cold['status']} {speedup}"
+                  f"(spec {'cached' if warm.get('spec_from_cache') else 'MEASURED'}, "
+                  f"{warm.get('outcomes_from_cache', 0)}/{warm.get('candidates', 0)} outcomes cached, "
+                  f"{len(warm.get('worker_seconds') or {})} workers)  {cold['status']} {speedup}"
                   f"{'  [at its limit]' if cold.get('at_limit') else ''}", flush=True)
             if warm.get("key_changed") is not None:
                 print(f"    the warm run measured the spec again; key parts that changed: "

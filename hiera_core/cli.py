@@ -29,7 +29,8 @@ from hiera_core.events import Emit, Event, JsonLinesEmitter
 from hiera_core.isolate import PARENT_PID_VARIABLE, Terminated, die_with_parent, raise_terminated, stop_running_workers
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import RunSettings, run_settings
-from hiera_core.optimize import Session, Settings, default_device, optimize, profile_record, record_interrupted
+from hiera_core.optimize import (Session, Settings, default_device, optimize, prepare_reference, profile_record,
+                                  record_interrupted)
 from hiera_core.store import iso_time
 
 stderr = Console(stderr=True)
@@ -210,12 +211,39 @@ def run_step(address: str, kind: str, settings: Settings, emit: Emit, as_json: b
         fail(error, as_json, events)
 
 
+def prepare_step(address: str, kind: str, settings: Settings, emit: Emit, as_json: bool, events: bool,
+                 before: Callable[[Session], None] | None = None) -> tuple[Session, dict]:
+    """Open a run of `kind` for ADDRESS, call `before(session)`, and prepare the reference as
+    `hiera optimize` does (its spec, plan and candidates, from the store's spec cache when an entry
+    matches, else measured and cached); an error ends the command (exit 2)."""
+    session = None
+    try:
+        session = Session(address, kind, settings, emit)
+        if before is not None:
+            before(session)
+        return session, prepare_reference(session)
+    except HieraError as error:
+        if session is not None:
+            session.fail(error)
+        fail(error, as_json, events)
+
+
+def say_spec_cache(session: Session, text: bool) -> None:
+    """On stderr when the output is text, on a terminal: the spec came from the cache (the output
+    itself is the spec or plan; the progress bar that said so is gone; off a terminal its line stays)."""
+    if text and stderr.is_terminal and (session.state.spec_cache or {}).get("used"):
+        stderr.print(session.state.spec_cache["note"], highlight=False, markup=False, soft_wrap=True)
+
+
 def spec_options(function):
     for option in reversed((
             click.argument("address", metavar=ADDRESS_HELP), device_option, gpu_option,
             click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)"),
             click.option("--timeout", type=float, default=None,
                          help="seconds per worker step (default: [tool.hiera] timeout, else 600)"),
+            click.option("--no-cache", is_flag=True,
+                         help="measure the reference afresh instead of using its spec cached in .hiera/cache "
+                              "(shared with hiera optimize); the new one is cached"),
             common_output)):
         function = option(function)
     return function
@@ -223,16 +251,17 @@ def spec_options(function):
 
 @main.command()
 @spec_options
-def spec(address, device, gpu, meta, timeout, as_json, events) -> None:
+def spec(address, device, gpu, meta, timeout, no_cache, as_json, events) -> None:
     """Build the contract-augmented spec of a module."""
     from hiera_core.spec import Spec, render_text
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
-    settings = Settings(device=options.device or default_device(), gpu=gpu, meta=meta,
-                        timeout_s=options.timeout_s)
+    # The budget is optimize's default here, so the entry this caches is the one `hiera optimize` reads.
+    settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu, meta=meta,
+                        timeout_s=options.timeout_s, cache=not no_cache)
     with progress_emitter(not as_json, events) as emit:
-        session, result = run_step(address, "spec", settings, emit, as_json, events, "spec", "prepare",
-                                   "building the spec", gpu=gpu, meta=meta)
+        session, result = prepare_step(address, "spec", settings, emit, as_json, events)
+    say_spec_cache(session, text=not as_json and not events)
     _record_spec(session, result["spec"])
     spec_obj = Spec.from_dict(result["spec"])
     if events:
@@ -254,7 +283,7 @@ def _record_spec(session: Session, spec: dict) -> None:
 @main.command()
 @spec_options
 @model_options
-def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, plan_model) -> None:
+def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, base_url, plan_model) -> None:
     """Rank the implementation spaces and strategies for a module (offline expert planner); with a
     model configured, the model also chooses the space, shown beside the offline ranking."""
     from hiera_core.llm.record import LLMRecord
@@ -264,8 +293,8 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
     from hiera_core.spec import Spec
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
-    settings = Settings(device=options.device or default_device(), gpu=gpu, meta=meta,
-                        timeout_s=options.timeout_s,
+    settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu, meta=meta,
+                        timeout_s=options.timeout_s, cache=not no_cache,
                         llm=LLMOverrides(model=model, base_url=base_url, plan_model=plan_model))
 
     def say_mode(session: Session) -> None:
@@ -275,8 +304,8 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
 
     with progress_emitter(not as_json, events) as progress:
         emit = with_mode_lines(progress, text=not as_json and not events)
-        session, result = run_step(address, "plan", settings, emit, as_json, events, "spec", "prepare",
-                                   "building the spec", before=say_mode, gpu=gpu, meta=meta, measure=False)
+        session, result = prepare_step(address, "plan", settings, emit, as_json, events, before=say_mode)
+        say_spec_cache(session, text=not as_json and not events)
         spec = Spec.from_dict(result["spec"])
         config = session.llm_config
         if config.enabled:
@@ -316,8 +345,9 @@ def plan(address, device, gpu, meta, timeout, as_json, events, model, base_url, 
               help="offline candidates compiled and verified side by side, timed one at a time (default: on a "
                    "GPU one per 4 CPU cores, at most 4; on a CPU 1)")
 @click.option("--no-cache", is_flag=True,
-              help="measure the reference afresh instead of using its spec cached in .hiera/cache (by the "
-                   "module's content and the versions of torch, HIERA and the device); the new one is cached")
+              help="measure the reference and evaluate every candidate afresh instead of using the spec, outcomes "
+                   "and confirmation cached in .hiera/cache (by the module's and candidates' content and the "
+                   "versions of torch, HIERA and the device); the new ones are cached")
 @model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
               help="LLM budget: candidates to ask the model for (default 8)")
@@ -390,6 +420,8 @@ def _print_optimize(result: dict) -> None:
     stdout.print(table)
     if (result.get("spec_cache") or {}).get("used"):
         stdout.print(result["spec_cache"]["note"], highlight=False, markup=False)
+    if (result.get("outcome_cache") or {}).get("note"):
+        stdout.print(result["outcome_cache"]["note"], highlight=False, markup=False)
     if result["llm"]:
         llm = result["llm"]
         rate = "-" if llm["valid_rate"] is None else f"{llm['valid_rate']:.0%}"
@@ -526,6 +558,7 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
             fail(error, as_json, events)
     verification = result["verification"]
     passed = all(check["passed"] for check in verification["checks"])
+    scripts = _reproducers(session, candidate, verification)
     session.run.write_json("verification.json", verification)
     session.state.status = "done"
     session.save()
@@ -546,11 +579,14 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
                                **timing}, indent=2))
     else:
         stdout.print(f"space {space}: {chosen.reason}", highlight=False, markup=False)
-        for check in verification["checks"]:
+        for index, check in enumerate(verification["checks"]):
             mark = "[green]ok[/]" if check["passed"] else "[red]FAILED[/]"
             detail = f": {check['message']}" if check["message"] else ""
             stdout.print(f"{mark} {escape(check['name'] + detail)}", highlight=False)
-            if check["reproducer"]:
+            if index in scripts:
+                stdout.print(f"   failing inputs: {check['reproducer']}", highlight=False, markup=False)
+                stdout.print(f"   reproduce with: {scripts[index]}", highlight=False, markup=False)
+            elif check["reproducer"]:
                 stdout.print(f"   reproduce with: {check['reproducer']}", highlight=False, markup=False)
         if passed and "candidate" in result:
             low, high = result["speedup_interval"]
@@ -564,6 +600,24 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
                          f"draws the same inputs", highlight=False, markup=False)
         stdout.print("[bold green]verified[/]" if passed else "[bold red]rejected[/]")
     sys.exit(0 if passed else 1)
+
+
+def _reproducers(session, candidate: str, verification: dict) -> dict[int, str]:
+    """index of a check -> the command that runs its reproducer script (hiera_core.repro), written into
+    the run folder (its path as the check's "script"), for each failed check that one input set shows."""
+    from pathlib import Path
+
+    from hiera_core.repro import reproducer, script_path
+
+    commands = {}
+    for index, check in enumerate(verification["checks"]):
+        text = None if check["passed"] else reproducer(session.address, Path(candidate), session.settings.device,
+                                                       check)
+        if text:
+            script = session.run.write_text(f"candidates/{script_path(Path(candidate)).name}", text)
+            check["script"] = str(script)
+            commands[index] = f"{session.settings.python or sys.executable} {script}"
+    return commands
 
 
 def _bench_gpus(text: str) -> tuple[str, ...]:

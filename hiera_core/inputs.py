@@ -139,6 +139,21 @@ def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000,
     return sets
 
 
+def rebuild_set(task: Task, device: str, seed: int, distribution: str, keeps_sign: bool = True,
+                dynamic_size: int | None = None) -> InputSet:
+    """The set `input_sets` (or `with_signs_kept`) drew with these parameters, drawn again: a
+    reproducer's inputs (hiera_core.repro). A set that kept its signs is drawn with them kept, which
+    `_seeded_set` makes the same values as the draw that did not need to change any."""
+    import torch
+
+    if dynamic_size is None:
+        return _seeded_set(task, device, seed, distribution, keep_sign=keeps_sign)
+    generator = torch.Generator(device=device).manual_seed(seed)
+    inputs = _resize_dynamic(task, task.make_inputs(device, seed=seed), forward_parameter_names(task), dynamic_size,
+                             generator)
+    return InputSet(seed, distribution, dynamic_size, inputs)
+
+
 def tensors_equal(a, b) -> bool:
     """Same shape, dtype and values, NaN equal to NaN (for mutation and determinism checks)."""
     import torch

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from hiera_core.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
 from hiera_core.errors import HieraError
 from hiera_core.inputs import InputSet, clone_inputs, forward_parameter_names, input_sets, tensors_equal
+from hiera_core.repro import FailingInputs
 from hiera_core.spec import Spec
 from hiera_core.task import Task, outputs_as_list
 from hiera_core.verify import (LIBRARY_KINDS, Check, Verification, compare, patch_check_name, roofline_check,
@@ -363,9 +364,10 @@ class Judge:
         for index, (out, ref) in enumerate(zip(outs, reference.outputs)):
             if out.shape != ref.shape:
                 raise Rejected(Check("shape", False, f"output {index} has shape {list(out.shape)}, expected "
-                                                     f"{list(ref.shape)}", where))
+                                                     f"{list(ref.shape)}", where, inputs=self.failing_inputs(reference)))
             if out.dtype != ref.dtype:
-                raise Rejected(Check("dtype", False, f"output {index} is {out.dtype}, expected {ref.dtype}", where))
+                raise Rejected(Check("dtype", False, f"output {index} is {out.dtype}, expected {ref.dtype}", where,
+                                     inputs=self.failing_inputs(reference)))
         for index, (out, ref, tolerance) in enumerate(zip(outs, reference.outputs, self.tolerance)):
             unwritten = poisoned(out, POISON_BYTE[self.device])
             if unwritten and not poisoned(ref, POISON_BYTE[self.device]):
@@ -378,7 +380,7 @@ class Judge:
                 trivial = trivial_output(out, ref, reference.input_set.inputs) if comparison.kind == "values" else None
                 raise Rejected(Check("trivial-output" if trivial else comparison.kind, False,
                                      f"output {index}: {trivial + '; ' if trivial else ''}{comparison.message}",
-                                     where, comparison.max_error))
+                                     where, comparison.max_error, self.failing_inputs(reference)))
             self.result.max_abs_error = max(self.result.max_abs_error, comparison.max_error)
             self.result.max_rel_error = max(self.result.max_rel_error, comparison.ratio)
 
@@ -406,6 +408,13 @@ class Judge:
 
     def describe(self, input_set: InputSet) -> str:
         return f"run seed {self.seed}: {input_set.describe()}"
+
+    def failing_inputs(self, reference: ReferenceCall) -> FailingInputs:
+        """How the set was drawn and judged, for a script that draws it again (hiera_core.repro)."""
+        drawn = reference.input_set
+        perturbed = reference.model is not None and reference.model is not self.reference
+        return FailingInputs(drawn.seed, drawn.distribution, drawn.keeps_sign, drawn.dynamic_size,
+                             self.seed if perturbed else None, [[t.rtol, t.atol_rel] for t in self.tolerance])
 
     # ---- the checklist -----------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ that never imports torch; every step that runs user code runs in a worker (hiera
 Records everything in the store as it goes (run.json is rewritten atomically at each step, so it
 can be read while the run is in progress) and reports progress events, each candidate's stages too.
 The reference's prepared spec (with its plan and candidates) is cached in the store by what it
-depends on (`spec_cache_parts`): a second run on an unchanged module starts on its candidates.
+depends on (`spec_cache_parts`), and so is each candidate's outcome and the fresh-process
+confirmation of the best (hiera_core.outcome_cache): a second run on an unchanged module evaluates
+nothing it already knows.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import resolve as resolve_llm
 from hiera_core.llm.config import without_credentials
 from hiera_core.llm.record import LLMRecord
+from hiera_core.outcome_cache import OutcomeCache
 from hiera_core.plan import MIN_SPEEDUP, Plan
+from hiera_core.repro import reproducer, script_path
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec import Spec
 from hiera_core.store import Run, Store, cache_key, iso_time, source_digest, task_key
@@ -53,6 +57,7 @@ GRAPH_RIVAL_SHARE = 1.25
 # A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
 # candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
 AT_LIMIT_SHARE = 0.9
+NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own start may take (ncu gets the rest)
 # A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
 # iterations); one this many times slower than the reference, or hanging, is stopped. The floor
 # leaves room for process start, imports and compiles (torch.compile, an extension's first build).
@@ -99,6 +104,9 @@ class CandidateOutcome:
     # Whether the speedup exceeds the measured spread (hiera_core.judge.significance), and why not
     significant: bool = False
     timing_verdict: str = ""
+    # The store's outcome cache (hiera_core.outcome_cache): {"key", "used": whether this outcome came
+    # from it, "note"; when used, "evaluated" and "run": when and where it was evaluated}; None: no key
+    cache: dict | None = None
 
 
 @dataclass
@@ -182,6 +190,8 @@ class Session:
         self.llm_config: LLMConfig | None = None  # optimize only: the resolved model settings
         self.llm_record: LLMRecord | None = None  # optimize with a model: prompts, answers, measures
         self.resumed = None  # optimize --resume: the run it continues (hiera_core.llm.resume.ResumedRun)
+        self.spec_parts: dict | None = None  # what the reference's spec cache key is made of (None: untold)
+        self.outcome_cache: OutcomeCache | None = None  # optimize: candidate outcomes and confirmations
         # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
         self.worker_seconds: dict[str, dict] = {}
         # Candidates being evaluated: name -> (index, total, its stage), for the progress message.
@@ -334,8 +344,11 @@ def optimize(address: str, settings: Settings, emit: Emit) -> dict:
 def _optimize(session: Session) -> dict:
     settings = session.settings
     run = session.run
-    prepared = _prepare(session)
+    prepared = prepare_reference(session)
     spec = Spec.from_dict(prepared["spec"])
+    session.outcome_cache = OutcomeCache(session.store, session.spec_parts, prepared["spec"],
+                                         {"timeout_s": settings.timeout_s, "candidate_floor_s": settings.candidate_floor_s},
+                                         read=settings.cache)
     plan = Plan.from_dict(prepared["plan"])
     run.write_json("spec.json", prepared["spec"])
     run.write_json("plan.json", prepared["plan"])
@@ -383,11 +396,13 @@ SPEC_CACHE = "spec"  # the store's cache kind
 SPEC_CACHE_FORMAT = 1  # the entry's layout; a change makes old entries misses
 
 
-def _prepare(session: Session) -> dict:
+def prepare_reference(session: Session) -> dict:
     """The worker's `prepare` result (spec, plan, candidates), from the store's cache when an entry
-    matches and --no-cache was not given; a fresh, measured result is cached. Says which it was."""
+    matches and --no-cache was not given; a fresh, measured result is cached. Says which it was
+    (optimize, spec and plan)."""
     settings = session.settings
     parts, why_not = spec_cache_parts(session)
+    session.spec_parts = parts
     key = cache_key(parts) if parts else None
     if key and settings.cache:
         prepared = cached_prepared(session.store.read_cache(SPEC_CACHE, key), parts)
@@ -566,17 +581,26 @@ def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, to
                    deadline: float | None = None, device_lock: str | None = None) -> tuple[CandidateOutcome, int]:
     """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
     (outcome, line where its code starts in the file). `device_lock`: shared with the candidates
-    evaluated beside it (hiera_core.devicelock)."""
+    evaluated beside it (hiera_core.devicelock). An outcome in the store's cache is reused (no
+    stages: nothing is compiled, verified or timed), and a fresh one is cached."""
     run = session.run
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
     candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
     _, first_line = proposals.candidate_part(body)
-    with session.lock:
-        session.state.stage = "verify"
-        session.save()
-        session.candidate_stage(candidate["name"], "compile", index, total)
-    outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock,
-                        on_stage=lambda stage: session.candidate_stage(candidate["name"], stage, index, total))
+    cache = session.outcome_cache
+    outcome = cache.lookup(candidate, CandidateOutcome) if cache is not None else None
+    if outcome is not None:
+        session.emit(Event("log", stage="verify", message=outcome.cache["note"],
+                           data={"candidate": candidate["name"], "cache": outcome.cache}))
+    else:
+        with session.lock:
+            session.state.stage = "verify"
+            session.save()
+            session.candidate_stage(candidate["name"], "compile", index, total)
+        outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock,
+                            on_stage=lambda stage: session.candidate_stage(candidate["name"], stage, index, total))
+        if cache is not None:
+            outcome.cache = cache.record(candidate, vars(outcome), run.id)
     run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
     with session.lock:
         session.candidate_finished(candidate["name"])
@@ -659,10 +683,41 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
         refiner = Refiner(client=client, config=config, record=record, spec=spec, plan=plan,
                           reference_source=session.info.source, class_name=session.class_name,
                           device_text=device_text, offline=offline, evaluate=evaluate, emit=session.emit,
-                          evaluated=evaluated_offline, replay=replay)
+                          evaluated=evaluated_offline, replay=replay,
+                          counters=lambda candidate, outcome, deadline: hardware_counters(
+                              session, candidate["name"], outcome, deadline))
         return plan, refiner.run()
     finally:
         client.close()
+
+
+def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, deadline: float) -> str:
+    """Nsight Compute's figures of one call of the verified candidate `name`, as text for its profile
+    (hiera_core.profile_ncu), recorded as candidates/NAME.ncu.json; a one-line note when ncu is absent,
+    fails or would outlast the time budget; "" off CUDA."""
+    from hiera_core.profile_ncu import NCU_TIMEOUT_S, NOT_FOUND, NcuReport, find_ncu
+
+    if not session.settings.device.startswith("cuda"):
+        return ""
+    ncu = find_ncu()
+    limit = min(NCU_TIMEOUT_S, deadline - time.monotonic())
+    if ncu is None:
+        report = NcuReport(note=NOT_FOUND)
+    elif limit < NCU_WORKER_START_S + 1:
+        report = NcuReport(note="Nsight Compute (ncu) not run: the time budget is spent")
+    else:
+        session.emit(Event("log", stage="profile", message=f"{name}: reading its kernels' hardware counters with "
+                                                            f"Nsight Compute (at most {limit:.0f} s)"))
+        try:
+            report = NcuReport.from_dict(session.worker(
+                "ncu", f"profiling {name} with Nsight Compute", f"{name}.ncu", timeout_s=limit, ncu=ncu,
+                candidate_path=str(session.run.path / "candidates" / f"{name}.py"),
+                kernels_per_call=(outcome.timing or {}).get("kernels_per_call"),
+                ncu_timeout_s=limit - NCU_WORKER_START_S))
+        except HieraError as error:
+            report = NcuReport(note=f"Nsight Compute (ncu) failed: {str(error).splitlines()[0]}")
+    session.run.write_json(f"candidates/{name}.ncu.json", report.to_dict())
+    return report.text()
 
 
 def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
@@ -693,9 +748,12 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
     verification = result["verification"]
     failed = next((check for check in verification["checks"] if not check["passed"]), None)
     if failed:
+        text = reproducer(session.address, path, session.settings.device, failed)
+        script = session.run.write_text(f"candidates/{script_path(path).name}", text) if text else None
         return CandidateOutcome(**base, status="rejected", reason=f"{failed['name']}: {failed['message']}",
                                 verification="failed", failed_check={"check": failed["name"], "message": failed["message"],
-                                                                     "reproducer": failed["reproducer"]})
+                                                                     "reproducer": failed["reproducer"],
+                                                                     "script": str(script) if script else ""})
     summary = (f"passed: {len(verification['checks'])} checks, {verification['input_sets']} input sets, "
                f"max error {verification['max_abs_error']:.2g}")
     return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
@@ -705,10 +763,11 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
 
 
 def _describe(outcome: CandidateOutcome) -> str:
+    earlier = f" (from cache, evaluated {outcome.cache['evaluated']})" if (outcome.cache or {}).get("used") else ""
     if outcome.status == "verified":
         return (f"{outcome.name}: verified, {outcome.ms:.4g} ms vs {outcome.baseline_ms:.4g} ms eager "
-                f"({outcome.speedup:.2f}x)")
-    return f"{outcome.name}: {outcome.status}: {outcome.reason}"
+                f"({outcome.speedup:.2f}x){earlier}")
+    return f"{outcome.name}: {outcome.status}: {outcome.reason}{earlier}"
 
 
 def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], outcomes: list[CandidateOutcome],
@@ -721,7 +780,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     verified = sorted((o for o in outcomes if o.status == "verified" and o.speedup and o.significant),
                       key=lambda o: -o.speedup)
     best = verified[0] if verified else None
-    confirmation = _confirm_best(session, verified)
+    confirmation = _confirmation(session, verified)
     if confirmation and confirmation["held"] and confirmation["candidate"] != best.name:
         best = next(o for o in verified if o.name == confirmation["candidate"])
     target = proposals.proposal_path_for(session.path)
@@ -734,6 +793,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
               "candidates": [vars(o) for o in outcomes], "diff": "",
               "mode": session.llm_config.mode_line(), "confirmation": confirmation,
               "worker_seconds": session.worker_seconds, "spec_cache": session.state.spec_cache,
+              "outcome_cache": outcome_cache_summary(outcomes),
               "llm": session.llm_record.summary() if session.llm_record else None}
     failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
                  "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]
@@ -744,7 +804,11 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
     # The headline is the fresh-process figure wherever there is one; the loop's figure follows it.
     confirmed = confirmation["speedup"] if confirmation and confirmation["speedup"] is not None else None
     headline = confirmed if confirmed is not None else (best.speedup if best else None)
-    also = (f"re-timed in a fresh process; {best.speedup:.2f}x in the optimization loop" if confirmed is not None
+    # A confirmation from the cache is the headline only as what it is: a figure of an earlier run.
+    confirmed_earlier = ((confirmation or {}).get("cache") or {}).get("used") and confirmation["confirmed"]
+    retimed = f"confirmed earlier ({confirmed_earlier}) in a fresh process" if confirmed_earlier \
+        else "re-timed in a fresh process"
+    also = (f"{retimed}; {best.speedup:.2f}x in the optimization loop" if confirmed is not None
             else "in the optimization loop (not re-timed)") if best else ""
     spread_only = [o for o in outcomes if o.status == "verified" and not o.significant]
     if best is None or best.speedup < MIN_SPEEDUP or (confirmation and not confirmation["held"]):
@@ -759,7 +823,7 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
         elif best.speedup < MIN_SPEEDUP:
             reason = short_of_speedup(best.name, best.speedup)
         else:
-            reason = "; ".join(confirmation["notes"])
+            reason = "; ".join(confirmation["notes"]) + (f" ({retimed})" if confirmed_earlier else "")
         result["message"] = f"no improvement found: {reason}"
     else:
         candidate = next(c for c in candidates if c["name"] == best.name)
@@ -772,7 +836,8 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             device=f"{settings.device}: {spec.environment.get('device_name')}",
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
-            date=iso_time(), contract=spec.contract_lines(), regions=plan.region_lines(), run=run.id)
+            date=iso_time(), contract=spec.contract_lines(), regions=plan.region_lines(), run=run.id,
+            cached=reused_from_cache(best, confirmation))
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
         result.update(status="proposal", proposal_path=str(proposal_file), speedup=headline,
@@ -802,6 +867,40 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
                                          "date": iso_time(), "error": None}, **index_entries)
     session.emit(Event("result", stage="propose", message=result["message"], progress=1.0, data=result))
     return result
+
+
+def outcome_cache_summary(outcomes: list[CandidateOutcome]) -> dict:
+    """Which candidates' outcomes came from the store's cache and which were evaluated in this run."""
+    used = [o.name for o in outcomes if (o.cache or {}).get("used")]
+    return {"used": used, "evaluated": [o.name for o in outcomes if o.name not in used],
+            "note": f"{len(used)} of {len(outcomes)} candidate outcomes from cache (--no-cache re-evaluates)"
+            if used else ""}
+
+
+def reused_from_cache(best: CandidateOutcome, confirmation: dict | None) -> str:
+    """The proposal header's `cached` line: what of its figures an earlier run measured, and when."""
+    parts = []
+    if (best.cache or {}).get("used"):
+        parts.append(f"outcome evaluated {best.cache['evaluated']} (run {best.cache['run']})")
+    if ((confirmation or {}).get("cache") or {}).get("used"):
+        parts.append(f"confirmed in a fresh process {confirmation['cache']['confirmed']} "
+                     f"(run {confirmation['cache']['run']})")
+    return "; ".join(parts) + ("; --no-cache re-evaluates" if parts else "")
+
+
+def _confirmation(session: Session, verified: list[CandidateOutcome]) -> dict | None:
+    """_confirm_best's answer; from the store's cache when the same contenders, every one's outcome
+    from the cache, were confirmed before (hiera_core.outcome_cache), and cached when it settled."""
+    contenders = [vars(o) for o in verified if o.speedup >= MIN_SPEEDUP][:CONFIRM_TRIES]
+    cache = session.outcome_cache
+    if cache is not None and (cached := cache.confirmation(contenders)) is not None:
+        session.stage("propose", cached["cache"]["note"], 0.98, candidates=[o["name"] for o in contenders],
+                      cache=cached["cache"])
+        return cached
+    confirmation = _confirm_best(session, verified)
+    if confirmation is not None and cache is not None:
+        cache.record_confirmation(contenders, confirmation, session.run.id)
+    return confirmation
 
 
 def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | None:
@@ -837,16 +936,19 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
             except HieraError as error:
                 timings[outcome.name] = error
     notes: list[str] = []
+    unsettled: list[str] = []  # contenders whose re-timing failed or did not settle: never cached
     retimed: dict[str, float | None] = {}
     standing: dict[str, float] = {}  # candidate -> min(loop speedup, fresh-process speedup)
     for outcome in contenders:
         timed = timings[outcome.name]
         if isinstance(timed, HieraError):
             notes.append(f"{outcome.name}: re-timing failed ({timed.kind}: {timed.message})")
+            unsettled.append(outcome.name)
             continue
         eager_ms, entry = timed
         if not entry["hiera"] and entry["check"].get("failed_in") == "judge":
             notes.append(f"{outcome.name}: failed in a fresh process twice ({entry['check']['message']})")
+            unsettled.append(outcome.name)
             continue
         if not entry["hiera"]:  # it failed KernelBench's own allclose check: HIERA's verifier decides
             notes.append(f"{outcome.name}: not re-timed ({entry['check']['message']})")
@@ -861,9 +963,10 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
                          f"re-timed in a fresh process ({eager_ms:.4g} ms eager -> "
                          f"{entry['hiera']['median_ms']:.4g} ms)")
     chosen = max(standing, key=standing.get, default=None)
+    measured = {"retimed": retimed, "notes": notes, "unsettled": unsettled, "confirmed": iso_time()}
     if chosen is None or standing[chosen] < MIN_SPEEDUP:
-        return {"candidate": None, "held": False, "speedup": None, "retimed": retimed, "notes": notes}
-    return {"candidate": chosen, "held": True, "speedup": retimed[chosen], "retimed": retimed, "notes": notes}
+        return {"candidate": None, "held": False, "speedup": None, **measured}
+    return {"candidate": chosen, "held": True, "speedup": retimed[chosen], **measured}
 
 
 def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float | None, dict]]:

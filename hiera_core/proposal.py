@@ -47,6 +47,8 @@ class ProposalHeader:
     device: str = ""
     versions: str = ""
     date: str = ""
+    # What of the figures above an earlier run measured (the store's outcome and confirmation caches), and when
+    cached: str = ""
     contract: list[str] = field(default_factory=list)  # one assumption per line
     regions: list[str] = field(default_factory=list)  # the plan per region of the module, one per line
     run: str = ""  # run id in .hiera/runs

@@ -226,12 +226,14 @@ class Refiner:
     def __init__(self, *, client: ChatClient, config: LLMConfig, record: LLMRecord, spec: Spec, plan: Plan,
                  reference_source: str, class_name: str, device_text: str, offline: list[dict],
                  evaluate: Callable[..., tuple[object, int]], emit: Emit,
-                 evaluated: list[tuple[dict, object]] | None = None, replay: Replay | None = None):
+                 evaluated: list[tuple[dict, object]] | None = None, replay: Replay | None = None,
+                 counters: Callable[[dict, object, float], str] | None = None):
         """`evaluate(candidate, deadline=None)` verifies and times one candidate in a worker, stopping
         at `deadline` (time.monotonic()) when given, and returns (CandidateOutcome, line where the
         candidate's code starts in the evaluated file). `evaluated`: offline candidates already
         evaluated (while the model planned), as (candidate, outcome). `replay`: the resumed run's order
-        (see the module's docstring)."""
+        (see the module's docstring). `counters(candidate, outcome, deadline)`: the hardware counters
+        of a verified candidate as text for its profile (Nsight Compute), "" where there are none."""
         self.client = client
         self.config = config
         self.record = record
@@ -260,6 +262,7 @@ class Refiner:
         self.plan = plan
         self.seen_code: dict[str, str] = {}  # normalised module -> the candidate it was evaluated as
         self.replay = replay or Replay()
+        self.counters = counters
 
     # ---- the loop -----------------------------------------------------------------------------
     def run(self) -> list[tuple[dict, object]]:
@@ -510,7 +513,9 @@ class Refiner:
                           candidate=outcome.name, speedup=outcome.speedup)
         previous_best = self.best
         self._note_best(outcome, pending.code)
-        chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best)
+        counters = self.counters(pending.candidate, outcome, self.deadline) \
+            if self.counters and outcome.status == "verified" else ""
+        chain.feedback = self._feedback(outcome, pending, first_line + pending.prefix_lines, previous_best, counters)
         chain.feedback["knowledge"] = self._knowledge_for(chain, outcome, pending.candidate["space"])
         result = (f"verified, {outcome.speedup:.3g}x over eager" if outcome.status == "verified" and outcome.speedup
                   else chain.feedback["outcome"].splitlines()[0])
@@ -615,11 +620,11 @@ class Refiner:
             text += f"\n```python\n{code.rstrip()}\n```"
         return text
 
-    def _feedback(self, outcome, pending: Pending, code_first_line: int, previous_best) -> dict:
+    def _feedback(self, outcome, pending: Pending, code_first_line: int, previous_best, counters: str = "") -> dict:
         code_lines = pending.code.splitlines()
         if outcome.status == "verified":
             result = f"It verified ({outcome.verification})."
-            profile = self._profile_text(outcome, pending.resources)
+            profile = self._profile_text(outcome, pending.resources, counters)
             best_speedup = previous_best[1] if previous_best else None
             if best_speedup is None or (outcome.speedup or 0.0) > best_speedup:
                 task = ("It is the best so far. Make it faster: attack the largest remaining cost shown in the "
@@ -634,17 +639,18 @@ class Refiner:
         if outcome.status == "rejected":  # a verification check failed
             lines = [f"It was rejected: check '{check['check']}' failed: {message}"]
             lines += [f"Reproducer: {detail}"] if detail else []
+            lines += [block] if (block := script_block(check.get("script") or "")) else []
         else:  # the worker itself failed: a timeout, a crash, a CUDA fault
             lines = [f"Its evaluation failed ({check['check']}): {message}"]
             lines += [f"Last lines of the worker's log:\n{detail}"] if detail else []
         return {"outcome": "\n".join(lines), "profile": "not timed",
                 "task": "Fix the failure; keep what already works."}
 
-    def _profile_text(self, outcome, resources: str) -> str:
+    def _profile_text(self, outcome, resources: str, counters: str = "") -> str:
         spec = self.spec
         bound = spec.roofline.bound_ms
         if not outcome.ms or outcome.speedup is None:
-            return "timed, but too fast to measure reliably"
+            return "\n".join(["timed, but too fast to measure reliably", *([counters] if counters else [])])
         lines = [f"{outcome.ms:.4g} ms per call vs {outcome.baseline_ms:.4g} ms for the reference: "
                  f"{outcome.speedup:.2f}x; roofline bound {bound * 1000:.3g} us on {spec.roofline.device_name} "
                  f"= {100 * bound / outcome.ms:.3g}% of roofline ({spec.workload_class}, "
@@ -656,6 +662,8 @@ class Refiner:
                                                     for k in kernels[:5]))
         if resources:
             lines.append("Kernel resources (ptxas):\n" + resources)
+        if counters:
+            lines.append(counters)
         return "\n".join(lines)
 
     # ---- custom CUDA --------------------------------------------------------------------------
@@ -707,6 +715,16 @@ class Refiner:
 
     def _log(self, message: str) -> None:
         self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
+
+
+def script_block(path: str) -> str:
+    """The runnable reproducer of a mismatch (hiera_core.repro) with its text; "" when there is none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8") if path else ""
+    except OSError:
+        return ""
+    return (f"This script rebuilds the failing inputs and shows the mismatch (`python {path}`; exit 1 while it "
+            f"persists):\n```python\n{text.rstrip()}\n```") if text else ""
 
 
 def review_verdict(outcome, previous_best) -> str:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core.errors import HieraError
+from hiera_core.repro import FailingInputs
 from hiera_core.spec import Spec, Tolerance
 from hiera_core.static_checks import check_candidate, patch_check
 
@@ -45,6 +46,7 @@ class Check:
     message: str = ""
     reproducer: str = ""  # seed, distribution and shapes of the failing input set
     max_error: float | None = None
+    inputs: FailingInputs | None = None  # how that set was drawn, for a runnable reproducer (hiera_core.repro)
 
 
 @dataclass

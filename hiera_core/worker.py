@@ -23,6 +23,7 @@ from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
 from hiera_core.events import stopwatch
 from hiera_core.isolate import die_with_parent
+from hiera_core.profile_ncu import op_ncu
 
 
 def op_prepare(request: dict) -> dict:
@@ -156,7 +157,8 @@ def op_profile(request: dict) -> dict:
     return {"spec": prepared.spec.to_dict(), "timing": timing.to_dict()}
 
 
-OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "bench_time": op_bench_time}
+OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "bench_time": op_bench_time,
+       "ncu": op_ncu}
 
 
 def use_store_caches(cache_root: str | None) -> None:

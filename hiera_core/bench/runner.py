@@ -55,7 +55,10 @@ class BenchSettings:
     ray_cpus: int = 1
 
     def engine_settings(self, placement: Placement | None = None) -> Settings:
+        # cache=False: a bench measures; it never reads a spec, outcome or confirmation an earlier run
+        # cached (it still writes them, for a later `hiera optimize`).
         return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s, placement=placement,
+                        cache=False,
                         llm=LLMOverrides(model=self.model, base_url=self.base_url, samples=self.samples))
 
 

@@ -115,3 +115,10 @@ def test_stop_after_starts_no_task_once_the_time_is_spent(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "stopped after 0 s with 1 task(s) left: run again with --resume" in " ".join(run.stderr.split())
     assert assert_outputs_agree(tmp_path / "out")["tasks"] == []
+
+
+def test_a_bench_measures_afresh_and_never_reads_an_earlier_runs_cache():
+    from hiera_core.bench.runner import BenchSettings
+
+    # A second bench over the same folder must time its candidates again, not report cached verdicts.
+    assert BenchSettings("cuda", 4, 240).engine_settings().cache is False

@@ -39,6 +39,9 @@ def test_optimize_with_a_scripted_model(tmp_path):
     assert "Review one attempt" in review and WRONG_MODULE in review and "check 'values' failed" in review
     feedback = server.requests[3].last_user
     assert "It was rejected: check 'values' failed: output 0:" in feedback and "Reproducer: run seed" in feedback
+    script = by_name["llm.s01"]["failed_check"]["script"]  # the runnable reproducer, path and text
+    assert script.endswith("candidates/llm.s01.repro.py") and f"`python {script}`" in feedback
+    assert "rebuild_set(task, DEVICE" in feedback
     assert f"## Review of it\n{CRITIQUE}" in feedback and "## Techniques for its bottleneck\nBottleneck by" in feedback
     assert {k.lower(): v for k, v in server.requests[0].headers.items()}["authorization"] == f"Bearer {KEY}"
 

@@ -1,0 +1,265 @@
+"""Nsight Compute's hardware counters for one call of a verified candidate: refinement feedback.
+
+After a model candidate verified and was timed on a CUDA device, the worker op `ncu` runs
+
+    ncu --csv --page details --print-units base --section SpeedOfLight --section MemoryWorkloadAnalysis
+        --section Occupancy --section LaunchStats --profile-from-start off --launch-count K
+        --clock-control none  PYTHON -m hiera_core.profile_ncu REQUEST.json
+
+The target (`main` below) builds the candidate as the judge's runner does, warms it up, and brackets
+one call with cudaProfilerStart/Stop, so that only that call's kernels are profiled (K: the kernels
+per call the timing saw, at most MAX_LAUNCHES). `--clock-control none` leaves the clocks as the
+timing had them. The CSV becomes an `NcuReport`: per kernel (its launches in the call together),
+duration, SM and memory throughput as % of peak, achieved and theoretical occupancy, registers per
+thread, L2 hit rate, DRAM throughput; the refinement prompt shows the top kernels by duration.
+
+Bounded: the worker op runs under a time limit, and anything that goes wrong (ncu missing, counters
+not permitted, a timeout, a CSV without kernels) is a one-line note in the report, never a failed run.
+Importing this module does not import torch; the target does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+
+NCU_SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats")
+NCU_TIMEOUT_S = 120.0  # the whole op: a Python start, warm-up, and replays of each kernel per section
+MAX_LAUNCHES = 40  # kernels profiled in the call (each is replayed once per counter pass)
+TOP_KERNELS = 5
+WARM_UP_CALLS = 3  # compiles, autotuning and the allocator's first growth happen outside the profiled call
+NAME_CHARS = 100
+NOT_FOUND = "Nsight Compute (ncu) not found: no hardware counters"
+# (section, metric) in ncu's details page -> KernelCounters field. "Memory Throughput" is % of peak in
+# the speed-of-light section and bytes per second in the memory-workload one: keyed by section.
+METRICS = {
+    ("GPU Speed Of Light Throughput", "Duration"): "duration_ns",
+    ("GPU Speed Of Light Throughput", "Compute (SM) Throughput"): "sm_throughput_pct",
+    ("GPU Speed Of Light Throughput", "Memory Throughput"): "memory_throughput_pct",
+    ("GPU Speed Of Light Throughput", "DRAM Throughput"): "dram_throughput_pct",
+    ("Memory Workload Analysis", "L2 Hit Rate"): "l2_hit_pct",
+    ("Occupancy", "Achieved Occupancy"): "achieved_occupancy_pct",
+    ("Occupancy", "Theoretical Occupancy"): "theoretical_occupancy_pct",
+    ("Launch Statistics", "Registers Per Thread"): "registers",
+}
+TIME_UNITS_NS = {"nsecond": 1.0, "ns": 1.0, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6,
+                 "second": 1e9, "s": 1e9}
+
+
+@dataclass
+class KernelCounters:
+    """One kernel of the profiled call: its launches together (durations summed; the other figures
+    are those of its longest launch)."""
+
+    name: str
+    launches: int = 0
+    duration_ns: float | None = None
+    sm_throughput_pct: float | None = None
+    memory_throughput_pct: float | None = None
+    dram_throughput_pct: float | None = None
+    l2_hit_pct: float | None = None
+    achieved_occupancy_pct: float | None = None
+    theoretical_occupancy_pct: float | None = None
+    registers: float | None = None
+
+    def line(self) -> str:
+        name = self.name if len(self.name) <= NAME_CHARS else self.name[:NAME_CHARS - 3] + "..."
+        parts = [f"{self.duration_ns / 1000:.4g} us" if self.duration_ns is not None else "duration ?"]
+        if self.sm_throughput_pct is not None or self.memory_throughput_pct is not None:
+            parts.append(f"SM {_pct(self.sm_throughput_pct)} / memory {_pct(self.memory_throughput_pct)} of peak")
+        if self.dram_throughput_pct is not None:
+            parts.append(f"DRAM {_pct(self.dram_throughput_pct)}")
+        if self.l2_hit_pct is not None:
+            parts.append(f"L2 hit {_pct(self.l2_hit_pct)}")
+        if self.achieved_occupancy_pct is not None:
+            parts.append(f"occupancy {_pct(self.achieved_occupancy_pct)} achieved"
+                         + (f" of {_pct(self.theoretical_occupancy_pct)} theoretical"
+                            if self.theoretical_occupancy_pct is not None else ""))
+        if self.registers is not None:
+            parts.append(f"{self.registers:.0f} registers/thread")
+        launches = f" x{self.launches}" if self.launches > 1 else ""
+        return f"{name}{launches}: " + "; ".join(parts)
+
+
+@dataclass
+class NcuReport:
+    """What Nsight Compute measured of one call (kernels by duration, longest first), or why nothing."""
+
+    kernels: list[KernelCounters] = field(default_factory=list)
+    note: str = ""  # why there are no figures, or what was left out of them
+
+    def text(self) -> str:
+        lines = []
+        if self.kernels:
+            lines.append(f"Nsight Compute, one call (top {min(TOP_KERNELS, len(self.kernels))} of "
+                         f"{len(self.kernels)} kernels by duration):")
+            lines += [f"  {kernel.line()}" for kernel in self.kernels[:TOP_KERNELS]]
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> NcuReport:
+        return cls([KernelCounters(**kernel) for kernel in data.get("kernels", [])], data.get("note", ""))
+
+
+def _pct(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0f}%"
+
+
+def find_ncu() -> str | None:
+    """ncu on PATH, else under $CUDA_HOME/bin (or CUDA_PATH, /usr/local/cuda); None when absent."""
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        candidate = os.path.join(home, "bin", "ncu") if home else ""
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def launch_count(kernels_per_call: float | None) -> int:
+    """Kernels to profile: the call's, as the timing counted them, at most MAX_LAUNCHES."""
+    if not kernels_per_call or kernels_per_call <= 0:
+        return MAX_LAUNCHES
+    return max(1, min(MAX_LAUNCHES, math.ceil(kernels_per_call)))
+
+
+def ncu_command(ncu: str, launches: int, target: list[str]) -> list[str]:
+    sections = [arg for section in NCU_SECTIONS for arg in ("--section", section)]
+    return [ncu, "--csv", "--page", "details", "--print-units", "base", *sections, "--profile-from-start", "off",
+            "--launch-count", str(launches), "--clock-control", "none", *target]
+
+
+# ---- reading the CSV ------------------------------------------------------------------------------
+
+def parse_details_csv(text: str) -> list[KernelCounters]:
+    """Kernels of ncu's `--csv --page details` output (one row per launch, section and metric; ncu's own
+    ==PROF== lines and the program's output around it are skipped), longest total duration first."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
+    if start is None:
+        return []
+    rows = csv.DictReader(io.StringIO("\n".join(line for line in lines[start:] if line.startswith('"'))))
+    launches: dict[str, dict[str, object]] = {}  # launch ID -> name and figures
+    for row in rows:
+        key = METRICS.get((row.get("Section Name", ""), row.get("Metric Name", "")))
+        launch = launches.setdefault(row.get("ID", ""), {"name": row.get("Kernel Name", "?")})
+        value = _number(row.get("Metric Value", ""))
+        if key is None or value is None:
+            continue
+        if key == "duration_ns":
+            value *= TIME_UNITS_NS.get(row.get("Metric Unit", "").strip(), 1.0)
+        launch[key] = value
+    kernels: dict[str, KernelCounters] = {}
+    longest: dict[str, float] = {}
+    for figures in launches.values():
+        name = str(figures.pop("name"))
+        kernel = kernels.setdefault(name, KernelCounters(name))
+        kernel.launches += 1
+        duration = figures.get("duration_ns")
+        if duration is not None:
+            kernel.duration_ns = (kernel.duration_ns or 0.0) + float(duration)
+        if duration is None or float(duration) >= longest.get(name, -1.0):
+            longest[name] = float(duration) if duration is not None else -1.0
+            for key, value in figures.items():
+                if key != "duration_ns":
+                    setattr(kernel, key, float(value))
+    return sorted(kernels.values(), key=lambda k: -(k.duration_ns or 0.0))
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "").strip())  # ncu may group thousands: "1,234.5"
+    except ValueError:
+        return None  # "n/a", empty
+
+
+def error_line(output: str) -> str:
+    """ncu's first ==ERROR== line (or the output's last line) for a one-line note."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    found = next((line for line in lines if "==ERROR==" in line), lines[-1] if lines else "no output")
+    return found[:300]
+
+
+# ---- the worker op and its target -----------------------------------------------------------------
+
+def op_ncu(request: dict) -> dict:
+    """The worker op: ncu around this module's target, its CSV read into an NcuReport (as a dict)."""
+    import tempfile
+
+    from hiera_core.isolate import kill_group
+
+    timeout_s = float(request.get("ncu_timeout_s", NCU_TIMEOUT_S))
+    with tempfile.TemporaryDirectory(prefix="hiera-ncu-") as folder:
+        target_request = os.path.join(folder, "target.json")
+        with open(target_request, "w", encoding="utf-8") as handle:
+            json.dump({"address": request["address"], "candidate_path": request["candidate_path"],
+                       "device": request["device"]}, handle)
+        launches = launch_count(request.get("kernels_per_call"))
+        command = ncu_command(request["ncu"], launches, [sys.executable, "-m", "hiera_core.profile_ncu",
+                                                         target_request])
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            output, _ = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return NcuReport(note=f"Nsight Compute (ncu) did not finish within {timeout_s:.0f} s: no hardware "
+                                  f"counters").to_dict()
+        finally:
+            kill_group(process)
+    print(output[-20000:])  # into the worker's log
+    kernels = parse_details_csv(output)
+    if not kernels:
+        return NcuReport(note=f"Nsight Compute (ncu) gave no kernel figures (exit code {process.returncode}): "
+                              f"{error_line(output)}").to_dict()
+    per_call = request.get("kernels_per_call")
+    note = (f"(the first {launches} of about {per_call:.0f} kernel launches of the call were profiled)"
+            if per_call and per_call > launches else "")
+    return NcuReport(kernels, note).to_dict()
+
+
+def main(argv: list[str]) -> int:
+    """ncu's target: one profiled call of the candidate, built as the judge's runner builds it, with
+    the parameters moved off their initial values as the judge's timing has them."""
+    import torch
+
+    from hiera_core.judge import perturbed_state
+    from hiera_core.runner import import_candidate
+    from hiera_core.task import load_task
+
+    with open(argv[0], encoding="utf-8") as handle:
+        request = json.load(handle)
+    device = request["device"]
+    task = load_task(request["address"])
+    reference = task.build_model(device, seed=0)
+    torch.manual_seed(0)
+    with torch.device(device):
+        candidate = import_candidate(request["candidate_path"], "hiera_ncu_candidate").ModelNew(*task.make_init())
+    candidate = candidate.to(device).eval()
+    candidate.load_state_dict(perturbed_state(reference.state_dict(), 0), strict=False)
+    inputs = task.make_inputs(device, seed=0)
+    with torch.no_grad():
+        for _ in range(WARM_UP_CALLS):
+            candidate(*inputs)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.start()
+        candidate(*inputs)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
