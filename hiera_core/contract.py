@@ -169,6 +169,25 @@ def function_target(target) -> str:
     return f"{module}.{getattr(target, '__name__', repr(target))}"
 
 
+def buffer_trace(model):
+    """torch.fx.symbolic_trace of `model`, with the buffers forward reads as graph nodes: plain
+    symbolic_trace runs ops on a buffer (`self.bias == 0`, rotary tables, a relative-position bias)
+    at trace time and bakes the result into the graph as a `_tensor_constant`, which a candidate
+    cannot read from the module. Where proxied buffers cannot be traced (Python control flow on a
+    buffer's values), the plain trace."""
+    import torch.fx
+
+    class BufferTracer(torch.fx.Tracer):
+        proxy_buffer_attributes = True
+
+    try:
+        tracer = BufferTracer()
+        graph = tracer.trace(model)
+        return torch.fx.GraphModule(tracer.root, graph, type(model).__name__)
+    except Exception:  # noqa: BLE001 - the plain trace below says why, if it fails too
+        return torch.fx.symbolic_trace(model)
+
+
 def trace_graph(model, inputs: list):
     """(GraphModule with shape metadata, JSON summary) or (None, summary saying why not)."""
     import torch
@@ -176,7 +195,7 @@ def trace_graph(model, inputs: list):
     from torch.fx.passes.shape_prop import ShapeProp
 
     try:
-        graph_module = torch.fx.symbolic_trace(model)
+        graph_module = buffer_trace(model)
         with torch.no_grad():
             ShapeProp(graph_module).propagate(*inputs)
     except Exception as error:  # noqa: BLE001 - user code may not be traceable; say why

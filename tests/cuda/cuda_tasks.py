@@ -16,6 +16,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from hiera_core.contract import buffer_trace  # noqa: E402
 from hiera_core.opkinds import kind_of_module, kind_of_name  # noqa: E402
 from hiera_core.spaces import ImplementContext  # noqa: E402
 from hiera_core.spec import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
@@ -172,7 +173,7 @@ def task_context(task: Task) -> ImplementContext:
     """The worker's context for `task`, with the spec the planner would see."""
     torch.manual_seed(0)
     model = task.cls(*task.init).eval()  # the engine's inference contract (hiera_core.task)
-    gm = torch.fx.symbolic_trace(model)
+    gm = buffer_trace(model)  # the engine's trace (hiera_core.contract.trace_graph)
     torch.fx.passes.shape_prop.ShapeProp(gm).propagate(*task.inputs)
     output = model(*task.inputs)
     outputs = list(output) if isinstance(output, tuple) else [output]

@@ -159,3 +159,26 @@ def test_an_integer_buffer_only_ops_left_to_pytorch_read_does_not_refuse_the_gra
     key, candidate = candidate_for(ctx)
     assert key == "custom_cuda.row_reduction"  # the softmax and its prologue, around the gather
     assert "v_getitem = self.table[self.index]" in candidate.code  # the gather, as the reference does it
+
+
+def test_ops_on_a_buffer_are_read_from_the_module_not_baked_into_the_candidate(tmp_path):
+    from cuda_tasks import candidate_for
+
+    # A rotary-style table computed from a buffer in forward: plain symbolic_trace computes
+    # `self.inv_freq.cos()` while tracing and bakes the result in as a `_tensor_constant`, which
+    # refused the whole graph; the buffer is now a graph node, so the candidate computes from the
+    # module's own buffer (a loaded state_dict changes it) on each call.
+    ctx = _module(tmp_path, "return torch.softmax(x * self.inv_freq.cos() + 1.0, dim=-1)",
+                  "[torch.randn(2, 4, 64, 64)]", "self.register_buffer('inv_freq', torch.rand(64))")
+    assert not any(node["target"].startswith("_tensor_constant") for node in ctx.spec.graph["nodes"])
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.row_reduction"
+    assert "self.inv_freq" in candidate.code and "_tensor_constant" not in candidate.code
+
+
+def test_a_module_with_control_flow_on_a_buffer_is_still_traced(tmp_path):
+    # A proxied buffer cannot drive Python control flow: such a module keeps the plain trace.
+    ctx = _module(tmp_path, "return torch.softmax(x * 2.0 if bool(self.flag) else x, dim=-1)",
+                  "[torch.randn(8, 32)]", "self.register_buffer('flag', torch.tensor(True))")
+    assert ctx.spec.graph["traceable"] and any(node["target"] == "torch.softmax" or "softmax" in node["target"]
+                                               for node in ctx.spec.graph["nodes"])
