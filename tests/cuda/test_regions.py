@@ -182,3 +182,17 @@ def test_a_module_with_control_flow_on_a_buffer_is_still_traced(tmp_path):
                   "[torch.randn(8, 32)]", "self.register_buffer('flag', torch.tensor(True))")
     assert ctx.spec.graph["traceable"] and any(node["target"] == "torch.softmax" or "softmax" in node["target"]
                                                for node in ctx.spec.graph["nodes"])
+
+
+def test_a_mask_compared_from_a_buffer_is_left_to_pytorch_and_the_softmax_still_gets_its_kernel(tmp_path):
+    from cuda_tasks import candidate_for
+
+    # nanoGPT's causal attention: `att.masked_fill(self.bias == 0, float('-inf'))` before the softmax.
+    ctx = _module(tmp_path, "att = x.masked_fill(self.bias == 0, float('-inf'))\n"
+                            "        return torch.softmax(att, dim=-1)",
+                  "[torch.randn(2, 4, 64, 64)]",
+                  "self.register_buffer('bias', torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64))")
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.row_reduction"
+    assert "v_eq = (self.bias == 0)" in candidate.code  # the module's own mask, on each call
+    assert "v_masked_fill = x.masked_fill(v_eq, float('-inf'))" in candidate.code

@@ -83,8 +83,11 @@ LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm
            "conv3d": "torch.nn.functional.conv3d", "conv_transpose1d": "torch.nn.functional.conv_transpose1d",
            "conv_transpose2d": "torch.nn.functional.conv_transpose2d",
            "conv_transpose3d": "torch.nn.functional.conv_transpose3d"}
+# operator.<name> rendered as Python infix, for an op left to PyTorch: on sizes, and on tensors (a
+# causal mask's `self.bias == 0`), where the operator calls what the reference's operator calls.
 INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
-         "neg": "-"}  # operator.<name> on Python values (sizes), rendered as Python
+         "neg": "-", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "and_": "&",
+         "or_": "|", "xor": "^", "invert": "~"}
 VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
          "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
 IDENTITY = {"identity", "clone", "float", "detach"}
