@@ -25,10 +25,11 @@ import io
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
+
+from hiera_core.cuda import find_tool
 
 NCU_SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats")
 NCU_TIMEOUT_S = 120.0  # the whole op: a Python start, warm-up, and replays of each kernel per section
@@ -119,14 +120,7 @@ def _pct(value: float | None) -> str:
 
 def find_ncu() -> str | None:
     """ncu on PATH, else under $CUDA_HOME/bin (or CUDA_PATH, /usr/local/cuda); None when absent."""
-    found = shutil.which("ncu")
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        candidate = os.path.join(home, "bin", "ncu") if home else ""
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+    return find_tool("ncu")
 
 
 def launch_count(kernels_per_call: float | None) -> int:

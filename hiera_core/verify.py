@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -280,14 +278,9 @@ SANITIZER_PADDING_BYTES = 4096
 
 
 def find_compute_sanitizer() -> str | None:
-    found = shutil.which("compute-sanitizer")
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        candidate = os.path.join(home, "bin", "compute-sanitizer") if home else ""
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+    from hiera_core.cuda import find_tool
+
+    return find_tool("compute-sanitizer")
 
 
 def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, python: str | None = None) -> Check:

@@ -8,3 +8,19 @@ Nothing here imports torch at import time (the two runtimes are copied into prop
 imported by them; `proposal_runtime` itself imports torch and cuda.core); `nvrtc` imports
 `cuda.bindings` only when it compiles, `extensions` torch only when it builds.
 """
+
+import os
+import shutil
+
+
+def find_tool(name: str) -> str | None:
+    """A CUDA toolkit executable (`ncu`, `compute-sanitizer`): on PATH, else under $CUDA_HOME/bin,
+    $CUDA_PATH/bin or /usr/local/cuda/bin; None when absent."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        candidate = os.path.join(home, "bin", name) if home else ""
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
