@@ -837,7 +837,8 @@ def _propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], o
             versions=f"torch {spec.environment.get('torch')}, cuda {spec.environment.get('cuda')}, "
                      f"python {spec.environment.get('python')}",
             date=iso_time(), contract=spec.contract_lines(), regions=plan.region_lines(), run=run.id,
-            cached=reused_from_cache(best, confirmation))
+            cached=reused_from_cache(best, confirmation),
+            target_region=session.llm_record.region_target(best.name) if session.llm_record else "")
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
         result.update(status="proposal", proposal_path=str(proposal_file), speedup=headline,

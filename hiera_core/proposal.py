@@ -51,6 +51,8 @@ class ProposalHeader:
     cached: str = ""
     contract: list[str] = field(default_factory=list)  # one assumption per line
     regions: list[str] = field(default_factory=list)  # the plan per region of the module, one per line
+    # region-level work by a model: the region its sample rewrote and the candidate it started from
+    target_region: str = ""
     run: str = ""  # run id in .hiera/runs
     header_lines: int = 0  # filled by parse_header: lines the header occupies
 

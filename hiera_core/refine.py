@@ -26,6 +26,10 @@ Shape of the loop (all bookkeeping in the calling thread; only HTTP requests run
   planning model is asked for a short critique (bottleneck, next change) before the chain's next
   sample; the critique and knowledge re-retrieved for the bottleneck its profile shows go into the
   refinement prompt.
+- Region work: with several chains, the last `region_chains` of them (never all) ask for one region
+  of the plan (`region_targets`: a library or custom-kernel region not at its bound, largest share
+  first) to be rewritten in the best composed offline candidate, keeping its other regions; the
+  answer is a whole module, evaluated like every candidate, and its exchange records the region.
 - Replay (`hiera optimize --resume`): `replay` holds the resumed run's order (candidates by
   evaluation; what was evaluated before each sample was sent). Before a sample is sent again, or a
   model candidate evaluated again, the offline candidates that preceded it are evaluated (from the
@@ -55,6 +59,7 @@ from hiera_core.llm.record import Exchange, LLMRecord
 from hiera_core.llm.resume import Replay
 from hiera_core.plan import (SPACE_MEANINGS, ExpertPlanner, LLMPlanner, Plan, chosen_plan, fallback_choice,
                              open_spaces)
+from hiera_core.regions import Region, node_refs
 from hiera_core.spaces import SPACES
 from hiera_core.spec import Spec, render_text
 
@@ -70,6 +75,10 @@ MAX_QUOTED_LINES = 12
 # (hiera_core/cuda/proposal_runtime.py) and the extension builder (hiera_core/cuda/extension_runtime.py).
 RUNTIME_HELPERS = ("_hiera_kernel", "_hiera_launch")
 EXTENSION_HELPERS = ("_hiera_extension",)
+# Region-level work: a region whose best choice is one of these, measured below this share of its
+# roofline bound (as optimize.AT_LIMIT_SHARE for the whole module), can gain from a rewrite of its own.
+REGION_SPACES = ("cuda_libs", "custom_cuda")
+REGION_AT_BOUND_SHARE = 0.9
 
 
 @dataclass
@@ -90,9 +99,19 @@ class Attempt:
 
 
 @dataclass
+class RegionWork:
+    """What a region chain works on: one region of the plan, rewritten in the best composed offline
+    candidate (custom CUDA, which computes every region), whose other regions its answers keep."""
+
+    region: Region
+    start: dict  # that offline candidate
+
+
+@dataclass
 class Chain:
     index: int
     strategy: dict  # where this chain starts: {"space", "strategy", "reason"} (chains start apart)
+    region: RegionWork | None = None  # None: the chain asks for the whole module
     compact: bool = False  # after a context-too-long answer: prompts without the knowledge entries
     base: list[dict] = field(default_factory=list)  # system + implementation messages of this chain
     last_answer: str | None = None
@@ -269,8 +288,15 @@ class Refiner:
         """Evaluate the offline candidates and the model's; returns (candidate, outcome) in order."""
         self.deadline = self.record.started + self.budget.wall_s  # planning counts against the wall budget
         self.total_work = len(self.offline) + len(self.evaluated) + self.budget.samples
-        for index in range(min(self.config.concurrency, self.budget.samples)):
-            self._dispatch(Chain(index + 1, self._starting_point(index)))
+        chains = min(self.config.concurrency, self.budget.samples)
+        # A resumed run first takes what the run had evaluated by its first sample: the region work
+        # starts from the same candidate, so the region prompt comes out the same.
+        self._catch_up(self.replay.before_sample.get(1, []))
+        region_work = self._region_work(chains)
+        for index in range(chains):
+            work = region_work.get(index)
+            self._dispatch(Chain(index + 1, self._region_strategy(work) if work else self._starting_point(index),
+                                 region=work))
         while True:
             self._collect(block=False)
             if self.out and time.monotonic() >= self.deadline:
@@ -341,10 +367,14 @@ class Refiner:
         self.sent += 1
         stage = "refine" if chain.feedback else "implement"
         temperature = self.config.temperature_for(chain.index)
+        work = chain.region
         exchange = self.record.open(stage, self.config.model, messages, sample=self.sent, chain=chain.index,
                                     refines=chain.last_candidate if chain.feedback else None, temperature=temperature,
-                                    evaluated_before=[candidate["name"] for candidate, _ in self.evaluated])
-        what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else "first draft"
+                                    evaluated_before=[candidate["name"] for candidate, _ in self.evaluated],
+                                    region=work.region.index if work else None,
+                                    region_start=work.start["name"] if work else None)
+        what = f"refining {chain.last_candidate or 'its last answer'}" if chain.feedback else \
+            f"region {work.region.index} in {work.start['name']}" if work else "first draft"
         self._stage(f"asking {self.config.model} for sample {self.sent}/{self.budget.samples} "
                     f"(chain {chain.index}, {what})")
         self._send(chain, exchange, self.config.model, messages, max_tokens, prompt_tokens, temperature)
@@ -473,9 +503,10 @@ class Refiner:
                               "task": "Change something: a different approach, or a fix of what failed."}
             self._dispatch(chain)
             return
+        where = f", region {exchange.region} in {exchange.region_start}" if chain.region else ""
         candidate = {"name": name, "space": space, "strategy": f"llm: {chain.strategy['strategy']}"[:100],
                      "code": prefix + code, "reason": f"written by {self.config.model} (sample {exchange.sample}"
-                     + (f", refining {chain.last_candidate})" if exchange.refines else ")"),
+                     + where + (f", refining {chain.last_candidate})" if exchange.refines else ")"),
                      "requires_cuda": space != "pytorch", "cuda_sources": [k.source for k in nvrtc_kernels(code)]}
         exchange.candidate = name
         chain.last_candidate = name
@@ -548,10 +579,57 @@ class Refiner:
         entry = others[(index - 1) % len(others)]
         return {"space": entry.space, "strategy": entry.strategy, "reason": entry.reason}
 
+    def _region_work(self, chains: int) -> dict[int, RegionWork]:
+        """Chain position (0-based) -> the region it works on: the last `region_chains` chains (at most
+        all but one, so one chain always asks for the whole module), each the next region that
+        qualifies, largest share first; none without a composed offline candidate to start from."""
+        count = min(self.config.region_chains, chains - 1)
+        start = self._composed_start() if count > 0 else None
+        targets = region_targets(self.plan, self.spec) if start else []
+        if not targets:
+            return {}
+        self.seen_code.setdefault(normalised(start["code"]), start["name"])  # an answer that sends it back as is
+        first = chains - count
+        return {first + k: RegionWork(targets[k % len(targets)], start) for k in range(count)}
+
+    def _composed_start(self) -> dict | None:
+        """The best composed offline candidate: of the custom-CUDA ones (they compute every region),
+        the fastest verified, else the first not evaluated yet; None when there is none (or every one
+        failed: no base to keep the other regions from)."""
+        verified = [(outcome.speedup or 0.0, candidate) for candidate, outcome in self.evaluated
+                    if candidate["space"] == "custom_cuda" and outcome.status == "verified"]
+        if verified:
+            return max(verified, key=lambda pair: pair[0])[1]
+        return next((candidate for candidate in self.offline if candidate["space"] == "custom_cuda"), None)
+
+    def _region_strategy(self, work: RegionWork) -> dict:
+        """A region chain's strategy: the region's best choice, in the space of its starting point
+        (its answers keep that candidate's other regions, so they are checked as that space)."""
+        best = work.region.choices[0]
+        return {"space": work.start["space"], "strategy": f"region {work.region.index}: {best.approach}",
+                "reason": best.reason}
+
+    def _region_prompt(self, chain: Chain) -> str:
+        spec, work = self.spec, chain.region
+        region, start = work.region, work.start
+        kinds = {node["name"]: node.get("kind") or "other" for node in spec.graph.get("nodes", [])}
+        shares = {kinds.get(name, "other"): 1.0 for name in region.nodes}
+        entries = knowledge.select(region.workload_class, shares, start["space"], spec.device)
+        chain.knowledge_given = set() if chain.compact else {entry.key for entry in entries}
+        return prompts.load("region").render(
+            spec=render_text(spec), reference=self.reference_source.rstrip("\n"), class_name=self.class_name,
+            region=region_text(spec, region, len(self.plan.regions)), start_name=start["name"],
+            start=start["code"].rstrip(), lines=region_lines_text(start["code"], region.nodes),
+            space_rules=self._space_rules(start["space"]),
+            knowledge=("(left out: the prompt has to fit the model's context window)" if chain.compact
+                       else knowledge.render(entries)),
+            to_beat=self._to_beat())
+
     def _messages(self, chain: Chain) -> list[dict]:
         if not chain.base:
+            first = self._region_prompt(chain) if chain.region else self._implement_prompt(chain)
             chain.base = [{"role": "system", "content": prompts.load("system").render(device=self.device_text)},
-                          {"role": "user", "content": self._implement_prompt(chain)}]
+                          {"role": "user", "content": first}]
         if not chain.feedback:
             return list(chain.base)
         feedback = chain.feedback
@@ -715,6 +793,89 @@ class Refiner:
 
     def _log(self, message: str) -> None:
         self.emit(Event("log", stage="implement", message=message, progress=self._progress()))
+
+
+def region_targets(plan: Plan, spec: Spec) -> list[Region]:
+    """The regions a chain may work on, largest share of the reference's time first: those whose
+    best choice is a library call or a custom kernel, unless measured at REGION_AT_BOUND_SHARE of
+    their roofline bound already (their share of the reference's measured time)."""
+    def at_bound(region: Region) -> bool:
+        spent_ms = region.share * (spec.reference_ms or 0.0)
+        return (spec.measured and region.share_source == "measured" and spent_ms > 0
+                and region.bound_ms >= REGION_AT_BOUND_SHARE * spent_ms)
+
+    qualifying = [region for region in plan.regions
+                  if region.choices and region.choices[0].space in REGION_SPACES and not at_bound(region)]
+    return sorted(qualifying, key=lambda region: -region.share)
+
+
+def region_text(spec: Spec, region: Region, regions: int) -> str:
+    """A region's slice of the contract for its prompt: nodes, tensors in and out, work, bound,
+    share of the reference's time, and its ranked choices with their reasons."""
+    nodes = {node["name"]: node for node in spec.graph.get("nodes", [])}
+    inside = set(region.nodes)
+    entering = sorted({ref for name in region.nodes for ref in node_refs(nodes.get(name, {})) if ref not in inside})
+    leaving = [name for name in region.nodes
+               if any(name in node_refs(node) for node in nodes.values() if node["name"] not in inside)]
+
+    def tensors(names: list[str]) -> str:
+        return "; ".join(f"`{name}` {nodes[name].get('dtype') or '?'} {nodes[name].get('shape')}"
+                         for name in names if name in nodes) or "none"
+
+    anchor = f", anchored at `{region.anchor}`" if region.anchor else ""
+    lines = [f"Region {region.index} of {regions}: {region.kind}{anchor}; FX nodes (graph order): "
+             + ", ".join(f"`{name}`" for name in region.nodes),
+             f"Entering it: {tensors(entering)}",
+             f"Leaving it: {tensors(leaving)}",
+             (f"Work: {region.flops:.4g} FLOPs, {region.bytes:.4g} bytes; roofline bound "
+              f"{1000 * region.bound_ms:.3g} us on {spec.roofline.device_name} ({region.workload_class})")]
+    share = f"Share of the reference's time: {100 * region.share:.0f}% ({region.share_source})"
+    if spec.reference_ms and region.share_source == "measured":
+        spent_ms = region.share * spec.reference_ms
+        share += (f", about {1000 * spent_ms:.3g} us of its {1000 * spec.reference_ms:.3g} us: at "
+                  f"{100 * region.bound_ms / spent_ms:.0f}% of its bound" if spent_ms > 0 else "")
+    lines.append(share)
+    lines.append("Ranked choices for it (best first):")
+    lines += [f"  {rank}. {choice.space} / {choice.approach}: {choice.reason}"
+              for rank, choice in enumerate(region.choices, start=1)]
+    return "\n".join(lines)
+
+
+_KERNEL_COMMENT = re.compile(r"\s*# \w+ kernel: (.*)$")  # hiera_core/spaces/custom_cuda/codegen.py
+_ASSIGNED = re.compile(r"\s*(v_\w+(?:\s*,\s*v_\w+)*)\s*,?\s*=[^=]")
+_SOURCE_CONSTANT = re.compile(r"\b_HIERA_SRC_\d+\b")
+
+
+def region_lines(code: str, nodes: list[str]) -> list[int]:
+    """Lines (1-based) of a custom-CUDA candidate that compute `nodes`: a kernel's call under its
+    `# <family> kernel: <nodes>` comment, a library call assigned to `v_<node>`, and the
+    definitions of the kernel sources those calls launch."""
+    wanted = set(nodes)
+    variables = {"v_" + "".join(c if c.isalnum() else "_" for c in name) for name in nodes}
+    lines = code.splitlines()
+    marked: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        comment = _KERNEL_COMMENT.match(line)
+        if comment and wanted & {name.strip() for name in comment[1].split(",")}:
+            marked += [number, number + 1] if number < len(lines) else [number]
+        elif (assigned := _ASSIGNED.match(line)) and variables & {v.strip() for v in assigned[1].split(",")}:
+            marked.append(number)
+    constants = {name for number in marked for name in _SOURCE_CONSTANT.findall(lines[number - 1])}
+    marked += [number for number, line in enumerate(lines, start=1)
+               if any(line.startswith(f"{name} = ") for name in constants)]
+    return sorted(set(marked))
+
+
+def region_lines_text(code: str, nodes: list[str]) -> str:
+    """The lines of the starting point that compute the region, quoted with their numbers."""
+    numbers = region_lines(code, nodes)
+    if not numbers:
+        return ("No line of the starting point is marked with these nodes: find where its forward computes "
+                + ", ".join(f"`{name}`" for name in nodes) + ".")
+    lines = code.splitlines()
+    return (f"Lines {', '.join(map(str, numbers))} of the starting point compute "
+            + ", ".join(f"`{name}`" for name in nodes) + ":\n"
+            + "\n".join(f"  {number:4d} | {lines[number - 1]}" for number in numbers))
 
 
 def script_block(path: str) -> str:

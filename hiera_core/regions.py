@@ -80,7 +80,7 @@ def partition(spec: Spec) -> list[Region]:
     by_name = {n["name"]: n for n in graph.get("nodes", [])}
     users: dict[str, set[str]] = {}
     for node in graph.get("nodes", []):
-        for ref in _refs(node):
+        for ref in node_refs(node):
             users.setdefault(ref, set()).add(node["name"])
     members: list[list[str]] = []
     kinds: list[str] = []
@@ -95,7 +95,7 @@ def partition(spec: Spec) -> list[Region]:
 
     for node in nodes:
         kind = node.get("kind") or "other"
-        producers = sorted({region_of[ref] for ref in _refs(node) if ref in region_of})
+        producers = sorted({region_of[ref] for ref in node_refs(node) if ref in region_of})
         if kind in FREE_KINDS or (kind == "pointwise" and producers):
             if producers:
                 target = producers[-1]
@@ -118,7 +118,7 @@ def partition(spec: Spec) -> list[Region]:
     regions = []
     for index, (names, kind, anchor) in enumerate(zip(members, kinds, anchors)):
         inside = set(names)
-        entering = {ref for name in names for ref in _refs(by_name[name]) if ref not in inside}
+        entering = {ref for name in names for ref in node_refs(by_name[name]) if ref not in inside}
         leaving = [name for name in names if users.get(name, set()) - inside]
         inputs = [list(by_name[ref]["shape"]) for ref in sorted(entering)
                   if ref in by_name and by_name[ref].get("shape") is not None]
@@ -132,7 +132,7 @@ def partition(spec: Spec) -> list[Region]:
     return regions
 
 
-def _refs(node: dict) -> list[str]:
+def node_refs(node: dict) -> list[str]:
     """Names of the nodes `node` reads (the spec's JSON args hold them as {"node": name})."""
     found: list[str] = []
 
@@ -181,7 +181,7 @@ def _weight_shape(spec: Spec, by_name: dict, node: dict) -> list[int] | None:
     if node["op"] == "call_module":
         weight = next((p for p in spec.parameters if p.name == f"{node['target']}.weight"), None)
         return list(weight.shape) if weight else None
-    refs = _refs(node)
+    refs = node_refs(node)
     if len(refs) >= 2 and by_name.get(refs[1], {}).get("shape") is not None:
         return list(by_name[refs[1]]["shape"])
     return None
@@ -192,7 +192,7 @@ def _flops(spec: Spec, by_name: dict, node: dict) -> float:
     for the rest (the profile's counts stay the module's figure; this splits it over regions)."""
     out = node.get("shape")
     kind = node.get("kind")
-    refs = [by_name[r] for r in _refs(node) if r in by_name and by_name[r].get("shape") is not None]
+    refs = [by_name[r] for r in node_refs(node) if r in by_name and by_name[r].get("shape") is not None]
     first = refs[0]["shape"] if refs else None
     if kind == "matmul" and out is not None and first:
         return 2.0 * _numel(out) * first[-1]

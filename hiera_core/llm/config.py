@@ -39,7 +39,7 @@ TOML_KEYS = {
     "model": "model", "plan-model": "plan_model", "base-url": "base_url", "samples": "samples",
     "token-budget": "token_budget", "time-budget": "time_budget_s", "concurrency": "concurrency",
     "request-timeout": "request_timeout_s", "max-retries": "max_retries", "temperature": "temperature",
-    "max-answer-tokens": "max_answer_tokens", "reflection": "reflection",
+    "max-answer-tokens": "max_answer_tokens", "reflection": "reflection", "region-chains": "region_chains",
 }
 # [tool.hiera] keys of the run itself (budget, device, timeout): `run_settings` reads them, below the flags.
 RUN_TOML_KEYS = {"budget": "budget", "device": "device", "timeout": "timeout_s"}
@@ -81,6 +81,8 @@ class LLMConfig:
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     cache: bool = True  # answers of earlier runs replay from the store (hiera_core.llm.cache)
     reflection: bool = True  # a critique by the planning model after a failed or slow attempt
+    # chains that work on one region of the plan (when one qualifies), at most concurrency - 1; 0: none
+    region_chains: int = 1
     api_key: str | None = field(default=None, repr=False)
     sources: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
     warnings: list[str] = field(default_factory=list)
@@ -281,6 +283,7 @@ def _temperatures(value: Any, bad) -> tuple[float, ...]:
 
 
 _POSITIVE_INTS = ("samples", "token_budget", "concurrency", "max_answer_tokens")
+_NON_NEGATIVE_INTS = ("max_retries", "region_chains")
 
 
 def _validated(name: str, value: Any, source: str) -> Any:
@@ -302,9 +305,9 @@ def _validated(name: str, value: Any, source: str) -> Any:
         return value
     if isinstance(value, bool):
         raise bad("a number")
-    if name in _POSITIVE_INTS or name == "max_retries":
-        if not isinstance(value, int) or value < (0 if name == "max_retries" else 1):
-            raise bad("a positive integer" if name != "max_retries" else "an integer >= 0")
+    if name in _POSITIVE_INTS or name in _NON_NEGATIVE_INTS:
+        if not isinstance(value, int) or value < (0 if name in _NON_NEGATIVE_INTS else 1):
+            raise bad("a positive integer" if name in _POSITIVE_INTS else "an integer >= 0")
         return value
     if not isinstance(value, (int, float)) or value <= 0:
         raise bad("a positive number")

@@ -35,6 +35,10 @@ class Exchange:
     sample: int | None = None  # implementation sample number (1-based); None when planning
     chain: int | None = None
     refines: str | None = None  # the candidate whose feedback the prompt carries
+    # region-level work: the plan's region (Region.index) the prompt asks to rewrite, and the offline
+    # candidate it starts from (its other regions kept as they are); None: the whole module
+    region: int | None = None
+    region_start: str | None = None
     sent_s: float = 0.0  # seconds since the run started
     done_s: float | None = None
     answer: str | None = None
@@ -60,7 +64,8 @@ class Exchange:
 
     def brief(self) -> dict:
         return {"id": self.id, "stage": self.stage, "sample": self.sample, "chain": self.chain,
-                "refines": self.refines, "status": self.status, "reason": self.reason, "candidate": self.candidate,
+                "refines": self.refines, "region": self.region, "status": self.status, "reason": self.reason,
+                "candidate": self.candidate,
                 "speedup": self.speedup, "tokens": self.prompt_tokens + self.completion_tokens,
                 "attempts": self.attempts, "cached": self.cached, "temperature": self.temperature,
                 "sent_s": round(self.sent_s, 3),
@@ -143,6 +148,15 @@ class LLMRecord:
                                     "status": status, "speedup": speedup, "best_speedup": best})
         self.save()
 
+    def region_target(self, candidate: str) -> str:
+        """What region-level work made `candidate`, for its proposal's header; "" when its sample
+        was asked for the whole module (or it is no model candidate)."""
+        exchange = next((e for e in self.exchanges if e.candidate == candidate and e.sample is not None), None)
+        if exchange is None or exchange.region is None:
+            return ""
+        return (f"region {exchange.region} (see the region lines), rewritten by {exchange.model} (sample "
+                f"{exchange.sample}) in {exchange.region_start}, whose other regions it keeps")
+
     # ---- summary --------------------------------------------------------------------------
     def samples(self) -> list[Exchange]:
         return [e for e in self.exchanges if e.sample is not None]
@@ -174,7 +188,8 @@ class LLMRecord:
             "requests": {"calls": sum(not e.cached for e in self.exchanges),
                          "attempts": sum(e.attempts for e in self.exchanges),
                          "retried": sum(len(e.retries) for e in self.exchanges)},
-            "best_llm": {"candidate": best.candidate, "speedup": best.speedup, "sample": best.sample} if best else None,
+            "best_llm": {"candidate": best.candidate, "speedup": best.speedup, "sample": best.sample,
+                         "region": best.region} if best else None,
             # what it took (every request sent before it, planning included): the paper's sample efficiency
             "cost_to_first_valid": self._cost_to(min(verified, key=lambda e: e.id, default=None)),
             "cost_to_best": self._cost_to(best),

@@ -87,8 +87,8 @@ def test_unknown_keys_warn_and_subtables_belong_to_other_tools(tmp_path):
     config = resolve(Overrides(), write_pyproject(tmp_path, 'modle = "typo"'), {})
     assert config.warnings == [f"{tmp_path / 'pyproject.toml'}: unknown [tool.hiera] key 'modle' (known: model, "
                                "plan-model, base-url, samples, token-budget, time-budget, concurrency, "
-                               "request-timeout, max-retries, temperature, max-answer-tokens, reflection, budget, device, "
-                               "timeout)"]
+                               "request-timeout, max-retries, temperature, max-answer-tokens, reflection, region-chains, "
+                               "budget, device, timeout)"]
 
 
 def test_editor_settings_may_be_the_whole_settings_object():

@@ -5,7 +5,8 @@ import pytest
 from hiera_core import knowledge, prompts
 from hiera_core.spec import OpShare
 
-STAGE_TEMPLATES = {"system", "plan", "implement", "refine", "reflect", "space_pytorch", "space_cuda_libs", "space_custom_cuda"}
+STAGE_TEMPLATES = {"system", "plan", "implement", "region", "refine", "reflect", "space_pytorch", "space_cuda_libs",
+                   "space_custom_cuda"}
 
 
 def test_every_template_uses_exactly_the_data_it_declares():
