@@ -348,17 +348,17 @@ def _capabilities(client: str) -> types.ClientCapabilities:
 @pytest_asyncio.fixture
 async def start_server(workspace: Workspace):
     """`await start_server(mode="push"|"pull"|"neovim", settings=..., init_options=..., encodings=...,
-    accept_edits=..., real_cli=...)`"""
+    accept_edits=..., real_cli=..., env=...)` (env: added to the server's environment)"""
     sessions: list[Session] = []
 
     async def start(mode: str = "push", *, settings: dict | None = None, init_options: dict | None = None,
                     encodings: list[str] | None = None, accept_edits: bool = True,
-                    real_cli: bool = False) -> Session:
+                    real_cli: bool = False, env: dict | None = None) -> Session:
         init = {"pythonPath": sys.executable if real_cli else fake_interpreter(workspace),
                 **(init_options or {})}
-        env = {**os.environ, "FAKE_HIERA_LOG": str(workspace.job_log)}
+        server_env = {**os.environ, "FAKE_HIERA_LOG": str(workspace.job_log), **(env or {})}
         client = await ClientServerConfig(server_command=[sys.executable, "-m", "hiera_lsp"],
-                                          server_env=env).start()
+                                          server_env=server_env).start()
         _fix_code_action_structuring(client)
         edits = EditRecorder(accept_edits)
         client.feature(types.WORKSPACE_APPLY_EDIT)(edits)

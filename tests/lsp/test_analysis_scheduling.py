@@ -5,9 +5,12 @@ analysis never holds up answers about other files."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from hiera_lsp.positions import LineIndex, encode
 from lsprotocol import types
+
+PARSE_GATE = Path(__file__).parent / "parse_gate"
 
 BLOCK = """\
 __global__ void scale_{i}(const float* x, float* y, int n) {{
@@ -174,16 +177,16 @@ async def test_a_small_file_is_diagnosed_while_a_large_file_is_analysed(start_se
     assert any(item.code == "HC101" for item in await asyncio.wait_for(pending, 120))
 
 
-async def test_a_hover_elsewhere_is_not_held_up_by_parsing_a_large_file(start_server):
-    session = await start_server("push")
+async def test_a_hover_elsewhere_is_not_held_up_by_parsing_a_large_file(start_server, tmp_path):
+    gate = tmp_path / "parse-gate"  # the large file's parse stays in progress until this exists
+    session = await start_server("push", env={"PYTHONPATH": str(PARSE_GATE), "HIERA_TEST_PARSE_GATE": str(gate)})
     models = session.open("models.py")
     await session.pushed_version(models, 1)
-    text = cuda_source(1) * 1500  # about 0.8 MB: a parse that takes a while
-    large = session.open("kernels/large.cu", text)
-    in_large = asyncio.ensure_future(session.hover(large, 2, 18))  # `scale_0`: parses the whole file
+    large = session.open("kernels/large.cu", cuda_source(1) * 1500)  # about 0.8 MB
+    in_large = asyncio.ensure_future(session.hover(large, 2, 18))  # `scale_0`: needs the whole file parsed
     await asyncio.sleep(0)  # sent first
-    elsewhere = await session.hover(models, 4, 7)
-    answered_first = not in_large.done()
+    elsewhere = await asyncio.wait_for(session.hover(models, 4, 7), 30)
     assert elsewhere is not None and "Model" in elsewhere.contents.value
-    assert answered_first
+    assert not in_large.done()
+    gate.touch()
     assert "scale_0" in (await asyncio.wait_for(in_large, 60)).contents.value
