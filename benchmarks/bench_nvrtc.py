@@ -20,11 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hiera_core import gpus  # noqa: E402
+from hiera_core.spec import gpus  # noqa: E402
 from hiera_core.cuda.nvrtc import compile_cuda  # noqa: E402
 from hiera_core.cuda.resources import kernel_resources  # noqa: E402
 from hiera_core.spaces.custom_cuda.templates import STENCIL_TILE_3D  # noqa: E402
-from hiera_core.task import load_task  # noqa: E402
+from hiera_core.task.load import load_task  # noqa: E402
 
 EXAMPLES = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
 COMPILE_TARGET_S = 0.5
@@ -133,10 +133,10 @@ def compile_table(arch: str) -> bool:
 # ---- GPU -------------------------------------------------------------------------------------
 
 def timer(function, args):
-    """The timing of function(*args) by HIERA's own method (hiera_core.timing, as `hiera optimize`
+    """The timing of function(*args) by HIERA's own method (hiera_core.profile.timing, as `hiera optimize`
     and `hiera bench` time): its median_ms is the GPU time behind a head start, or the host time
     where larger."""
-    from hiera_core.timing import time_module
+    from hiera_core.profile.timing import time_module
 
     return time_module(function, list(args), "cuda", profile=False)
 
@@ -210,7 +210,7 @@ def gpu_table(names: list[str], with_compile: bool) -> None:
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     print(f"\n{torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}; "
-          "fp32, TF32 off; ms by hiera_core.timing (docs/timing.md); library = eager with cudnn.benchmark "
+          "fp32, TF32 off; ms by hiera_core.profile.timing (docs/timing.md); library = eager with cudnn.benchmark "
           "(cuDNN/cuBLAS algorithm search)")
     header = (f"{'example':20} {'eager':>8} {'library':>8} {'compile':>8} {'HIERA':>8} {'kernels':>8} {'bound':>8} "
               f"{'x eager':>8} {'x lib':>7} {'x comp':>7} {'roofline':>8} {'kern %':>7}  max err   host-bound figures")

@@ -44,7 +44,7 @@ def fresh_workspace(task: Path, root: Path) -> Path:
 
 def optimize_once(folder: Path, task: str, args, env: dict) -> dict:
     """One `hiera optimize --json` in `folder`: its wall seconds and what the result says."""
-    command = [sys.executable, "-m", "hiera_core.cli", "optimize", task, "--budget", str(args.budget), "--json"]
+    command = [sys.executable, "-m", "hiera_core.cli.main", "optimize", task, "--budget", str(args.budget), "--json"]
     command += ["--device", args.device] if args.device else []
     command += ["--jobs", str(args.jobs)] if args.jobs else []
     command += ["--timeout", str(args.timeout)] if args.timeout else []

@@ -2,10 +2,10 @@
 
     PYTHONPATH=. python benchmarks/bench_regions.py TASK.py [TASK.py ...] [--modes default,max-autotune-no-cudagraphs]
 
-For each task: the plan per region (hiera_core.regions), then eager, each torch.compile mode and
+For each task: the plan per region (hiera_core.plan.regions), then eager, each torch.compile mode and
 every other candidate whose strategy applies (library calls, generated kernels), each as written
 and captured in a CUDA graph, checked against the reference (allclose, rtol 1e-3) and timed in this
-one process by one method (hiera_core.timing.time_module), with its GPU time. Prints one
+one process by one method (hiera_core.profile.timing.time_module), with its GPU time. Prints one
 line per task; a figure, not a verdict (`hiera optimize` verifies and re-times in fresh processes).
 """
 
@@ -39,12 +39,12 @@ def main() -> int:
 def _bench_task(path: str, modes: str) -> None:
     import torch
 
-    from hiera_core.contract import prepare
-    from hiera_core.plan import ExpertPlanner
+    from hiera_core.spec.contract import prepare
+    from hiera_core.plan.planner import ExpertPlanner
     from hiera_core.spaces import ImplementContext, strategies
     from hiera_core.spaces.pytorch_ops import generate_cuda_graph, graphed
-    from hiera_core.task import load_task
-    from hiera_core.timing import time_module
+    from hiera_core.task.load import load_task
+    from hiera_core.profile.timing import time_module
 
     task = load_task(path)
     prepared = prepare(task, "cuda", measure=True)

@@ -1,5 +1,5 @@
 """How stable HIERA's timing is from one process to the next: each example, eager and
-torch.compile (default mode), timed by `hiera_core.timing.time_module` in several fresh processes,
+torch.compile (default mode), timed by `hiera_core.profile.timing.time_module` in several fresh processes,
 as `hiera optimize`'s workers and `hiera bench` time them. Prints, per process, the figure and its
 parts (GPU time from events, host time back to back, the host's queueing time, which one bounds
 the call), then per module the spread across processes (max / min) of the GPU time, of the figure,
@@ -36,9 +36,9 @@ def time_in_this_process(name: str, device: str, pin_cpu: int | None) -> dict:
         os.sched_setaffinity(0, {pin_cpu})
     import torch
 
-    from hiera_core.contract import prepare
-    from hiera_core.task import load_task
-    from hiera_core.timing import time_module
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+    from hiera_core.profile.timing import time_module
 
     prepared = prepare(load_task(str(ROOT / "examples" / f"{name}.py")), device, measure=False)
     result = {"eager": time_module(prepared.model, prepared.inputs, device, profile=False).to_dict()}

@@ -74,7 +74,7 @@ case "${1:-tests}" in
         *) targets=benchmarks/suite ;;
       esac
       rerun=$([ "$part" = suite ] && for id in ${RERUN:-}; do printf -- "--rerun %s " "$id"; done)
-      timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli bench $targets --device cuda --budget 4 --timeout 240 \
+      timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli.main bench $targets --device cuda --budget 4 --timeout 240 \
         $gpus --out "$folder" --resume $rerun --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
       mkdir -p "$out/$folder"
       cp "$folder"/results.json "$folder"/results.csv "$folder"/report.html "$out/$folder/" 2>/dev/null

@@ -9,7 +9,7 @@ Layout:
     .hiera/runs/<run-id>/events.jsonl      every progress event
     .hiera/index/<task-key>.json           latest run, spec, profile and proposal per task (hover reads this)
     .hiera/cache/spec/<key>.json           the reference's measured spec, plan and candidates, by content key
-    .hiera/cache/outcome/<key>.json        a candidate's verdict, checks and timing (hiera_core.outcome_cache)
+    .hiera/cache/outcome/<key>.json        a candidate's verdict, checks and timing (hiera_core.loop.outcome_cache)
     .hiera/cache/confirmation/<key>.json   the fresh-process re-timing of a run's best candidates
     .hiera/cache/inductor/, cache/triton/  torch inductor's and Triton's caches for the workers (FX graphs,
                                            autotuning, kernels), unless the user set their own folders

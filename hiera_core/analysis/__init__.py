@@ -27,7 +27,7 @@ import stat
 from hiera_core.analysis.config import CheckConfig, ConfigError, load_config
 from hiera_core.analysis.findings import SEVERITIES, Finding, Span, char_column, line_starts, severity_rank
 from hiera_core.analysis.rules import RULES, Rule, finding
-from hiera_core.directives import suppressions
+from hiera_core.task.directives import suppressions
 
 PYTHON_EXTENSIONS = (".py",)
 CUDA_EXTENSIONS = (".cu", ".cuh")

@@ -7,7 +7,7 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from hiera_core import proposal
+from hiera_core.propose import proposal_file as proposal
 from hiera_core.analysis import cexpr
 from hiera_core.analysis.cuda_source import Annotation, CudaDocument, CudaFunction
 from hiera_core.analysis.findings import Finding, Span

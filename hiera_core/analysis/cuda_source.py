@@ -23,7 +23,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from hiera_core.analysis import cexpr
 from hiera_core.analysis.findings import Span, utf8_safe
-from hiera_core.directives import is_suppression
+from hiera_core.task.directives import is_suppression
 
 CUDA = Language(tree_sitter_cuda.language())
 

@@ -32,7 +32,7 @@ from hiera_core.bench.runner import BenchSettings, run_task, slug
 from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, discard
-from hiera_core.isolate import Placement
+from hiera_core.worker.isolate import Placement
 from hiera_core.store import find_workspace_root
 
 MAX_RETRIES = 1  # a task whose node died runs once more, elsewhere if the node is gone

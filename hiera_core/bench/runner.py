@@ -30,11 +30,11 @@ from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, stopwatch
-from hiera_core.isolate import Placement, run_worker, stop_running_workers
+from hiera_core.worker.isolate import Placement, run_worker, stop_running_workers
 from hiera_core.llm.config import Overrides as LLMOverrides
-from hiera_core.optimize import Settings, llm_config_for, optimize
+from hiera_core.loop.optimize import Settings, llm_config_for, optimize
 from hiera_core.store import Store, find_workspace_root
-from hiera_core.timing import METHOD_VERSION as TIMING_METHOD
+from hiera_core.profile.timing import METHOD_VERSION as TIMING_METHOD
 
 
 @dataclass

@@ -1,11 +1,11 @@
-"""The timing op of `hiera bench`, run in a worker process (hiera_core.worker registers it).
+"""The timing op of `hiera bench`, run in a worker process (hiera_core.worker.ops registers it).
 
-In one process, by one method (`hiera_core.timing.time_module`), it times the eager reference and
+In one process, by one method (`hiera_core.profile.timing.time_module`), it times the eager reference and
 `torch.compile(reference)` in each mode asked for (a user is one flag away from any of them); each proposal's ModelNew (the bench's one
 proposal, or the contenders `hiera optimize` re-times) runs in a process of its own, checked
 against the reference the way KernelBench does (fresh random inputs, `allclose` with atol = rtol
 = 1e-2, independently of HIERA's own verifier) and timed against the reference by the judge's
-paired method (hiera_core.judge.retime); each entry carries the reference's figure of its pairing.
+paired method (hiera_core.verify.judge.retime); each entry carries the reference's figure of its pairing.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ def op_bench_time(request: dict) -> dict:
     timing, or None when it failed}, "compile_errors": {mode: why}, per proposal, in order, {"path",
     "check", "hiera": its timing or None when the check failed, "eager": the reference's timing of
     its pairing}, and the seconds of its phases."""
-    from hiera_core.contract import environment
+    from hiera_core.spec.contract import environment
     from hiera_core.events import stopwatch
-    from hiera_core.judge import retime
-    from hiera_core.task import load_task
-    from hiera_core.timing import time_module
+    from hiera_core.verify.judge import retime
+    from hiera_core.task.load import load_task
+    from hiera_core.profile.timing import time_module
 
     device = request["device"]
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
@@ -54,7 +54,7 @@ def op_bench_time(request: dict) -> dict:
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
         for path in request.get("proposal_paths", []):
             # Each proposal in a process of its own, timed against the reference alternately by the judge
-            # here: this process never imports proposal code (hiera_core.judge).
+            # here: this process never imports proposal code (hiera_core.verify.judge).
             result["proposals"].append({"path": path, **retime(task, path, device, trials, CHECK_TOLERANCE)})
     return result
 
@@ -65,7 +65,7 @@ def _compile_reference(reference, inputs: list, mode: str) -> tuple[object | Non
     cache entries (and the recompile limit) of the mode before."""
     import torch
 
-    from hiera_core.inputs import clone_inputs
+    from hiera_core.verify.inputs import clone_inputs
 
     torch._dynamo.reset()
     compiled = torch.compile(reference, mode=None if mode == "default" else mode)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.opkinds import MODULE_KINDS
+from hiera_core.spec.opkinds import MODULE_KINDS
 from hiera_core.spaces import SPACES
-from hiera_core.spec import WORKLOAD_CLASSES
+from hiera_core.spec.model import WORKLOAD_CLASSES
 
 OP_KINDS = ("pointwise", "matmul", "conv", "reduction", "softmax", "norm", "pool", "attention", "view", "copy",
             "other")
@@ -75,7 +75,7 @@ def op_shares_of(ops: list) -> dict[str, float]:
 
 
 # Words in a GPU kernel's name that say what it computes, tried in order (a conv kernel often says
-# "gemm" too: conv first). aten:: and torch names go through hiera_core.opkinds instead.
+# "gemm" too: conv first). aten:: and torch names go through hiera_core.spec.opkinds instead.
 _KERNEL_WORDS = (("conv", "conv"), ("wgrad", "conv"), ("dgrad", "conv"), ("fmha", "attention"),
                  ("flash", "attention"), ("attention", "attention"), ("gemm", "matmul"), ("gemv", "matmul"),
                  ("matmul", "matmul"), ("cutlass", "matmul"), ("softmax", "softmax"), ("norm", "norm"),
@@ -86,7 +86,7 @@ _KERNEL_WORDS = (("conv", "conv"), ("wgrad", "conv"), ("dgrad", "conv"), ("fmha"
 
 def kind_of_kernel(name: str) -> str:
     """Op kind of a profiled kernel or op: an aten/torch name by its op, a CUDA kernel by its name."""
-    from hiera_core.opkinds import kind_of_name
+    from hiera_core.spec.opkinds import kind_of_name
 
     if "::" in name and not name.startswith(("void ", "at::native")) and (kind := kind_of_name(name)) != "other":
         return kind

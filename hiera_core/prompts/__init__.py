@@ -5,7 +5,7 @@ A template is a Markdown file with a header block:
     ---
     stage: space selection
     receives:
-      spec: the contract-augmented spec as text (hiera_core.spec.render_text)
+      spec: the contract-augmented spec as text (hiera_core.spec.model.render_text)
       ...
     answer: what the model must answer with
     ---

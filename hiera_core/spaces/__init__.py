@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from hiera_core.spec import Spec
+    from hiera_core.spec.model import Spec
 
 SPACES = {
     "pytorch": "PyTorch operators",

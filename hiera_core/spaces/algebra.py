@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
 from hiera_core.spaces.codegen import graph_forward_source, model_new
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 SUMMED_HELPER = '''
 _HIERA_SUMMED = {}

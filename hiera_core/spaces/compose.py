@@ -11,7 +11,7 @@ from __future__ import annotations
 from hiera_core.spaces import Candidate
 from hiera_core.spaces.codegen import model_new
 from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 
 def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:

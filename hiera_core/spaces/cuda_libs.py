@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
 from hiera_core.spaces.codegen import graph_forward_source, model_new
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 CUDNN_AUTOTUNE_FLAGS = {"torch.backends.cudnn.benchmark": "True"}
 TF32_FLAGS = {"torch.backends.cuda.matmul.allow_tf32": "True", "torch.backends.cudnn.allow_tf32": "True"}

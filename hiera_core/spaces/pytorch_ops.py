@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
 from hiera_core.spaces.codegen import graph_forward_source, model_new
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 
 def _dynamic_flag(spec: Spec) -> str:

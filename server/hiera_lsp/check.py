@@ -607,11 +607,11 @@ class ResultsCache:
 def _analysis_code_stamp() -> str:
     """Names, sizes and modification times of the analysis code: a changed rule invalidates the cache."""
     import hiera_core.analysis
-    import hiera_core.directives
+    import hiera_core.task.directives
 
     folder = os.path.dirname(hiera_core.analysis.__file__)
     files = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
-    files.append(hiera_core.directives.__file__)
+    files.append(hiera_core.task.directives.__file__)
     stamp = []
     for file in files:
         info = os.stat(file)

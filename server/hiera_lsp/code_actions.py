@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.proposal import proposal_path_for
+from hiera_core.propose.proposal_file import proposal_path_for
 from hiera_lsp import commands, proposals
 from hiera_lsp.diagnostics import STALE_PROPOSAL
 from hiera_lsp.documents import Document

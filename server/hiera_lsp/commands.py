@@ -21,7 +21,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
 import hiera_lsp
-from hiera_core.proposal import parse_header, proposal_path_for
+from hiera_core.propose.proposal_file import parse_header, proposal_path_for
 from hiera_lsp import kernels, outcomes, proposals
 from hiera_lsp.jobs import QUEUED, RUNNING, Job
 from hiera_lsp.records import read_record, workspace_root
@@ -55,7 +55,7 @@ async def start_job(ls: "HieraLanguageServer", kind: str, path: str, class_name:
     settings = ls.settings
     name = class_name or os.path.basename(path)
     job = Job(kind=kind, path=path, class_name=class_name,
-              argv=[settings.pythonPath, "-m", "hiera_core.cli", kind, address, *(extra or []),
+              argv=[settings.pythonPath, "-m", "hiera_core.cli.main", kind, address, *(extra or []),
                     "--events", *settings.cli_options(kind)],
               cwd=workspace_root(path), env=settings.job_environment(),
               time_limit=settings.jobTimeLimit,

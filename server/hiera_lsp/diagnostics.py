@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.proposal import parse_header, proposal_path_for
+from hiera_core.propose.proposal_file import parse_header, proposal_path_for
 from hiera_lsp.documents import CUDA, MAX_PARSED_BYTES, Document
 from hiera_lsp.proposals import current_text, read_text
 from hiera_lsp.records import read_record

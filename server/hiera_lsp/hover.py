@@ -67,7 +67,7 @@ def _ms(value) -> str:
 
 
 def module_markdown(name: str, record: dict) -> str:
-    from hiera_core.spec import human_bytes, human_flops  # the spec module is large: loaded on first use
+    from hiera_core.spec.model import human_bytes, human_flops  # the spec module is large: loaded on first use
 
     profile = record.get("profile") or {}
     proposal = record.get("proposal") or {}
@@ -110,7 +110,7 @@ def module_markdown(name: str, record: dict) -> str:
 
 
 def _directive_markdown(document: Document, view: PythonDocument, line: int, span: Span) -> str:
-    from hiera_core.directives import DIRECTIVE_RE, KNOWN_KEYS, Directives, parse_directive_body
+    from hiera_core.task.directives import DIRECTIVE_RE, KNOWN_KEYS, Directives, parse_directive_body
 
     text = document.data[span.start_byte:span.end_byte].decode("utf-8", "replace")
     match = DIRECTIVE_RE.match(text)
@@ -145,7 +145,7 @@ def _kernel_hover(document: Document, view: CudaDocument, offset: int, kernel_fi
 
 def kernel_markdown(document: Document, view: CudaDocument, function: CudaFunction,
                     kernel_figures: KernelFigures | None = None) -> str:
-    from hiera_core.spec import human_bytes
+    from hiera_core.spec.model import human_bytes
 
     out = [f"**HIERA · kernel `{function.name}`** ({len(function.params)} parameters)"]
     facts = []

@@ -2,7 +2,7 @@
 
 Each job is a child process in its own process group (so cancelling kills whatever it started),
 that dies with the server (it is told the server's PID, and asks the kernel for a parent-death
-signal: hiera_core.isolate.die_with_parent), and that the server kills when it exits or is
+signal: hiera_core.worker.isolate.die_with_parent), and that the server kills when it exits or is
 terminated (atexit and SIGTERM/SIGHUP handlers). Jobs are read with asyncio (never pygls's thread
 pool, whose threads also read stdin). One job per module at a time and at most `max_parallel` overall; the rest wait in FIFO order. A job ends in one of
 the states below with a message a user can act on; whatever the child does (crash, hang, out
@@ -137,8 +137,8 @@ class JobQueue:
                 asyncio.get_running_loop().create_task(self._run(job))
 
     async def _run(self, job: Job) -> None:
-        # hiera_core.isolate loads ctypes and subprocess: not before the first job.
-        from hiera_core.isolate import PARENT_PID_VARIABLE
+        # hiera_core.worker.isolate loads ctypes and subprocess: not before the first job.
+        from hiera_core.worker.isolate import PARENT_PID_VARIABLE
 
         self.listener(job, None)
         try:

@@ -134,7 +134,7 @@ class KernelResources:
             with open(copy, "wb") as handle:
                 handle.write(document.data)
             includes = ["-I", os.path.dirname(document.path)] if document.path else []
-            code, out, err = await self._run("-m", "hiera_core.cli", "kernels", copy, *includes, "--json")
+            code, out, err = await self._run("-m", "hiera_core.cli.main", "kernels", copy, *includes, "--json")
         try:
             report = json.loads(out)
         except ValueError:

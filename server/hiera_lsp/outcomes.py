@@ -115,7 +115,7 @@ async def _deliver_proposal(ls: "HieraLanguageServer", job: Job) -> str:
 
 async def _show_spec(ls: "HieraLanguageServer", job: Job) -> str:
     """Render the spec next to the run's spec.json and show it."""
-    from hiera_core.spec import Spec, render_text  # large: loaded when a spec job ends
+    from hiera_core.spec.model import Spec, render_text  # large: loaded when a spec job ends
     from hiera_core.store import atomic_write_text
 
     spec = Spec.from_dict(job.result or {})

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from hiera_core.proposal import proposal_path_for, same_up_to_final_newline
+from hiera_core.propose.proposal_file import proposal_path_for, same_up_to_final_newline
 from hiera_lsp.positions import LineIndex, encode
 
 if TYPE_CHECKING:

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from hiera_core.candidate_space import infer_space
+from hiera_core.spaces.detect import infer_space
 from hiera_core.errors import HieraError
-from hiera_core.isolate import run_worker
-from hiera_core.proposal import assemble_body, candidate_part
-from hiera_core.verify import Check, Verification, sanitize
+from hiera_core.worker.isolate import run_worker
+from hiera_core.propose.proposal_file import assemble_body, candidate_part
+from hiera_core.verify.verdicts import Check, Verification, sanitize
 
 HERE = Path(__file__).resolve().parent
 HEADER = re.compile(r"^# hiera-adversarial: (?P<fields>.*)$", re.MULTILINE)
@@ -94,7 +94,7 @@ def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False
     """The worker's result; a candidate that takes its worker down becomes a failed check named
     after how (crash, timeout, oom), as `hiera verify` reports it. `side_by_side`: other entries are
     evaluated meanwhile, so the device is shared as `hiera optimize --jobs` shares it (verification
-    side by side, timing alone: hiera_core.devicelock)."""
+    side by side, timing alone: hiera_core.worker.devicelock)."""
     request = request_for(entry, device, folder)
     if side_by_side:
         request["device_lock"] = str(folder / "device.lock")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_core.proposal import assemble_body
+from hiera_core.propose.proposal_file import assemble_body
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -60,7 +60,7 @@ def hiera_verify(folder: Path, source: str, *extra: str, device: str = "cpu",
     (folder / "reference.py").write_text(TASK.read_text())
     (folder / "candidate.py").write_text(source)
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli", "verify", "reference.py", "candidate.py",
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli.main", "verify", "reference.py", "candidate.py",
                            "--device", device, "--space", space, "--json", *extra], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=1200)
 

@@ -3,7 +3,7 @@
 import pytest
 
 from hiera_core.analysis import analyze_file
-from hiera_core.proposal import ProposalHeader, render, sha256_text
+from hiera_core.propose.proposal_file import ProposalHeader, render, sha256_text
 
 REFERENCE = "import torch.nn as nn\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return x * 2\n"
 BODY = REFERENCE + "\n\nclass ModelNew(Model):\n    pass\n"

@@ -1,7 +1,7 @@
 """The PythonDocument model the language server uses for code actions and hovers."""
 
 from hiera_core.analysis.python_source import parse_python
-from hiera_core.proposal import ProposalHeader, render
+from hiera_core.propose.proposal_file import ProposalHeader, render
 
 SOURCE = '''import torch
 import torch.nn as nn

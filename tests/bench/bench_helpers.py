@@ -42,7 +42,7 @@ def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 900) 
     environment = dict(os.environ, **(env or {}))
     environment["PYTHONPATH"] = str(REPO) + (os.pathsep + environment["PYTHONPATH"]
                                              if environment.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=environment,
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli.main", *args], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -21,7 +21,7 @@ from hiera_core.bench.runner import BenchSettings, placements, run_bench
 from hiera_core.bench.suite import BenchTask
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
-from hiera_core.isolate import Placement, run_worker
+from hiera_core.worker.isolate import Placement, run_worker
 from tests.bench.bench_helpers import REPO, hiera
 
 OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
@@ -176,7 +176,7 @@ def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkey
 
 
 def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
-    import hiera_core.optimize
+    import hiera_core.loop.optimize
 
     started = []
 
@@ -184,7 +184,7 @@ def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
         started.append((op, options.get("placement")))
         raise HieraError("stopped after the first worker, for the test", kind="test")
 
-    monkeypatch.setattr(hiera_core.optimize, "run_worker", first_worker_only)
+    monkeypatch.setattr(hiera_core.loop.optimize, "run_worker", first_worker_only)
     [task] = tasks(1, tmp_path)
     Path(task.path).write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
                                "    def forward(self, x):\n        return x * 2\n\n\n"
@@ -218,7 +218,7 @@ def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
 
 def test_after_an_interrupt_no_worker_starts():
     # In a child process: stopping the workers is for a process that is ending.
-    code = ("from hiera_core.isolate import run_worker, stop_running_workers\n"
+    code = ("from hiera_core.worker.isolate import run_worker, stop_running_workers\n"
             "from hiera_core.errors import HieraError\n"
             "stop_running_workers()\n"
             "try:\n"

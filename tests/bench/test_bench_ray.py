@@ -283,7 +283,7 @@ def test_a_suite_over_two_nodes_matches_a_local_run_when_a_node_dies(cluster, tm
 def test_an_interrupted_run_cancels_its_tasks_and_resumes(cluster, tmp_path):
     suite = write_suite(tmp_path / "suite", SHAPES[:2])
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "hiera_core.cli", "bench", str(suite), "--device", "cpu", "--budget", "1",
+    command = [sys.executable, "-m", "hiera_core.cli.main", "bench", str(suite), "--device", "cpu", "--budget", "1",
                "--compile-modes", "", "--out", str(out), "--ray", cluster.address]
     environment = dict(os.environ, **OFFLINE, **NO_TOKEN, PYTHONPATH=str(REPO))
     first = subprocess.Popen(command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE,

@@ -128,7 +128,7 @@ def test_check_imports_only_the_standard_library_hiera_and_tree_sitter(tmp_path)
 
 
 def test_suppressions_are_read_in_one_pass_however_many_there_are():
-    from hiera_core.directives import suppressions
+    from hiera_core.task.directives import suppressions
 
     many_lines = b"// hiera: ignore[HC101]\nx;\n" * 50_000  # quadratic scanning would take minutes
     found = suppressions(many_lines)

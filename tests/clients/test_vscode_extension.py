@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hiera_core.proposal import proposal_path_for
+from hiera_core.propose.proposal_file import proposal_path_for
 from hiera_lsp import code_actions, commands, jobs, proposals
 from hiera_lsp.documents import language_of
 from hiera_lsp.settings import DEVICES, SECTION, Settings

@@ -35,7 +35,7 @@ def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) 
     """Run the CLI from this checkout (env: the whole environment to use, default this process's)."""
     merged = dict(os.environ if env is None else env)
     merged["PYTHONPATH"] = str(REPO) + (os.pathsep + merged["PYTHONPATH"] if merged.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli", *args], cwd=cwd, env=merged, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "hiera_core.cli.main", *args], cwd=cwd, env=merged, capture_output=True,
                           text=True, timeout=timeout)
 
 

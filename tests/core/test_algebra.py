@@ -9,7 +9,7 @@ import torch
 from core_helpers import write_task
 from test_spaces import _build, _context
 
-from hiera_core.plan import ExpertPlanner
+from hiera_core.plan.planner import ExpertPlanner
 from hiera_core.spaces import strategies
 from hiera_core.spaces.algebra import rewrites_the_work
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hiera_core.candidate_space import infer_space
+from hiera_core.spaces.detect import infer_space
 
 MODEL_NEW = "import torch\n\n\nclass ModelNew(Model):\n    def forward(self, x):\n{body}\n"
 

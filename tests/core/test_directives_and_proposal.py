@@ -1,5 +1,5 @@
-from hiera_core import proposal
-from hiera_core.directives import directives_above, ignored_codes
+from hiera_core.propose import proposal_file as proposal
+from hiera_core.task.directives import directives_above, ignored_codes
 
 
 def test_directive_above_class_and_decorators():

@@ -7,7 +7,7 @@ import sys
 import pytest
 from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
 
-from hiera_core import proposal
+from hiera_core.propose import proposal_file as proposal
 
 
 @pytest.mark.slow

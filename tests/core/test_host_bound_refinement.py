@@ -9,9 +9,9 @@ import ast
 
 import pytest
 
-from hiera_core.optimize import CandidateOutcome, host_bound_refinements
-from hiera_core.spec import Spec
-from hiera_core.verify import static_verification
+from hiera_core.loop.optimize import CandidateOutcome, host_bound_refinements
+from hiera_core.spec.model import Spec
+from hiera_core.verify.verdicts import static_verification
 
 KERNEL_CODE = '''import torch
 

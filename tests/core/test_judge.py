@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from hiera_core.channel import BadMessage, Channel
-from hiera_core.judge import PairedTiming, Rejected, perturbed_state, significance
-from hiera_core.timing import FreshValues, median_interval
+from hiera_core.worker.channel import BadMessage, Channel
+from hiera_core.verify.judge import PairedTiming, Rejected, perturbed_state, significance
+from hiera_core.profile.timing import FreshValues, median_interval
 
 
 @pytest.fixture
@@ -146,7 +146,7 @@ def test_reported_times_the_judges_clock_does_not_bear_out_are_rejected():
 
 def test_a_wrong_timed_output_is_found_whichever_call_it_was():
     def wrong(call, outs):
-        from hiera_core.verify import Check
+        from hiera_core.verify.verdicts import Check
 
         return Check("revalidation", False, "a timed call's output is wrong")
 

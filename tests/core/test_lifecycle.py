@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from core_helpers import REPO, SIMPLE_TASK, workspace, write_task
 
-from hiera_core import isolate
-from hiera_core.isolate import process_alive
+from hiera_core.worker import isolate
+from hiera_core.worker.isolate import process_alive
 from hiera_core.store import Store
 
 HANGING_FORWARD = {
@@ -48,7 +48,7 @@ def wait_until(predicate, timeout: float = 120.0):
 
 def start_optimize(folder: Path, task: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-m", "hiera_core.cli", "optimize", str(task), "--device", "cpu"],
+    return subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", str(task), "--device", "cpu"],
                             cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -106,7 +106,7 @@ def test_a_child_whose_parent_is_already_gone_ends_at_once(parent, survives):
     # The race die_with_parent closes: the parent died before the child asked for the signal
     # (2**22 + 1 is above the kernel's largest PID, so never running).
     code = (f"import os, sys; sys.path.insert(0, {str(REPO)!r})\n"
-            "from hiera_core.isolate import die_with_parent\n"
+            "from hiera_core.worker.isolate import die_with_parent\n"
             f"die_with_parent({parent})\n"
             "print('still here')\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,

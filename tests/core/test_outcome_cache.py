@@ -3,7 +3,7 @@
 store; a changed module, torch version or --no-cache evaluates again; a failed worker is never
 cached; a corrupt entry is replaced. `hiera spec` and `hiera plan` share optimize's spec cache.
 
-The workers are stood in for (the orchestrator's only way to run user code is hiera_core.isolate's
+The workers are stood in for (the orchestrator's only way to run user code is hiera_core.worker.isolate's
 run_worker): each test counts what would have run, and the prepared spec is a real one, built once."""
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ import pytest
 from click.testing import CliRunner
 from core_helpers import SIMPLE_TASK, workspace, write_task
 
-from hiera_core import cli
-from hiera_core import optimize as engine
+from hiera_core.cli import main as cli
+from hiera_core.loop import optimize as engine
 from hiera_core.errors import HieraError
-from hiera_core.optimize import Settings, optimize
-from hiera_core.outcome_cache import CONFIRMATION_CACHE, OUTCOME_CACHE
-from hiera_core.proposal import parse_header
+from hiera_core.loop.optimize import Settings, optimize
+from hiera_core.loop.outcome_cache import CONFIRMATION_CACHE, OUTCOME_CACHE
+from hiera_core.propose.proposal_file import parse_header
 from hiera_core.store import Store
-from hiera_core.task import split_address
+from hiera_core.task.load import split_address
 
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """A real `prepare` result for SIMPLE_TASK on the CPU, with a second candidate beside its own."""
-    from hiera_core.worker import op_prepare
+    from hiera_core.worker.ops import op_prepare
 
     folder = workspace(tmp_path_factory.mktemp("prepared"))
     task = write_task(folder, "simple.py", SIMPLE_TASK)

@@ -1,4 +1,4 @@
-"""Nsight Compute feedback (hiera_core.profile_ncu) without a GPU: a fake `ncu` on PATH prints a CSV in
+"""Nsight Compute feedback (hiera_core.profile.ncu) without a GPU: a fake `ncu` on PATH prints a CSV in
 the `--csv --page details --print-units base` layout NVIDIA documents (tests/data/ncu/details.csv,
 written after that layout with H200-like figures, not recorded on a GPU), fails, hangs, or is absent."""
 
@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import pytest
 from core_helpers import SIMPLE_TASK, write_task
 
-from hiera_core.optimize import CandidateOutcome, hardware_counters
-from hiera_core.profile_ncu import (
+from hiera_core.loop.optimize import CandidateOutcome, hardware_counters
+from hiera_core.profile.ncu import (
     NOT_FOUND,
     WARM_UP_CALLS,
     NcuReport,
@@ -86,7 +86,7 @@ def test_a_fake_ncu_on_path_profiles_one_call_with_the_documented_flags(tmp_path
     assert ("--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
             in flags)
     assert "--profile-from-start off --launch-count 4 --clock-control none" in flags  # the call's 3.6 kernels
-    assert args[-4:-1] == [sys.executable, "-m", "hiera_core.profile_ncu"]  # the target: one call of the candidate
+    assert args[-4:-1] == [sys.executable, "-m", "hiera_core.profile.ncu"]  # the target: one call of the candidate
 
 
 def test_a_call_with_more_kernels_than_profiled_says_so(tmp_path):

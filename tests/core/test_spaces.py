@@ -7,9 +7,9 @@ import pytest
 import torch
 from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
 
-from hiera_core.contract import prepare
+from hiera_core.spec.contract import prepare
 from hiera_core.spaces import ImplementContext, strategies
-from hiera_core.task import load_task
+from hiera_core.task.load import load_task
 
 
 def _context(path, device_for_plan="cuda", precision=None):

@@ -3,10 +3,10 @@
 import pytest
 from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
 
-from hiera_core.contract import classify, prepare
-from hiera_core.plan import ExpertPlanner, render_plan
-from hiera_core.spec import Spec, render_text
-from hiera_core.task import load_task
+from hiera_core.spec.contract import classify, prepare
+from hiera_core.plan.planner import ExpertPlanner, render_plan
+from hiera_core.spec.model import Spec, render_text
+from hiera_core.task.load import load_task
 
 
 def test_measured_spec_has_every_contract_field(tmp_path):

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from core_helpers import SIMPLE_TASK, workspace, write_task
 
-from hiera_core import cli
-from hiera_core import optimize as engine
+from hiera_core.cli import main as cli
+from hiera_core.loop import optimize as engine
 from hiera_core.events import CANDIDATE_STAGES, following_stages, stage_announcer
-from hiera_core.optimize import Session, Settings, cached_prepared, optimize, spec_cache_parts
+from hiera_core.loop.optimize import Session, Settings, cached_prepared, optimize, spec_cache_parts
 from hiera_core.store import Store, cache_key, source_digest
-from hiera_core.worker import use_store_caches
+from hiera_core.worker.ops import use_store_caches
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_a_second_run_on_an_unchanged_module_uses_the_cached_spec_and_says_so(tw
     assert second["spec_cache"]["used"] and second["spec_cache"]["key"] == key
     # The reference was not run again: no prepare step at all.
     assert "prepare" in first["worker_seconds"] and "prepare" not in second["worker_seconds"]
-    # Nor any candidate (their outcomes and the confirmation are cached too: hiera_core.outcome_cache).
+    # Nor any candidate (their outcomes and the confirmation are cached too: hiera_core.loop.outcome_cache).
     assert second["worker_seconds"] == {} and all(c["cache"]["used"] for c in second["candidates"])
     said = [e["message"] for e in second_events if e["event"] == "stage" and e["stage"] == "spec"]
     assert len(said) == 1 and said[0].startswith(f"spec from cache (key {key[:12]}, measured ")

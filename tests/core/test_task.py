@@ -4,7 +4,7 @@ import pytest
 from core_helpers import SIMPLE_TASK, write_task
 
 from hiera_core.errors import HieraError
-from hiera_core.task import load_task
+from hiera_core.task.load import load_task
 
 
 def test_kernelbench_task_loads(tmp_path):

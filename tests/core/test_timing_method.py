@@ -11,8 +11,8 @@ import time
 import pytest
 import torch
 
-from hiera_core import timing
-from hiera_core.verify import streams_check
+from hiera_core.profile import timing
+from hiera_core.verify.verdicts import streams_check
 
 SPIN_CYCLES_PER_MS = 1e6
 

@@ -15,15 +15,15 @@ import torch
 from core_helpers import write_task
 
 import hiera_core.spaces.custom_cuda  # noqa: F401  (registers the custom-CUDA strategies)
-from hiera_core.contract import prepare
-from hiera_core.inputs import input_sets
+from hiera_core.spec.contract import prepare
+from hiera_core.verify.inputs import input_sets
 from hiera_core.spaces import ImplementContext, strategies
-from hiera_core.static_checks import check_candidate
-from hiera_core.task import load_task
-from hiera_core.timing import InputRotation, time_module
-from hiera_core.judge import evaluate, poisoned
-from hiera_core.runner import Poison
-from hiera_core.verify import roofline_check, sanitize, streams_check
+from hiera_core.verify.static_checks import check_candidate
+from hiera_core.task.load import load_task
+from hiera_core.profile.timing import InputRotation, time_module
+from hiera_core.verify.judge import evaluate, poisoned
+from hiera_core.worker.runner import Poison
+from hiera_core.verify.verdicts import roofline_check, sanitize, streams_check
 
 ADVERSARIAL_TASKS = Path(__file__).resolve().parents[1] / "adversarial" / "tasks"
 
@@ -41,11 +41,11 @@ def problems(source: str, space: str = "pytorch") -> list[str]:
     ("import torch\ntorch.allclose = lambda *a, **k: True\n", "monkey-patching"),
     ("import torch\ntorch.Tensor.__dict__['double'] = None\n", "monkey-patching"),
     ("__builtins__['float'] = int\n", "monkey-patching"),
-    ("import sys\nref = sys.modules['hiera_core.verify']\n", "introspection"),
+    ("import sys\nref = sys.modules['hiera_core.verify.verdicts']\n", "introspection"),
     ("import sys\nframe = sys._getframe(1).f_back\n", "introspection"),
     ("def f():\n    raise ValueError\ntry:\n    f()\nexcept ValueError as e:\n    tb = e.__traceback__.tb_frame\n",
      "try-except"),
-    ("import hiera_core.verify\n", "introspection"),
+    ("import hiera_core.verify.verdicts\n", "introspection"),
     ("exec('x = 1')\n", "dynamic-code"),
     ("threading = __import__('threading')\n", "dynamic-code"),
     ("import importlib\n", "dynamic-code"),
@@ -271,7 +271,7 @@ def test_sanitize_runs_the_verification_under_the_tool_and_reports_its_errors(tm
 
 
 def test_sanitizer_summaries_of_both_tools_are_read():
-    from hiera_core.verify import _sanitizer_errors
+    from hiera_core.verify.verdicts import _sanitizer_errors
 
     assert _sanitizer_errors("========= ERROR SUMMARY: 3 errors\n") == 3
     assert _sanitizer_errors("========= ERROR SUMMARY: 0 errors\n") == 0

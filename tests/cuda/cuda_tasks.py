@@ -2,7 +2,7 @@
 
 `task_context` builds the two by hand (FX trace plus ShapeProp, and the graph summary in the
 engine's format): fast and independent of the engine; `test_with_the_engines_spec` checks the same
-strategies against `hiera_core.contract.prepare`.
+strategies against `hiera_core.spec.contract.prepare`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from hiera_core.contract import buffer_trace  # noqa: E402
-from hiera_core.opkinds import kind_of_module, kind_of_name  # noqa: E402
+from hiera_core.spec.contract import buffer_trace  # noqa: E402
+from hiera_core.spec.opkinds import kind_of_module, kind_of_name  # noqa: E402
 from hiera_core.spaces import ImplementContext  # noqa: E402
-from hiera_core.spec import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
-from hiera_core.task import load_task as engine_load_task  # noqa: E402
+from hiera_core.spec.model import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
+from hiera_core.task.load import load_task as engine_load_task  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TASKS = tuple(sorted(path.stem for path in EXAMPLES.glob("*.py")))
@@ -172,8 +172,8 @@ def _tensor_info(name: str, t) -> TensorInfo:
 def task_context(task: Task) -> ImplementContext:
     """The worker's context for `task`, with the spec the planner would see."""
     torch.manual_seed(0)
-    model = task.cls(*task.init).eval()  # the engine's inference contract (hiera_core.task)
-    gm = buffer_trace(model)  # the engine's trace (hiera_core.contract.trace_graph)
+    model = task.cls(*task.init).eval()  # the engine's inference contract (hiera_core.task.load)
+    gm = buffer_trace(model)  # the engine's trace (hiera_core.spec.contract.trace_graph)
     torch.fx.passes.shape_prop.ShapeProp(gm).propagate(*task.inputs)
     output = model(*task.inputs)
     outputs = list(output) if isinstance(output, tuple) else [output]

@@ -13,7 +13,7 @@ from hiera_core.cuda.extension_runtime import _hiera_extension_key
 from hiera_core.cuda.extensions import (ExtensionSpec, build_key, candidate_specs, extension_strings,
                                         map_to_candidate)
 from hiera_core.cuda.proposal import runtime_source
-from hiera_core.static_checks import check_candidate
+from hiera_core.verify.static_checks import check_candidate
 
 CPP = 'torch::Tensor add2(torch::Tensor a, torch::Tensor b) {\n  return at::add(a, b);\n}\n'
 CANDIDATE = '''
@@ -118,7 +118,7 @@ FLAGS = ["-O2"]
 
 def test_extension_sources_are_not_nvrtc_kernels():
     pytest.importorskip("openai")
-    from hiera_core.refine import nvrtc_kernels, runtime_helpers_called
+    from hiera_core.loop.refine import nvrtc_kernels, runtime_helpers_called
 
     code = '''
 KERNEL = r"""

@@ -15,7 +15,7 @@ from hiera_core.cuda.nvrtc import compile_cuda, origin_in  # noqa: E402
 from hiera_core.cuda.resources import kernel_resources  # noqa: E402
 from hiera_core.spaces import ImplementContext, strategies  # noqa: E402
 from hiera_core.spaces.custom_cuda import STRATEGIES, plan_from_spec  # noqa: E402
-from hiera_core.static_checks import check_candidate as static_problems  # noqa: E402
+from hiera_core.verify.static_checks import check_candidate as static_problems  # noqa: E402
 
 EXPECTED = {
     "elementwise_chain": "custom_cuda.pointwise_chain",
@@ -277,9 +277,9 @@ def test_runtime_carries_only_what_a_proposal_calls():
     *(pytest.param(n, marks=pytest.mark.slow) for n in ("elementwise_chain", "softmax", "sum_reduction", "stencil3d")),
 ])
 def test_with_the_engines_spec(name):
-    """The same choice and a candidate from the spec and graph the engine builds (hiera_core.contract)."""
-    from hiera_core.contract import prepare
-    from hiera_core.task import load_task
+    """The same choice and a candidate from the spec and graph the engine builds (hiera_core.spec.contract)."""
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
 
     task = load_task(str(example_task(name).path))
     prepared = prepare(task, "cpu", gpu="h200", measure=False)

@@ -9,7 +9,7 @@ import pytest
 from llm_helpers import hiera, tiny_workspace
 
 from hiera_core.llm.record import LLMRecord
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 from hiera_core.store import Store
 
 

@@ -18,9 +18,9 @@ from chat_server import Answer, ChatServer, Hang, Raw, plan_answer, python_answe
 from llm_helpers import GOOD_MODULE, LLM_VARIABLES, clean_env, hiera, tiny_workspace
 
 from hiera_core.events import discard
-from hiera_core.isolate import process_alive
+from hiera_core.worker.isolate import process_alive
 from hiera_core.llm.config import Overrides
-from hiera_core.optimize import Session, Settings, optimize
+from hiera_core.loop.optimize import Session, Settings, optimize
 from hiera_core.store import Store
 
 pytestmark = pytest.mark.slow
@@ -131,7 +131,7 @@ def test_ctrl_c_while_the_model_plans_closes_its_exchange(tmp_path):
     folder = tiny_workspace(tmp_path)
     with ChatServer([], then=Hang()) as server:
         env = {**clean_env(), "PYTHONPATH": str(REPO)}
-        cli = subprocess.Popen([sys.executable, "-m", "hiera_core.cli", "optimize", "tiny.py", "--device", "cpu",
+        cli = subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", "tiny.py", "--device", "cpu",
                                 "--budget", "1", "--model", "scripted", "--base-url", server.url],
                                cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:

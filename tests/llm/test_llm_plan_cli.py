@@ -11,8 +11,8 @@ import pytest
 from chat_server import Answer, ChatServer, Status, plan_answer
 from llm_helpers import clean_env, every_file_text, hiera, tiny_workspace
 
-from hiera_core.plan import ExpertPlanner
-from hiera_core.spec import Spec
+from hiera_core.plan.planner import ExpertPlanner
+from hiera_core.spec.model import Spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from core_helpers import copy_example  # noqa: E402

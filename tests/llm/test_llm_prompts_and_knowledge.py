@@ -3,7 +3,7 @@
 import pytest
 
 from hiera_core import knowledge, prompts
-from hiera_core.spec import OpShare
+from hiera_core.spec.model import OpShare
 
 STAGE_TEMPLATES = {"system", "plan", "implement", "region", "refine", "reflect", "space_pytorch", "space_cuda_libs",
                    "space_custom_cuda"}

@@ -10,9 +10,9 @@ from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
 
 from hiera_core.events import discard
 from hiera_core.llm.client import ChatClient
-from hiera_core.optimize import CandidateOutcome
-from hiera_core.plan import ExpertPlanner, SpaceChoice, chosen_plan
-from hiera_core.refine import Refiner
+from hiera_core.loop.optimize import CandidateOutcome
+from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
+from hiera_core.loop.refine import Refiner
 
 FIRST_LINE = 24  # where a candidate's code would start in the evaluated file (after the reference)
 OFFLINE = [{"name": "pytorch.compile_default", "space": "pytorch", "strategy": "pytorch.compile_default",

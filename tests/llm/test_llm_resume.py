@@ -19,7 +19,7 @@ def interrupt_at_request(folder, server, count: int, *args: str, evaluated: tupl
     """Start `hiera optimize ARGS` and send it SIGINT once the server has received `count` requests
     and the candidates `evaluated` have their records (an evaluation cut short is done again)."""
     env = {**clean_env(OPENAI_API_KEY="sk-test-resume"), "PYTHONPATH": str(REPO)}
-    cli = subprocess.Popen([sys.executable, "-m", "hiera_core.cli", "optimize", *args], cwd=folder, env=env,
+    cli = subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", *args], cwd=folder, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 180

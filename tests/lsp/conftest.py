@@ -176,7 +176,7 @@ def fake_interpreter(workspace: Workspace) -> str:
     """An executable standing in for the job interpreter: it runs the fake CLI instead."""
     script = workspace.root.parent / "fake-python"
     script.write_text(f'#!/bin/sh\n[ "$1" = -c ] && exec "{sys.executable}" "$@"\n'
-                      f'# drop "-m hiera_core.cli"\nshift 2\n'
+                      f'# drop "-m hiera_core.cli.main"\nshift 2\n'
                       f'exec "{sys.executable}" "{FAKE_CLI}" "$@"\n')
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)

@@ -1,4 +1,4 @@
-"""Stands in for `python -m hiera_core.cli` in the server's job tests: fast and scriptable.
+"""Stands in for `python -m hiera_core.cli.main` in the server's job tests: fast and scriptable.
 
     fake_hiera.py optimize|profile|verify FILE::Class [CANDIDATE] --events [...]
     fake_hiera.py kernels FILE.cu [-I DIR] --json
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from hiera_core.proposal import ProposalHeader, proposal_path_for, render, sha256_text
+from hiera_core.propose.proposal_file import ProposalHeader, proposal_path_for, render, sha256_text
 from hiera_core.store import Store, task_key
 
 

@@ -128,8 +128,8 @@ def test_positions_round_trip_at_character_boundaries(text, encoding):
 def test_starting_the_server_loads_no_grammar_analysis_torch_openai_or_rich():
     # An editor waits for initialize: what the first document needs loads afterwards (load_analysis),
     # what jobs and the store need when the first job runs or the first record is read.
-    heavy = ("tree_sitter", "tree_sitter_python", "tree_sitter_cuda", "hiera_core.analysis", "hiera_core.spec",
-             "torch", "openai", "rich", "hiera_core.store", "hiera_core.isolate", "hiera_core.llm.config",
+    heavy = ("tree_sitter", "tree_sitter_python", "tree_sitter_cuda", "hiera_core.analysis", "hiera_core.spec.model",
+             "torch", "openai", "rich", "hiera_core.store", "hiera_core.worker.isolate", "hiera_core.llm.config",
              "multiprocessing", "concurrent.futures.process")
     script = ("import sys; import hiera_lsp.cli, hiera_lsp.server; "
               f"print(','.join(name for name in {heavy!r} if name in sys.modules))")

@@ -1,5 +1,5 @@
 """Every worker tree ends with its job (issue 20), through the language server and the real CLI on
-CPU: a cancelled job, and a server that is killed, leave no `hiera_core.worker` behind. Checked by
+CPU: a cancelled job, and a server that is killed, leave no `hiera_core.worker.ops` behind. Checked by
 PID: the task's forward writes its worker's PID and that of a child it starts, then hangs."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import textwrap
 import pytest
 from lsprotocol import types
 
-from hiera_core.isolate import process_alive
+from hiera_core.worker.isolate import process_alive
 
 pytestmark = pytest.mark.slow
 CPU = {"budget": 1, "device": "cpu"}

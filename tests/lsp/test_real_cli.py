@@ -8,7 +8,7 @@ import os
 import pytest
 from lsprotocol import types
 
-from hiera_core.proposal import parse_header
+from hiera_core.propose.proposal_file import parse_header
 
 pytestmark = pytest.mark.slow
 CPU = {"budget": 1, "device": "cpu"}

@@ -8,7 +8,7 @@ const path = require('path').posix;
 
 const PROPOSAL_SUFFIX = '_hiera.py';
 
-/** `<stem>_hiera.py` next to the module's file, as hiera_core.proposal.proposal_path_for names it. */
+/** `<stem>_hiera.py` next to the module's file, as hiera_core.propose.proposal_file.proposal_path_for names it. */
 function proposalPathFor(sourcePath) {
   const extension = path.extname(sourcePath);
   return sourcePath.slice(0, sourcePath.length - extension.length) + PROPOSAL_SUFFIX;

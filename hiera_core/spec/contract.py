@@ -13,13 +13,13 @@ import platform
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core import gpus
+from hiera_core.spec import gpus
 from hiera_core.errors import HieraError
-from hiera_core.inputs import clone_inputs, forward_parameter_names, tensors_equal
-from hiera_core.opkinds import kind_of_module, kind_of_name
-from hiera_core.spec import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
+from hiera_core.verify.inputs import clone_inputs, forward_parameter_names, tensors_equal
+from hiera_core.spec.opkinds import kind_of_module, kind_of_name
+from hiera_core.spec.model import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
 from hiera_core.store import iso_time
-from hiera_core.task import Task, check_outputs, outputs_as_list
+from hiera_core.task.load import Task, check_outputs, outputs_as_list
 
 # Share of free memory a real run may plan to use (inputs + params + outputs, x3 for intermediates).
 MEMORY_FRACTION = 0.6
@@ -246,7 +246,7 @@ def _free_memory(device: str) -> int:
         import torch
 
         return torch.cuda.mem_get_info()[0]
-    from hiera_core.timing import available_host_memory
+    from hiera_core.profile.timing import available_host_memory
 
     return available_host_memory()
 
@@ -352,7 +352,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         second = outputs_as_list(task.run_forward(model, clone_inputs(originals)))
         deterministic = all(tensors_equal(a, b) for a, b in zip(task_outputs, second))
         if measure:
-            from hiera_core.timing import time_module
+            from hiera_core.profile.timing import time_module
 
             timed = time_module(model, originals, device, profile=False)
             reference_ms = timed.median_ms

@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hiera_core.directives import Directives, directives_above
+from hiera_core.task.directives import Directives, directives_above
 from hiera_core.errors import HieraError
 
 INPUTS_HINT = ("add `# hiera: inputs=make_inputs init=make_init` directly above `class {cls}` "

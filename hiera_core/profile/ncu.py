@@ -4,7 +4,7 @@ After a model candidate verified and was timed on a CUDA device, the worker op `
 
     ncu --csv --page details --print-units base --section SpeedOfLight --section MemoryWorkloadAnalysis
         --section Occupancy --section LaunchStats --profile-from-start off --launch-count K
-        --clock-control none  PYTHON -m hiera_core.profile_ncu REQUEST.json
+        --clock-control none  PYTHON -m hiera_core.profile.ncu REQUEST.json
 
 The target (`main` below) builds the candidate as the judge's runner does, warms it up, and brackets
 one call with cudaProfilerStart/Stop, so that only that call's kernels are profiled (K: the kernels
@@ -193,7 +193,7 @@ def op_ncu(request: dict) -> dict:
     """The worker op: ncu around this module's target, its CSV read into an NcuReport (as a dict)."""
     import tempfile
 
-    from hiera_core.isolate import kill_group
+    from hiera_core.worker.isolate import kill_group
 
     timeout_s = float(request.get("ncu_timeout_s", NCU_TIMEOUT_S))
     with tempfile.TemporaryDirectory(prefix="hiera-ncu-") as folder:
@@ -202,7 +202,7 @@ def op_ncu(request: dict) -> dict:
             json.dump({"address": request["address"], "candidate_path": request["candidate_path"],
                        "device": request["device"]}, handle)
         launches = launch_count(request.get("kernels_per_call"))
-        command = ncu_command(request["ncu"], launches, [sys.executable, "-m", "hiera_core.profile_ncu",
+        command = ncu_command(request["ncu"], launches, [sys.executable, "-m", "hiera_core.profile.ncu",
                                                          target_request])
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
@@ -229,9 +229,9 @@ def main(argv: list[str]) -> int:
     the parameters moved off their initial values as the judge's timing has them."""
     import torch
 
-    from hiera_core.judge import perturbed_state
-    from hiera_core.runner import import_candidate
-    from hiera_core.task import load_task
+    from hiera_core.verify.judge import perturbed_state
+    from hiera_core.worker.runner import import_candidate
+    from hiera_core.task.load import load_task
 
     with open(argv[0], encoding="utf-8") as handle:
         request = json.load(handle)

@@ -2,8 +2,8 @@
 and compute-sanitizer runs. The checklist of DESIGN.md, hardened against the reward hacks in
 ../shared/notes/reward-hacks.md (tests/adversarial holds attacks and legitimate controls).
 
-The verification itself runs in hiera_core.judge, which never imports candidate code: the
-candidate runs in its own process (hiera_core.runner) and only answers the judge's requests.
+The verification itself runs in hiera_core.verify.judge, which never imports candidate code: the
+candidate runs in its own process (hiera_core.worker.runner) and only answers the judge's requests.
 Every failure names its check, the input set (run seed, distribution, shapes) and the largest
 error. docs/verification.md describes the processes, the input policy and the significance rule.
 """
@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core.errors import HieraError
-from hiera_core.repro import FailingInputs
-from hiera_core.spec import Spec, Tolerance
-from hiera_core.static_checks import check_candidate, patch_check
+from hiera_core.verify.repro import FailingInputs
+from hiera_core.spec.model import Spec, Tolerance
+from hiera_core.verify.static_checks import check_candidate, patch_check
 
 LIBRARY_KINDS = {"matmul", "conv", "attention"}  # cuBLAS/cuDNN calls a custom-kernel candidate may make
-# The harness functions whose replacement the runner reports (hiera_core.runner.HARNESS_FUNCTIONS)
+# The harness functions whose replacement the runner reports (hiera_core.worker.runner.HARNESS_FUNCTIONS)
 # that fake a measurement: named by the static check that would have seen the patch.
 TIMER_LABELS = ("time.", "torch.cuda.", "torch.profiler.", "torch.autograd.profiler.")
 
@@ -44,7 +44,7 @@ class Check:
     message: str = ""
     reproducer: str = ""  # seed, distribution and shapes of the failing input set
     max_error: float | None = None
-    inputs: FailingInputs | None = None  # how that set was drawn, for a runnable reproducer (hiera_core.repro)
+    inputs: FailingInputs | None = None  # how that set was drawn, for a runnable reproducer (hiera_core.verify.repro)
 
 
 @dataclass
@@ -176,7 +176,7 @@ def trivial_output(out, ref, inputs) -> str | None:
 
 def tolerances_for(spec: Spec | None, reference_outputs: list) -> list[Tolerance]:
     """One per output: the contract's, or (no spec outputs) the strict default of its dtype."""
-    from hiera_core.contract import TOLERANCES, dtype_name
+    from hiera_core.spec.contract import TOLERANCES, dtype_name
 
     if spec is not None and len(spec.outputs) == len(reference_outputs):
         return [spec.tolerance[o.name] for o in spec.outputs]
@@ -287,7 +287,7 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
     """Re-run the verification (a few input sets, no timing) in a worker under `compute-sanitizer
     --tool TOOL`; any error it reports fails the check. Without the caching allocator under memcheck,
     so an access past a tensor's end is past an allocation's end."""
-    from hiera_core.isolate import PARENT_PID_VARIABLE, kill_group, log_tail, worker_environment
+    from hiera_core.worker.isolate import PARENT_PID_VARIABLE, kill_group, log_tail, worker_environment
 
     sanitizer = find_compute_sanitizer()
     if sanitizer is None:
@@ -309,7 +309,7 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
             # cudaMalloc packs allocations back to back: a read one element past a tensor's end lands
             # in its neighbour, which memcheck counts as valid unless a padding buffer sits between.
             command += ["--padding", str(SANITIZER_PADDING_BYTES)]
-        command += [python or sys.executable, "-m", "hiera_core.worker", str(request_path), str(result_path)]
+        command += [python or sys.executable, "-m", "hiera_core.worker.ops", str(request_path), str(result_path)]
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

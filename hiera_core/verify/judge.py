@@ -1,9 +1,9 @@
 """The judge: verifies and times a candidate that runs in another process, and decides.
 
 This process never imports candidate code. It builds the reference, draws the run's seeds,
-computes the reference's outputs, sends inputs to the candidate's runner (hiera_core.runner)
+computes the reference's outputs, sends inputs to the candidate's runner (hiera_core.worker.runner)
 and compares what comes back; it times the reference itself, by the same steps the runner
-times the candidate by (hiera_core.timing.BatchTimer), alternating the two so that drift
+times the candidate by (hiera_core.profile.timing.BatchTimer), alternating the two so that drift
 falls on both, and holds the runner's reported times to the wall clock it measures itself.
 A runner that ends, stops answering or says something the protocol does not allow is rejected.
 The checklist and why each check exists: docs/verification.md.
@@ -21,13 +21,13 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from hiera_core.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
+from hiera_core.worker.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
 from hiera_core.errors import HieraError
-from hiera_core.inputs import InputSet, clone_inputs, forward_parameter_names, input_sets, tensors_equal
-from hiera_core.repro import FailingInputs
-from hiera_core.spec import Spec
-from hiera_core.task import Task, outputs_as_list
-from hiera_core.verify import (LIBRARY_KINDS, Check, Verification, compare, patch_check_name, roofline_check,
+from hiera_core.verify.inputs import InputSet, clone_inputs, forward_parameter_names, input_sets, tensors_equal
+from hiera_core.verify.repro import FailingInputs
+from hiera_core.spec.model import Spec
+from hiera_core.task.load import Task, outputs_as_list
+from hiera_core.verify.verdicts import (LIBRARY_KINDS, Check, Verification, compare, patch_check_name, roofline_check,
                                streams_check, trivial_output, tolerances_for)
 
 POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}
@@ -75,7 +75,7 @@ class RunnerProcess:
         to_runner_read, to_runner_write = os.pipe()
         from_runner_read, from_runner_write = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hiera_core.runner", str(to_runner_read), str(from_runner_write), judge_file,
+            [sys.executable, "-m", "hiera_core.worker.runner", str(to_runner_read), str(from_runner_write), judge_file,
              runner_file], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL)
         os.close(to_runner_read)
         os.close(from_runner_write)
@@ -263,7 +263,7 @@ class Judge:
         if self.device == "cuda":
             torch.cuda.synchronize()
         self.reference_call_s = max(self.reference_call_s, time.perf_counter() - started)
-        from hiera_core.runner import storage_aliases
+        from hiera_core.worker.runner import storage_aliases
 
         mutated = [i for i, (after, before) in enumerate(zip(inputs, input_set.inputs))
                    if isinstance(after, torch.Tensor) and not tensors_equal(after, before)]
@@ -410,7 +410,7 @@ class Judge:
         return f"run seed {self.seed}: {input_set.describe()}"
 
     def failing_inputs(self, reference: ReferenceCall) -> FailingInputs:
-        """How the set was drawn and judged, for a script that draws it again (hiera_core.repro)."""
+        """How the set was drawn and judged, for a script that draws it again (hiera_core.verify.repro)."""
         drawn = reference.input_set
         perturbed = reference.model is not None and reference.model is not self.reference
         return FailingInputs(drawn.seed, drawn.distribution, drawn.keeps_sign, drawn.dynamic_size,
@@ -488,7 +488,7 @@ class Judge:
     def _reference_runs(self, model, input_list: list[InputSet]) -> list[ReferenceCall]:
         """The reference on every set. A mixed-sign set on which the reference gives non-finite values
         its own inputs do not (log, sqrt of negatives) is swapped for its sign-keeping twin."""
-        from hiera_core.inputs import with_signs_kept
+        from hiera_core.verify.inputs import with_signs_kept
 
         calls = []
         for input_set in input_list:
@@ -507,7 +507,7 @@ class Judge:
     def _check_reference_ops(self, reference: ReferenceCall) -> None:
         """A custom-kernel candidate may call libraries (cuBLAS/cuDNN) and views, but must not re-run, as
         torch ops, most of the reference's own computation, nor all of it."""
-        from hiera_core.opkinds import kind_of_name
+        from hiera_core.spec.opkinds import kind_of_name
 
         self.reference_ops = profile_ops(self.task, self.reference, reference.input_set)
         if self.space != "custom_cuda":
@@ -594,7 +594,7 @@ class Judge:
     # ---- timing ------------------------------------------------------------------------------------
 
     def time(self, profile: bool) -> dict:
-        from hiera_core.timing import BatchTimer, FreshValues
+        from hiera_core.profile.timing import BatchTimer, FreshValues
 
         timing_sets = input_sets(self.task, self.device, count=TIMING_SETS, base_seed=self.seed + 200,
                                  distributions=("task",) * TIMING_SETS)
@@ -704,7 +704,7 @@ class RemoteSide:
 class PairedTiming:
     """The reference and the candidate timed by alternating steps of one method (docs/timing.md):
     CPU, wall clock per call; GPU, back-to-back host batches and CUDA-event batches behind a
-    head start, as hiera_core.timing.time_module. Every call gets fresh values the judge chose;
+    head start, as hiera_core.profile.timing.time_module. Every call gets fresh values the judge chose;
     after each candidate step one of its calls, picked afterwards, may be checked against the
     reference's output on the same values; each candidate step's wall time, measured here, must
     be explained by the times it reports plus the step's measured overhead."""
@@ -789,7 +789,7 @@ class PairedTiming:
                                                             f"clock within {max(excess, 0):.3g} ms per call"))
 
     def _run_cpu(self):
-        from hiera_core.timing import _summarise, median_interval
+        from hiera_core.profile.timing import _summarise, median_interval
 
         samples: dict[str, list[float]] = {"reference": [], "candidate": []}
         overhead = self._overhead("noop_cpu_batch", 5)
@@ -817,7 +817,7 @@ class PairedTiming:
         return timings
 
     def _run_cuda(self):
-        from hiera_core.timing import HEAD_START_MARGIN, HOST_BOUND_RATIO, HOST_BOUND_SLACK_MS, _summarise, \
+        from hiera_core.profile.timing import HEAD_START_MARGIN, HOST_BOUND_RATIO, HOST_BOUND_SLACK_MS, _summarise, \
             median_interval
 
         host: dict[str, list[float]] = {"reference": [], "candidate": []}
@@ -925,7 +925,7 @@ def profile_ops(task: Task, model, input_set: InputSet) -> dict[str, int]:
     import torch
     from torch.profiler import ProfilerActivity, profile
 
-    from hiera_core.runner import aten_op_counts
+    from hiera_core.worker.runner import aten_op_counts
 
     inputs = clone_inputs(input_set.inputs)
     with profile(activities=[ProfilerActivity.CPU]) as prof, torch.no_grad():
@@ -956,9 +956,9 @@ def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: st
              on_phase=None) -> dict:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
     speedup with its interval, significance, the seed). `device_lock`: the lock file of candidates
-    evaluated side by side on this device (hiera_core.devicelock), None when evaluated alone;
+    evaluated side by side on this device (hiera_core.worker.devicelock), None when evaluated alone;
     `on_phase`: told "verify" and "time" as each phase starts (the candidate's progress stages)."""
-    from hiera_core import devicelock
+    from hiera_core.worker import devicelock
 
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
@@ -1046,7 +1046,7 @@ def timing_checks(judge: Judge, timed, baseline, exact_rewrite: bool) -> list[Ch
     bound is for this device; for an engine's exact rewrite, the bytes any implementation moves)."""
     import torch
 
-    from hiera_core import gpus
+    from hiera_core.spec import gpus
 
     if judge.device == "cuda":
         here = gpus.match_name(torch.cuda.get_device_name())

@@ -26,10 +26,10 @@ from hiera_core.cuda.cli import kernels
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, JsonLinesEmitter
-from hiera_core.isolate import PARENT_PID_VARIABLE, Terminated, die_with_parent, raise_terminated, stop_running_workers
+from hiera_core.worker.isolate import PARENT_PID_VARIABLE, Terminated, die_with_parent, raise_terminated, stop_running_workers
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import RunSettings, run_settings
-from hiera_core.optimize import (Session, Settings, default_device, optimize, prepare_reference, profile_record,
+from hiera_core.loop.optimize import (Session, Settings, default_device, optimize, prepare_reference, profile_record,
                                   record_interrupted)
 from hiera_core.store import iso_time
 
@@ -186,7 +186,7 @@ def run_options(address: str, as_json: bool, events: bool, **flags) -> RunSettin
     """The flags given (budget, device, timeout_s; None: not given) over the [tool.hiera] values of
     the address's workspace; a bad value there ends the command (exit 2)."""
     from hiera_core.store import find_workspace_root
-    from hiera_core.task import split_address
+    from hiera_core.task.load import split_address
 
     try:
         return run_settings(find_workspace_root(split_address(address)[0]), **flags)
@@ -253,7 +253,7 @@ def spec_options(function):
 @spec_options
 def spec(address, device, gpu, meta, timeout, no_cache, as_json, events) -> None:
     """Build the contract-augmented spec of a module."""
-    from hiera_core.spec import Spec, render_text
+    from hiera_core.spec.model import Spec, render_text
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
     # The budget is optimize's default here, so the entry this caches is the one `hiera optimize` reads.
@@ -287,10 +287,10 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
     """Rank the implementation spaces and strategies for a module (offline expert planner); with a
     model configured, the model also chooses the space, shown beside the offline ranking."""
     from hiera_core.llm.record import LLMRecord
-    from hiera_core.optimize import configure_llm
-    from hiera_core.plan import ExpertPlanner, render_plan
-    from hiera_core.refine import plan_only
-    from hiera_core.spec import Spec
+    from hiera_core.loop.optimize import configure_llm
+    from hiera_core.plan.planner import ExpertPlanner, render_plan
+    from hiera_core.loop.refine import plan_only
+    from hiera_core.spec.model import Spec
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
     settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu, meta=meta,
@@ -453,7 +453,7 @@ def _print_optimize(result: dict) -> None:
 @common_output
 def profile(address, device, gpu, timeout, as_json, events) -> None:
     """Time a module (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel."""
-    from hiera_core.spec import Spec
+    from hiera_core.spec.model import Spec
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
     settings = Settings(device=options.device or default_device(), gpu=gpu, timeout_s=options.timeout_s)
@@ -502,10 +502,10 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
 @common_output
 def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json, events) -> None:
     """Verify a candidate file defining ModelNew against a reference; exit 0 pass, 1 fail, 2 error."""
-    from hiera_core import proposal as proposals
-    from hiera_core.candidate_space import InferredSpace, infer_space
-    from hiera_core.verify import SANITIZER_TOOLS, Check, Verification, find_compute_sanitizer
-    from hiera_core.verify import sanitize as run_sanitizer
+    from hiera_core.propose import proposal_file as proposals
+    from hiera_core.spaces.detect import InferredSpace, infer_space
+    from hiera_core.verify.verdicts import SANITIZER_TOOLS, Check, Verification, find_compute_sanitizer
+    from hiera_core.verify.verdicts import sanitize as run_sanitizer
 
     options = run_options(reference, as_json, events, device=device, timeout_s=timeout)
     settings = Settings(device=options.device or default_device(), timeout_s=options.timeout_s)
@@ -603,11 +603,11 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
 
 
 def _reproducers(session, candidate: str, verification: dict) -> dict[int, str]:
-    """index of a check -> the command that runs its reproducer script (hiera_core.repro), written into
+    """index of a check -> the command that runs its reproducer script (hiera_core.verify.repro), written into
     the run folder (its path as the check's "script"), for each failed check that one input set shows."""
     from pathlib import Path
 
-    from hiera_core.repro import reproducer, script_path
+    from hiera_core.verify.repro import reproducer, script_path
 
     commands = {}
     for index, check in enumerate(verification["checks"]):

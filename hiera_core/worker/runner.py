@@ -1,11 +1,11 @@
 """The candidate's process: imports the candidate and answers the judge's requests, nothing else.
 
-    python -m hiera_core.runner READ_FD WRITE_FD JUDGE_FILE RUNNER_FILE
+    python -m hiera_core.worker.runner READ_FD WRITE_FD JUDGE_FILE RUNNER_FILE
 
 It builds `ModelNew`, loads the state the judge sends, calls the module on the inputs the judge
-sends and sends back what it returned; it times itself by the same steps (hiera_core.timing's
+sends and sends back what it returned; it times itself by the same steps (hiera_core.profile.timing's
 BatchTimer) the judge times the reference by. It judges nothing: comparisons, timing checks and
-the verdict are the judge's (hiera_core.judge), in a process that never imports candidate code.
+the verdict are the judge's (hiera_core.verify.judge), in a process that never imports candidate code.
 What this process reports about itself (its runtime state, its threads, aliasing) is a second
 line of defence: the first is that its outputs and its wall-clock time are judged from outside.
 """
@@ -21,9 +21,9 @@ import sys
 import threading
 import traceback
 
-from hiera_core.channel import Channel, ChannelClosed
-from hiera_core.inputs import tensors_equal
-from hiera_core.isolate import die_with_parent
+from hiera_core.worker.channel import Channel, ChannelClosed
+from hiera_core.verify.inputs import tensors_equal
+from hiera_core.worker.isolate import die_with_parent
 
 POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}  # 0xFF..: NaN in every float format; 0xFE: glibc perturb byte 0x01
 M_PERTURB = -6  # glibc mallopt: fill each allocation with (byte ^ 0xFF)
@@ -35,8 +35,8 @@ HARNESS_FUNCTIONS = (
     "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.stream",
     "torch.profiler.profile", "torch.autograd.profiler.profile", "torch.no_grad",
     "threading.Thread", "threading.enumerate", "os.write", "os.read", "json.dumps", "json.loads",
-    "hiera_core.channel.Channel.send", "hiera_core.channel.Channel.receive",
-    "hiera_core.timing.BatchTimer.run", "hiera_core.timing.FreshValues.make",
+    "hiera_core.worker.channel.Channel.send", "hiera_core.worker.channel.Channel.receive",
+    "hiera_core.profile.timing.BatchTimer.run", "hiera_core.profile.timing.FreshValues.make",
 )
 # Modules whose public functions a candidate may not replace: other code in the process (and the
 # reference, were it timed here) would compute something else.
@@ -237,7 +237,7 @@ class Runner:
         """Settle the device and the harness before any candidate code runs; record the state."""
         import torch
 
-        from hiera_core.task import load_task
+        from hiera_core.task.load import load_task
 
         import torch._dynamo  # noqa: F401  (on import it wraps torch functions: before the snapshot)
 
@@ -351,7 +351,7 @@ class Runner:
         return {}, []
 
     def op_timing_sets(self, message: dict, tensors: list) -> tuple[dict, list]:
-        from hiera_core.timing import BatchTimer, FreshValues
+        from hiera_core.profile.timing import BatchTimer, FreshValues
 
         self.timing_values = FreshValues([_inputs(spec, tensors) for spec in message["sets"]])
         self.timer = BatchTimer(self.modules[message["slot"]], self.timing_values, self.device)
@@ -385,7 +385,7 @@ def _inputs(spec: list, tensors: list) -> list:
 def _as_outputs(out) -> list:
     import torch
 
-    from hiera_core.task import outputs_as_list
+    from hiera_core.task.load import outputs_as_list
 
     outs = outputs_as_list(out) if isinstance(out, (torch.Tensor, tuple, list)) else [out]
     for index, value in enumerate(outs):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from hiera_core.errors import HieraError
 
-PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
         preexec = _limit_memory(int(total * 0.9)) if device == "cpu" and total else None
         started = time.monotonic()
         with open(log, "ab") as log_stream:
-            process = subprocess.Popen([python or sys.executable, "-m", "hiera_core.worker", str(request_path),
+            process = subprocess.Popen([python or sys.executable, "-m", "hiera_core.worker.ops", str(request_path),
                                         str(result_path)], stdout=log_stream, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                                        preexec_fn=preexec)

@@ -3,7 +3,7 @@ and, for declared dynamic dims, boundary sizes. Imports torch: worker processes 
 
 Distributions change the scale, offset and shape of the values, so that kernels tuned to one
 distribution are caught ("offset" moves values far from zero: one-pass variances and softmax
-without its max fail there). The judge draws the base seed per run (hiera_core.judge). "normal" also gives mixed signs to inputs the task makes non-negative:
+without its max fail there). The judge draws the base seed per run (hiera_core.verify.judge). "normal" also gives mixed signs to inputs the task makes non-negative:
 with only `torch.rand` inputs an identity kernel passes ReLU and a constant one passes sign(x).
 Where the reference cannot take negative values (log, sqrt: non-finite outputs the task's own
 inputs do not produce), the verifier swaps that set for its sign-preserving twin
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.task import Task
+from hiera_core.task.load import Task
 
 DISTRIBUTIONS = ("task", "offset", "normal", "mixed-magnitude", "large", "task-reseeded")
 OFFSET = 100.0  # the "offset" distribution: values around +-OFFSET with unit spread (8 in half precision)
@@ -142,7 +142,7 @@ def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000,
 def rebuild_set(task: Task, device: str, seed: int, distribution: str, keeps_sign: bool = True,
                 dynamic_size: int | None = None) -> InputSet:
     """The set `input_sets` (or `with_signs_kept`) drew with these parameters, drawn again: a
-    reproducer's inputs (hiera_core.repro). A set that kept its signs is drawn with them kept, which
+    reproducer's inputs (hiera_core.verify.repro). A set that kept its signs is drawn with them kept, which
     `_seeded_set` makes the same values as the draw that did not need to change any."""
     import torch
 

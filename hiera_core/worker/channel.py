@@ -1,7 +1,7 @@
 """The judge's channel to a candidate runner: JSON messages on a pipe pair, tensors as raw bytes in
 shared-memory files the judge creates (one for each direction).
 
-The judge (hiera_core.judge) never imports candidate code; the runner (hiera_core.runner) does
+The judge (hiera_core.verify.judge) never imports candidate code; the runner (hiera_core.worker.runner) does
 and only answers requests. Everything the runner says is data the judge validates: a message is
 a JSON object whose tensors are described by dtype, shape and where their bytes lie in the
 runner's file, never a pickle (unpickling what a candidate wrote would run its code in the judge).

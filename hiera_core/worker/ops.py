@@ -1,11 +1,11 @@
 """Worker process: runs user code (the reference, candidates) on behalf of the orchestrator.
 
-    python -m hiera_core.worker REQUEST.json RESULT.json
+    python -m hiera_core.worker.ops REQUEST.json RESULT.json
 
 The request names an op and its arguments; the result file receives {"ok": true, "result": ...}
 or {"ok": false, "error": HieraError-as-dict}. Anything the user's code prints goes to this
 process's stdout/stderr, which the parent keeps as a log. A crash, hang or CUDA fault here
-cannot take the parent down (see hiera_core.isolate).
+cannot take the parent down (see hiera_core.worker.isolate).
 
 A request's `cache_root` (the store's cache folder) becomes inductor's and Triton's cache folders
 unless the user set TORCHINDUCTOR_CACHE_DIR / TRITON_CACHE_DIR; an evaluation's `stages_path`
@@ -22,17 +22,17 @@ import traceback
 from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
 from hiera_core.events import stopwatch
-from hiera_core.isolate import die_with_parent
-from hiera_core.profile_ncu import op_ncu
+from hiera_core.worker.isolate import die_with_parent
+from hiera_core.profile.ncu import op_ncu
 
 
 def op_prepare(request: dict) -> dict:
     """Spec; with implement=True also the expert plan (unless given) and candidate sources."""
-    from hiera_core.contract import prepare
-    from hiera_core.plan import ExpertPlanner, Plan
+    from hiera_core.spec.contract import prepare
+    from hiera_core.plan.planner import ExpertPlanner, Plan
     from hiera_core.spaces import ImplementContext, strategies
     from hiera_core.spaces.compose import library_variants
-    from hiera_core.task import load_task
+    from hiera_core.task.load import load_task
 
     task = load_task(request["address"])
     prepared = prepare(task, request["device"], gpu=request.get("gpu"), force_meta=request.get("meta", False),
@@ -71,10 +71,10 @@ def op_prepare(request: dict) -> dict:
 
 
 def op_evaluate(request: dict) -> dict:
-    """Verify a candidate, then time it against the reference (hiera_core.judge). This process is
+    """Verify a candidate, then time it against the reference (hiera_core.verify.judge). This process is
     the judge: the candidate runs in a runner process of its own, which this one starts."""
-    from hiera_core.task import choose_class, read_source, split_address
-    from hiera_core.verify import static_verification
+    from hiera_core.task.load import choose_class, read_source, split_address
+    from hiera_core.verify.verdicts import static_verification
 
     on_phase = None
     if request.get("stages_path"):
@@ -90,7 +90,7 @@ def op_evaluate(request: dict) -> dict:
     if not static.passed:  # rejected before torch and the candidate are even imported
         return {"verification": static.to_dict()}
     from hiera_core.cuda.extensions import prebuild
-    from hiera_core.verify import Check
+    from hiera_core.verify.verdicts import Check
 
     # Extensions the candidate builds (`_hiera_extension`) compile in a child process before any of
     # it runs: compile errors come back trimmed and mapped to its lines, and its own build is a cache hit.
@@ -98,9 +98,9 @@ def op_evaluate(request: dict) -> dict:
     if failure:
         static.add([Check("compile", False, failure)])
         return {"verification": static.to_dict()}
-    from hiera_core.judge import evaluate
-    from hiera_core.spec import Spec
-    from hiera_core.task import load_task
+    from hiera_core.verify.judge import evaluate
+    from hiera_core.spec.model import Spec
+    from hiera_core.task.load import load_task
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "evaluate"):
@@ -120,8 +120,8 @@ def file_verification(candidate_path: str, reference_source: str, candidate_sour
     """The whole file the runner will import: past a proposal header, the reference verbatim, then
     the candidate part the static checks read. Anything else (code hidden above the candidate
     marker, a part other than the one checked) is rejected."""
-    from hiera_core import proposal as proposals
-    from hiera_core.verify import Check, Verification
+    from hiera_core.propose import proposal_file as proposals
+    from hiera_core.verify.verdicts import Check, Verification
 
     try:
         text = open(candidate_path, encoding="utf-8").read()
@@ -144,9 +144,9 @@ def file_verification(candidate_path: str, reference_source: str, candidate_sour
 
 def op_profile(request: dict) -> dict:
     """Profile the reference (the last profile the hover shows): timing, top kernels, roofline."""
-    from hiera_core.contract import prepare
-    from hiera_core.task import load_task
-    from hiera_core.timing import time_module
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+    from hiera_core.profile.timing import time_module
 
     task = load_task(request["address"])
     prepared = prepare(task, request["device"], gpu=request.get("gpu"), measure=False)

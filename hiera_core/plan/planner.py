@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
-from hiera_core.regions import Region, partition, plan_regions
+from hiera_core.plan.regions import Region, partition, plan_regions
 from hiera_core.spaces import SPACES, strategies
 from hiera_core.spaces.algebra import EXACT_REWRITES
 from hiera_core.spaces.custom_cuda import lower_spec
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 # Expert priors: how well each strategy tends to pay for each workload class (0..1). Strategies
 # not listed fall back to their space's prior below.
@@ -299,7 +299,7 @@ class LLMPlanner:
 
     def messages(self, spec: Spec, offline: Plan) -> list[dict]:
         from hiera_core import prompts
-        from hiera_core.spec import render_text
+        from hiera_core.spec.model import render_text
 
         spaces = "\n".join(f"- {key}: {SPACE_MEANINGS[key]}" for key in open_spaces(spec.device))
         return [{"role": "system", "content": prompts.load("system").render(device=self.device_text)},

@@ -1,11 +1,11 @@
 """The HIERA loop: plan -> implement -> verify -> profile -> propose, orchestrated from a process
-that never imports torch; every step that runs user code runs in a worker (hiera_core.isolate).
+that never imports torch; every step that runs user code runs in a worker (hiera_core.worker.isolate).
 
 Records everything in the store as it goes (run.json is rewritten atomically at each step, so it
 can be read while the run is in progress) and reports progress events, each candidate's stages too.
 The reference's prepared spec (with its plan and candidates) is cached in the store by what it
 depends on (`spec_cache_parts`), and so is each candidate's outcome and the fresh-process
-confirmation of the best (hiera_core.outcome_cache): a second run on an unchanged module evaluates
+confirmation of the best (hiera_core.loop.outcome_cache): a second run on an unchanged module evaluates
 nothing it already knows.
 """
 
@@ -26,22 +26,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core import __version__
-from hiera_core import proposal as proposals
+from hiera_core.propose import proposal_file as proposals
 from hiera_core.errors import HieraError
 from hiera_core.events import CANDIDATE_STAGES, Emit, Event, Fanout, following_stages, stopwatch
-from hiera_core.isolate import Placement, run_worker
+from hiera_core.worker.isolate import Placement, run_worker
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import resolve as resolve_llm
 from hiera_core.llm.config import without_credentials
 from hiera_core.llm.record import LLMRecord
-from hiera_core.outcome_cache import OutcomeCache
-from hiera_core.plan import MIN_SPEEDUP, Plan
-from hiera_core.repro import reproducer, script_path
+from hiera_core.loop.outcome_cache import OutcomeCache
+from hiera_core.plan.planner import MIN_SPEEDUP, Plan
+from hiera_core.verify.repro import reproducer, script_path
 from hiera_core.spaces.algebra import rewrites_the_work
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 from hiera_core.store import Run, Store, cache_key, iso_time, source_digest, task_key
-from hiera_core.task import choose_class, read_source, split_address
+from hiera_core.task.load import choose_class, read_source, split_address
 
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
@@ -52,7 +52,7 @@ HOST_BOUND_SHARE = 0.7
 # graph's time was not tried under the 0.7 it had shared with the first condition).
 GRAPH_GAIN_SHARE = 0.9
 # A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
-# GPU work is within this factor of it (hiera_core.optimize.host_bound_refinements).
+# GPU work is within this factor of it (hiera_core.loop.optimize.host_bound_refinements).
 GRAPH_RIVAL_SHARE = 1.25
 # A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
 # candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
@@ -78,7 +78,7 @@ class Settings:
     placement: Placement | None = None  # the workers' GPU and CPU cores (`hiera bench --gpus`); None: inherited
     candidate_floor_s: float = CANDIDATE_FLOOR_S  # least time a candidate's evaluation is given
     # Candidates evaluated side by side (each compiles and verifies while another may; timing is
-    # exclusive, hiera_core.devicelock); None: default_jobs(device).
+    # exclusive, hiera_core.worker.devicelock); None: default_jobs(device).
     jobs: int | None = None
     # Use the reference's cached spec when one matches (--no-cache: measure afresh, and cache that)
     cache: bool = True
@@ -101,10 +101,10 @@ class CandidateOutcome:
     failed_check: dict | None = None
     baseline_timing: dict | None = None  # the reference timed beside this candidate (kernels, spread)
     timing: dict | None = None  # the candidate's own timing (top kernels: refinement feedback)
-    # Whether the speedup exceeds the measured spread (hiera_core.judge.significance), and why not
+    # Whether the speedup exceeds the measured spread (hiera_core.verify.judge.significance), and why not
     significant: bool = False
     timing_verdict: str = ""
-    # The store's outcome cache (hiera_core.outcome_cache): {"key", "used": whether this outcome came
+    # The store's outcome cache (hiera_core.loop.outcome_cache): {"key", "used": whether this outcome came
     # from it, "note"; when used, "evaluated" and "run": when and where it was evaluated}; None: no key
     cache: dict | None = None
 
@@ -471,7 +471,7 @@ def cached_prepared(entry: dict | None, parts: dict) -> dict | None:
 def hiera_version() -> str:
     """HIERA's version and a digest of its package's files: its code changed under one version
     number (an edit, a checkout) is another version to the cache."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".cu", ".cuh", ".json", ".md", ".txt") and "__pycache__" not in path.parts:
@@ -526,7 +526,7 @@ def device_model(settings: Settings) -> str | None:
 def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
     """Why no candidate is worth its compile, when the reference was measured, on the GPU its
     roofline is for, at AT_LIMIT_SHARE of its bound or more; None otherwise."""
-    from hiera_core import gpus
+    from hiera_core.spec import gpus
 
     here = gpus.match_name(spec.environment.get("device_name") or "")
     if not (spec.measured and spec.device == "cuda" and spec.reference_ms and spec.roofline.bound_ms
@@ -581,7 +581,7 @@ def _run_candidate(session: Session, candidate: dict, spec: Spec, index: int, to
                    deadline: float | None = None, device_lock: str | None = None) -> tuple[CandidateOutcome, int]:
     """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
     (outcome, line where its code starts in the file). `device_lock`: shared with the candidates
-    evaluated beside it (hiera_core.devicelock). An outcome in the store's cache is reused (no
+    evaluated beside it (hiera_core.worker.devicelock). An outcome in the store's cache is reused (no
     stages: nothing is compiled, verified or timed), and a fresh one is cached."""
     run = session.run
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
@@ -637,7 +637,7 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
     """
     from hiera_core.llm.cache import AnswerCache
     from hiera_core.llm.client import ChatClient, ModelUnavailable
-    from hiera_core.refine import Planning, Refiner, describe_device, planning_deadline
+    from hiera_core.loop.refine import Planning, Refiner, describe_device, planning_deadline
 
     config = session.llm_config
     record = session.llm_record = LLMRecord(session.run, config.public())
@@ -693,9 +693,9 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
 
 def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, deadline: float) -> str:
     """Nsight Compute's figures of one call of the verified candidate `name`, as text for its profile
-    (hiera_core.profile_ncu), recorded as candidates/NAME.ncu.json; a one-line note when ncu is absent,
+    (hiera_core.profile.ncu), recorded as candidates/NAME.ncu.json; a one-line note when ncu is absent,
     fails or would outlast the time budget; "" off CUDA."""
-    from hiera_core.profile_ncu import NCU_TIMEOUT_S, NOT_FOUND, NcuReport, find_ncu
+    from hiera_core.profile.ncu import NCU_TIMEOUT_S, NOT_FOUND, NcuReport, find_ncu
 
     if not session.settings.device.startswith("cuda"):
         return ""
@@ -891,7 +891,7 @@ def reused_from_cache(best: CandidateOutcome, confirmation: dict | None) -> str:
 
 def _confirmation(session: Session, verified: list[CandidateOutcome]) -> dict | None:
     """_confirm_best's answer; from the store's cache when the same contenders, every one's outcome
-    from the cache, were confirmed before (hiera_core.outcome_cache), and cached when it settled."""
+    from the cache, were confirmed before (hiera_core.loop.outcome_cache), and cached when it settled."""
     contenders = [vars(o) for o in verified if o.speedup >= MIN_SPEEDUP][:CONFIRM_TRIES]
     cache = session.outcome_cache
     if cache is not None and (cached := cache.confirmation(contenders)) is not None:

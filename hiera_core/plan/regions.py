@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from hiera_core.spec import Spec
+from hiera_core.spec.model import Spec
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
 TAKES_PROLOGUE = {"norm", "reduction", "softmax", "pool"}

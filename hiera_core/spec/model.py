@@ -1,6 +1,6 @@
 """The contract-augmented task specification: data model and text rendering. Pure (no torch).
 
-Built by `hiera_core.contract` from running (or meta-tracing) the reference; consumed by the
+Built by `hiera_core.spec.contract` from running (or meta-tracing) the reference; consumed by the
 planner, the implementers, the verifier, prompts and hovers.
 """
 

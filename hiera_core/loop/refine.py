@@ -57,11 +57,11 @@ from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, 
 from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.record import Exchange, LLMRecord
 from hiera_core.llm.resume import Replay
-from hiera_core.plan import (SPACE_MEANINGS, ExpertPlanner, LLMPlanner, Plan, chosen_plan, fallback_choice,
+from hiera_core.plan.planner import (SPACE_MEANINGS, ExpertPlanner, LLMPlanner, Plan, chosen_plan, fallback_choice,
                              open_spaces)
-from hiera_core.regions import Region, node_refs
+from hiera_core.plan.regions import Region, node_refs
 from hiera_core.spaces import SPACES
-from hiera_core.spec import Spec, render_text
+from hiera_core.spec.model import Spec, render_text
 
 MIN_ANSWER_TOKENS = 512  # below this a candidate module cannot be written: the token budget is spent
 MEMORY_TOKENS = 6000  # earlier attempts of a chain in full in its refinement prompt, newest first, up to this
@@ -879,7 +879,7 @@ def region_lines_text(code: str, nodes: list[str]) -> str:
 
 
 def script_block(path: str) -> str:
-    """The runnable reproducer of a mismatch (hiera_core.repro) with its text; "" when there is none."""
+    """The runnable reproducer of a mismatch (hiera_core.verify.repro) with its text; "" when there is none."""
     try:
         text = Path(path).read_text(encoding="utf-8") if path else ""
     except OSError:

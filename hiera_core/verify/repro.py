@@ -3,7 +3,7 @@
 The judge records how the failing input set was drawn (`FailingInputs`, on the failed Check: run
 seed, distribution, sign policy, dynamic size, perturbed parameters, tolerances); the orchestrator
 writes a short script next to the candidate (`candidates/NAME.repro.py`) that rebuilds that set with
-HIERA's own input generator (hiera_core.inputs.rebuild_set), runs the reference and the candidate
+HIERA's own input generator (hiera_core.verify.inputs.rebuild_set), runs the reference and the candidate
 on it as the judge does (weights by state_dict, fresh copies of the inputs) and prints the largest
 error and the first value out of tolerance; exit 1 on a mismatch, 0 when there is none. The model
 gets its path and text in the refinement feedback; `hiera verify` prints the command that runs it.
@@ -43,13 +43,13 @@ def script_path(candidate_path: Path) -> Path:
 
 def script_text(address: str, candidate_path: str, device: str, inputs: FailingInputs, check: str,
                 description: str) -> str:
-    from hiera_core.isolate import PACKAGE_ROOT
+    from hiera_core.worker.isolate import PACKAGE_ROOT
 
     if inputs.perturbed_seed is None:
         state, perturbed_import = "reference.state_dict()", ""
     else:  # the judge's check with moved parameters
         state = f"perturbed_state(reference.state_dict(), {inputs.perturbed_seed})"
-        perturbed_import = "from hiera_core.judge import perturbed_state\n"
+        perturbed_import = "from hiera_core.verify.judge import perturbed_state\n"
     return f'''"""Reproduces HIERA's '{check}' rejection on {description}.
 Run it with python: exit 1 on a mismatch, 0 when there is none."""
 import sys
@@ -57,10 +57,10 @@ import sys
 sys.path.insert(0, {PACKAGE_ROOT!r})
 import torch
 
-from hiera_core.inputs import clone_inputs, rebuild_set
-{perturbed_import}from hiera_core.repro import compare_outputs
-from hiera_core.runner import import_candidate
-from hiera_core.task import load_task, outputs_as_list
+from hiera_core.verify.inputs import clone_inputs, rebuild_set
+{perturbed_import}from hiera_core.verify.repro import compare_outputs
+from hiera_core.worker.runner import import_candidate
+from hiera_core.task.load import load_task, outputs_as_list
 
 DEVICE = {device!r}
 TOLERANCES = {inputs.tolerances!r}  # per output: [rtol, atol_rel]; atol = atol_rel * RMS of the reference

@@ -1,0 +1,1 @@
+"""`hiera`: the command line, a shell over the engine's functions."""
