@@ -142,7 +142,8 @@ def main() -> None:
             print(f"one small .cu end to end, {label}: median {statistics.median(runs):.3f} s "
                   f"(min {min(runs):.3f} s, {options.runs} runs)")
 
-        startup = statistics.median(import_time(env, directory, "hiera_lsp.cli, hiera_lsp.check") for _ in range(5))
+        startup = statistics.median(import_time(env, directory, "hiera_lsp.cli, hiera_lsp.check.command")
+                                    for _ in range(5))
         analysers = statistics.median(import_time(env, directory, "hiera_core.analysis.cuda_rules, "
                                                   "hiera_core.analysis.contract_rules") for _ in range(5))
         print(f"start-up imports (hiera_lsp.cli + check, -X importtime): {startup:.3f} s; "

@@ -259,8 +259,8 @@ async def bench_diagnostics(root: Path, count: int, pull: bool, where=kernel_bod
 def bench_analysis_cpu(count: int) -> tuple[list[float], list[float]]:
     """Thread CPU ms of diagnostics_for on the 3000-line file: after each edit of a kernel line
     (the snapshot model's incremental parse and rule cache), and cold."""
-    from hiera_lsp.documents import Document
     from hiera_lsp.diagnostics import diagnostics_for
+    from hiera_lsp.documents import Document
 
     text = cuda_source(3000)
     line = kernel_body_line(text)

@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hiera_core.spec import gpus  # noqa: E402
 from hiera_core.cuda.nvrtc import compile_cuda  # noqa: E402
 from hiera_core.cuda.resources import kernel_resources  # noqa: E402
-from hiera_core.spaces.custom_cuda.templates import STENCIL_TILE_3D  # noqa: E402
+from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_TILE_3D  # noqa: E402
+from hiera_core.spec import gpus  # noqa: E402
 from hiera_core.task.load import load_task  # noqa: E402
 
 EXAMPLES = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
@@ -32,7 +32,7 @@ COMPILE_TARGET_S = 0.5
 # registers) and a cp.async shared-memory ring of 4-8 planes (commit 1f40b6a): none beat the
 # shipped tile by more than 1 us (benchmarks/results/h200-2026-11-29-s5). Session 6 found the halo's
 # loads in the same iteration as their use to be what cost: queued ahead, -3.5 us (.../h200-2026-11-29-s6).
-STENCIL_TILES = [  # the shipped tile first; then its options (templates.stencil_source), alone and together
+STENCIL_TILES = [  # the shipped tile first; then its options (stencil_template.stencil_source), alone and together
     STENCIL_TILE_3D,
     {**STENCIL_TILE_3D, "stcs": 0},
     {**STENCIL_TILE_3D, "zc": 32},
@@ -65,9 +65,10 @@ def candidate(name: str):
     import torch
     from torch.fx.passes.shape_prop import ShapeProp
 
-    from hiera_core.spaces import ImplementContext
     from hiera_core.spaces.custom_cuda import STRATEGIES, ModelResolver, ops_from_fx
-    from hiera_core.spaces.custom_cuda.graph import Unsupported, lower
+    from hiera_core.spaces.custom_cuda.graph import Unsupported
+    from hiera_core.spaces.custom_cuda.lowering import lower
+    from hiera_core.spaces.strategy import ImplementContext
 
     path, cls, init, inputs = load(name)
     model = cls(*init).eval()  # as the engine verifies (a batch norm reads its running statistics)
@@ -297,7 +298,7 @@ def stencil_sweep(with_compile: bool) -> None:
     import torch.nn.functional as F
 
     from hiera_core.cuda import proposal_runtime
-    from hiera_core.spaces.custom_cuda.templates import stencil_launch_tile, stencil_source
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source
 
     _, cls, init, inputs = load("stencil3d")
     model = cls(*init).cuda()

@@ -39,12 +39,13 @@ def main() -> int:
 def _bench_task(path: str, modes: str) -> None:
     import torch
 
-    from hiera_core.spec.contract import prepare
     from hiera_core.plan.planner import ExpertPlanner
-    from hiera_core.spaces import ImplementContext, strategies
-    from hiera_core.spaces.pytorch_ops import generate_cuda_graph, graphed
-    from hiera_core.task.load import load_task
     from hiera_core.profile.timing import time_module
+    from hiera_core.spaces import strategies
+    from hiera_core.spaces.pytorch_ops import generate_cuda_graph, graphed
+    from hiera_core.spaces.strategy import ImplementContext
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
 
     task = load_task(path)
     prepared = prepare(task, "cuda", measure=True)

@@ -36,9 +36,9 @@ def time_in_this_process(name: str, device: str, pin_cpu: int | None) -> dict:
         os.sched_setaffinity(0, {pin_cpu})
     import torch
 
+    from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
-    from hiera_core.profile.timing import time_module
 
     prepared = prepare(load_task(str(ROOT / "examples" / f"{name}.py")), device, measure=False)
     result = {"eager": time_module(prepared.model, prepared.inputs, device, profile=False).to_dict()}

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # after PYTHONPATH, so another checkout's hiera_core wins when given
 
-from hiera_core.worker.isolate import run_worker  # noqa: E402
 from hiera_core.propose.proposal_file import assemble_body, candidate_part  # noqa: E402
+from hiera_core.worker.isolate import run_worker  # noqa: E402
 
 
 def measure(path: Path, device: str, folder: Path) -> dict:
@@ -60,9 +60,8 @@ def main() -> None:
     parser.add_argument("examples", nargs="*", help="example names (default: all)")
     parser.add_argument("--device", choices=["cuda", "cpu"], default=None)
     args = parser.parse_args()
-    from hiera_core.loop.optimize import default_device
-
     import hiera_core
+    from hiera_core.loop.session import default_device
 
     device = args.device or default_device()
     paths = sorted((ROOT / "examples").glob("*.py"))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_nvrtc import candidate, gpu_pair, host_bound, kernel_ms, load, slice_stencil, timer  # noqa: E402
+from bench_nvrtc import candidate, gpu_pair, host_bound, kernel_ms, load, slice_stencil, timer
 
 
 def contenders():

@@ -35,5 +35,5 @@ class HieraError(Exception):
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "HieraError":
+    def from_dict(cls, data: dict) -> HieraError:
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})

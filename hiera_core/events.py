@@ -30,10 +30,11 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, TextIO
+from typing import TextIO
 
 STAGES = ("load", "spec", "plan", "implement", "verify", "profile", "propose")
 # A candidate's own stages: compile (its checks, extension builds and process start; a torch.compile

@@ -35,8 +35,9 @@ import secrets
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from hiera_core.errors import HieraError
 
@@ -136,7 +137,7 @@ class Store:
         self.root = self.workspace / STORE_DIR
 
     @classmethod
-    def for_file(cls, file: str | os.PathLike) -> "Store":
+    def for_file(cls, file: str | os.PathLike) -> Store:
         return cls(find_workspace_root(file))
 
     # ---- locking -------------------------------------------------------------------------
@@ -153,11 +154,11 @@ class Store:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     # ---- runs ----------------------------------------------------------------------------
-    def new_run(self, kind: str) -> "Run":
+    def new_run(self, kind: str) -> Run:
         run_id = time.strftime("%Y%m%d-%H%M%S") + f"-{kind}-{os.getpid()}-{secrets.token_hex(3)}"
         return Run(self, run_id)
 
-    def run(self, run_id: str) -> "Run":
+    def run(self, run_id: str) -> Run:
         return Run(self, run_id)
 
     def runs(self) -> list[str]:

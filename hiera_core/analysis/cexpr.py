@@ -1,7 +1,7 @@
 """Integer C expressions: the arithmetic shared by the CUDA analyzers, and a small parser for text.
 
 The text parser reads `// hiera: requires n % 4 == 0` conditions and object-like macro bodies
-(`#define THREADS (WARPS * 32)`); tree nodes are evaluated in cuda_source with the same
+(`#define THREADS (WARPS * 32)`); tree nodes are evaluated in cuda_document with the same
 `binary`/`unary` semantics (C: truncating division, comparisons give 0/1).
 """
 

@@ -7,12 +7,12 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from hiera_core.propose import proposal_file as proposal
 from hiera_core.analysis import cexpr
-from hiera_core.analysis.cuda_source import Annotation, CudaDocument, CudaFunction
+from hiera_core.analysis.cuda_document import Annotation, CudaDocument, CudaFunction
 from hiera_core.analysis.findings import Finding, Span
 from hiera_core.analysis.python_source import PythonDocument
 from hiera_core.analysis.rules import finding
+from hiera_core.propose import proposal_file as proposal
 
 ANNOTATION_KEYS = {
     "requires": "a C condition over the kernel's integer parameters, e.g. `requires n % 4 == 0`",

@@ -23,8 +23,8 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from hiera_core.analysis.findings import Span, utf8_safe
-from hiera_core.task.directives import DIRECTIVE_RE, Directives, directives_above, is_suppression
 from hiera_core.propose.proposal_file import ProposalHeader, parse_header
+from hiera_core.task.directives import DIRECTIVE_RE, Directives, directives_above, is_suppression
 
 PYTHON = Language(tree_sitter_python.language())
 _local = threading.local()

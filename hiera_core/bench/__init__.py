@@ -1,7 +1,8 @@
 """`hiera bench`: HIERA over a KernelBench-format suite, with the paper's measures.
 
     suite.py       which tasks: KernelBench-layout folders (`levelN/*.py`) or lists of files
-    runner.py      per task: `optimize`, then the timing op; one record per task, saved as it goes
+    runner.py      the suite: the tasks on this host (one per GPU at a time) or on Ray, each record saved as it goes
+    task_run.py    the bench's settings, and one task: `optimize`, then the timing op, into one record
     ray_runner.py  --ray: one Ray task per bench task, records brought back and saved as a local run saves them
     worker_ops.py  the timing op (in a worker): eager and each torch.compile mode, one method; the proposal paired
     record.py      the per-task record

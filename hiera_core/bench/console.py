@@ -3,9 +3,9 @@ finished task, then the per-task and per-level tables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -16,8 +16,9 @@ from hiera_core.bench.measures import BASELINES, P_VALUES, p_key, summarise
 from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.report import BASELINE_TITLES, require_matplotlib
 from hiera_core.bench.results import REPORT_HTML, RESULTS_CSV, RESULTS_JSON, BenchResults
-from hiera_core.bench.runner import BenchSettings, run_bench
+from hiera_core.bench.runner import run_bench
 from hiera_core.bench.suite import discover
+from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event
 

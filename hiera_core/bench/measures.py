@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from hiera_core.bench.record import TaskRecord
 

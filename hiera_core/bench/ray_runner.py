@@ -1,7 +1,7 @@
 """`hiera bench --ray`: the suite's tasks as Ray tasks on a cluster, records saved here as they finish.
 
 Each bench task is one Ray task asking for one GPU (`--device cuda`) or `--ray-cpus` cores
-(`--device cpu`); on its node it runs what a local run does (runner.run_task: optimize, then the
+(`--device cpu`); on its node it runs what a local run does (task_run.run_task: optimize, then the
 timing worker, the workers on the GPU Ray gave it). Nothing needs a shared disk: the task files
 (each in a folder of its own, with its workspace's pyproject.toml, so the engine reads the same
 settings) and the hiera_core package travel in the job's runtime environment (`working_dir`,
@@ -28,12 +28,12 @@ from pathlib import Path
 import hiera_core
 from hiera_core.bench.environment import host_environment, task_environment
 from hiera_core.bench.record import TaskRecord
-from hiera_core.bench.runner import BenchSettings, run_task, slug
 from hiera_core.bench.suite import BenchTask
+from hiera_core.bench.task_run import BenchSettings, run_task, slug
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, discard
-from hiera_core.worker.isolate import Placement
 from hiera_core.store import find_workspace_root
+from hiera_core.worker.isolate import Placement
 
 MAX_RETRIES = 1  # a task whose node died runs once more, elsewhere if the node is gone
 WAIT_S = 1.0  # ray.wait's timeout, so that Ctrl-C is seen within a second

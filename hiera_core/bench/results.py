@@ -50,7 +50,7 @@ class BenchResults:
                 "tasks": [record.to_dict() for record in self.tasks]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "BenchResults":
+    def from_dict(cls, data: dict) -> BenchResults:
         return cls(settings=data["settings"], environment=data["environment"], command=data.get("command", []),
                    tasks=[TaskRecord.from_dict(task) for task in data["tasks"]], created=data["created"],
                    updated=data["updated"])

@@ -11,55 +11,26 @@ from __future__ import annotations
 
 import os
 import queue
-import shutil
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 from hiera_core.bench.environment import (
     host_environment,
     llm_environment,
-    redact_endpoint,
-    task_environment,
 )
 from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
+from hiera_core.bench.task_run import BenchSettings, run_task
 from hiera_core.errors import HieraError
-from hiera_core.events import Emit, Event, stopwatch
-from hiera_core.worker.isolate import Placement, run_worker, stop_running_workers
-from hiera_core.llm.config import Overrides as LLMOverrides
-from hiera_core.loop.optimize import Settings, llm_config_for, optimize
-from hiera_core.store import Store, find_workspace_root
+from hiera_core.events import Emit, Event
+from hiera_core.loop.session import llm_config_for
 from hiera_core.profile.timing import METHOD_VERSION as TIMING_METHOD
-
-
-@dataclass
-class BenchSettings:
-    device: str
-    budget: int  # offline expert candidates per task, as `hiera optimize --budget`
-    timeout_s: float  # per worker step, as in `hiera optimize`
-    # Model flags, None when not given (the engine then reads env, pyproject.toml, editor settings).
-    model: str | None = None
-    base_url: str | None = None
-    samples: int | None = None
-    # GPUs to spread the tasks over, one task per GPU at a time (`--gpus`); empty: the workers' default GPU.
-    gpus: tuple[str, ...] = ()
-    compile_modes: tuple[str, ...] = ("default",)  # torch.compile modes the reference is timed in
-    # `--ray`: the cluster's address ("auto": the one this host belongs to), None for a local run;
-    # each task then asks Ray for one GPU (device cuda) and `ray_cpus` CPU cores.
-    ray_address: str | None = None
-    ray_cpus: int = 1
-
-    def engine_settings(self, placement: Placement | None = None) -> Settings:
-        # cache=False: a bench measures; it never reads a spec, outcome or confirmation an earlier run
-        # cached (it still writes them, for a later `hiera optimize`).
-        return Settings(device=self.device, budget=self.budget, timeout_s=self.timeout_s, placement=placement,
-                        cache=False,
-                        llm=LLMOverrides(model=self.model, base_url=self.base_url, samples=self.samples))
+from hiera_core.store import find_workspace_root
+from hiera_core.worker.isolate import Placement, stop_running_workers
 
 
 def placements(gpus: Sequence[str], sysfs: Path = Path("/sys/devices/system/cpu")) -> list[Placement | None]:
@@ -92,11 +63,6 @@ def physical_cores(cpus: list[int], sysfs: Path) -> list[tuple[int, ...]]:
         key = (int(package), siblings) if package is not None and siblings is not None else (-1, str(cpu))
         groups.setdefault(key, []).append(cpu)
     return [tuple(group) for _, group in sorted(groups.items(), key=lambda item: (item[0][0], item[1][0]))]
-
-
-def slug(task_id: str) -> str:
-    """A file name for a task id: 'level1/3_Conv2d_3x3.py' -> 'level1__3_Conv2d_3x3'."""
-    return task_id.removesuffix(".py").replace("/", "__").replace("\\", "__")
 
 
 def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *, resume: bool, command: list[str],
@@ -211,109 +177,3 @@ def _run_locally(todo: Sequence[BenchTask], settings: BenchSettings, host: dict,
             stop_running_workers()
             raise
     return not_started
-
-
-def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, emit: Emit,
-             placement: Placement | None = None) -> TaskRecord:
-    started = time.monotonic()
-    gpu = placement.gpu if placement else None
-    record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error", gpu=gpu)
-    try:
-        result = optimize(task.path, settings.engine_settings(placement), emit)
-    except HieraError as error:
-        return _failed(record, "optimize", error, host, started, gpu)
-    _record_optimize(record, result, out)
-    spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
-    emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal", progress=0.99))
-    proposal = str((out / record.proposal).resolve()) if record.proposal else None
-    try:
-        with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
-            timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
-                                              "proposal_paths": [proposal] if proposal else [],
-                                              "compile_modes": list(settings.compile_modes)},
-                               timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
-                               log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
-    except HieraError as error:
-        return _failed(record, "timing", error, host, started, gpu)
-    record.worker_s["bench_time"].update(timed.get("seconds", {}))
-    _record_timing(record, timed, spec)
-    record.environment = task_environment(host, timed["environment"], gpu)
-    if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
-        record.environment.update(model=result["llm"]["model"], endpoint=redact_endpoint(result["llm"]["endpoint"]))
-    record.wall_s = time.monotonic() - started
-    return record
-
-
-def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, started: float,
-            gpu: str | None) -> TaskRecord:
-    record.outcome = "error"
-    record.correct = False
-    record.error = {"stage": stage, "kind": error.kind, "message": str(error)}
-    record.environment = task_environment(host, None, gpu)
-    record.wall_s = time.monotonic() - started
-    return record
-
-
-def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
-    record.outcome = result["status"]
-    record.run = result["run"]
-    record.worker_s = dict(result.get("worker_seconds", {}))
-    record.space, record.strategy = result.get("space"), result.get("strategy")
-    record.verification = result.get("verification")
-    record.optimize_speedup = result.get("speedup")
-    candidates = result.get("candidates", [])
-    record.samples = len(candidates)
-    best: float | None = None
-    for number, candidate in enumerate(candidates, start=1):
-        if candidate["status"] == "verified" and candidate.get("speedup"):
-            if record.samples_to_first_valid is None:
-                record.samples_to_first_valid = number
-            best = max(best or 0.0, candidate["speedup"])
-        record.best_speedup_by_sample.append(best)
-    record.tokens = result["llm"]["tokens"]["total"] if result.get("llm") else 0  # offline mode spends none
-    if result.get("proposal_path"):
-        target = out / "proposals" / f"{slug(record.id)}.py"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(result["proposal_path"], target)  # the output folder stands on its own
-        record.proposal = str(target.relative_to(out))
-
-
-def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
-    record.eager_ms = timed["eager"]["median_ms"]
-    record.compile_modes_ms = {mode: timing["median_ms"] if timing else None for mode, timing in timed["compile"].items()}
-    record.compile_errors = timed["compile_errors"]
-    record.compile_ms = record.compile_modes_ms.get("default")
-    record.compile_error = record.compile_errors.get("default")
-    ran = {mode: ms for mode, ms in record.compile_modes_ms.items() if ms}
-    if ran:
-        record.best_compile_mode = min(ran, key=ran.get)
-        record.best_compile_ms = ran[record.best_compile_mode]
-    proposal = timed["proposals"][0] if timed["proposals"] else {"check": None, "hiera": None, "eager": None}
-    record.timings = {"eager": timed["eager"], **{f"compile:{mode}": timing for mode, timing in timed["compile"].items()
-                                                  if timing}}
-    if proposal["hiera"]:
-        record.timings.update(hiera=proposal["hiera"], paired_eager=proposal["eager"])
-    if record.outcome == "proposal":
-        check = proposal["check"]
-        record.correct, record.check = check["correct"], check["message"]
-        if record.correct:
-            record.hiera_ms, record.paired_eager_ms = proposal["hiera"]["median_ms"], proposal["eager"]["median_ms"]
-    else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
-        record.correct, record.check = True, "reference kept: no verified candidate beat it"
-        record.hiera_ms = record.paired_eager_ms = record.eager_ms
-    if record.correct and record.hiera_ms:
-        record.speedup_eager = record.paired_eager_ms / record.hiera_ms
-        # over a mode: (its time / eager's, one process) x (eager's / the proposal's, one pairing)
-        record.speedup_compile = record.speedup_eager * record.compile_ms / record.eager_ms if record.compile_ms else None
-        if record.best_compile_ms:
-            record.speedup_best_compile = record.speedup_eager * record.best_compile_ms / record.eager_ms
-    roofline = spec.get("roofline") or {}
-    record.flops, record.bytes, record.intensity = spec.get("flops"), spec.get("bytes_min"), spec.get("intensity")
-    record.workload_class = spec.get("workload_class")
-    record.roofline_device = roofline.get("device_name")
-    record.peak_flops, record.peak_bw = roofline.get("peak_flops"), roofline.get("peak_bw")
-    record.roofline_bound_ms = roofline.get("bound_ms")
-    if record.roofline_bound_ms:
-        record.roofline_pct_eager = 100 * record.roofline_bound_ms / record.eager_ms
-        if record.hiera_ms:
-            record.roofline_pct = 100 * record.roofline_bound_ms / record.hiera_ms

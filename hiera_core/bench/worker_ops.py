@@ -26,11 +26,11 @@ def op_bench_time(request: dict) -> dict:
     timing, or None when it failed}, "compile_errors": {mode: why}, per proposal, in order, {"path",
     "check", "hiera": its timing or None when the check failed, "eager": the reference's timing of
     its pairing}, and the seconds of its phases."""
-    from hiera_core.spec.contract import environment
     from hiera_core.events import stopwatch
-    from hiera_core.verify.judge import retime
-    from hiera_core.task.load import load_task
     from hiera_core.profile.timing import time_module
+    from hiera_core.spec.contract import environment
+    from hiera_core.task.load import load_task
+    from hiera_core.verify.judge import retime
 
     device = request["device"]
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
@@ -72,7 +72,7 @@ def _compile_reference(reference, inputs: list, mode: str) -> tuple[object | Non
     try:
         with torch.no_grad():
             compiled(*clone_inputs(inputs))
-    except Exception as error:  # noqa: BLE001 - torch.compile failing on the reference is a result
+    except Exception as error:
         first_line = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
         return None, f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
     return compiled, None

@@ -32,7 +32,7 @@ _DIAGNOSTIC_RE = re.compile(
     r"(?: #[\w-]+)?: (?P<message>.*)$")
 _PTXAS_ERROR_RE = re.compile(r"^ptxas (?:error|fatal)\s*: (?P<message>.*)$")
 _ARCH_RE = re.compile(r"^sm_\d+[af]?$")
-_MEMORY_CACHE: dict[str, "CompileResult"] = {}
+_MEMORY_CACHE: dict[str, CompileResult] = {}
 _ANGLE_INCLUDE_RE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^>\n]+)>[^\n]*$", re.M)
 # NVRTC compiles device code only and has no C library: these C headers (and every C++ standard
 # header) are host headers there, unless CCCL has a device version (cuda/std/cstdint for stdint.h).

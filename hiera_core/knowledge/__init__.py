@@ -8,32 +8,13 @@ base into every prompt. Pure data and text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from hiera_core.spec.opkinds import MODULE_KINDS
-from hiera_core.spaces import SPACES
+from hiera_core.knowledge.entry import Entry
+from hiera_core.spaces.strategy import SPACES
 from hiera_core.spec.model import WORKLOAD_CLASSES
+from hiera_core.spec.opkinds import MODULE_KINDS
 
 OP_KINDS = ("pointwise", "matmul", "conv", "reduction", "softmax", "norm", "pool", "attention", "view", "copy",
             "other")
-
-
-@dataclass(frozen=True)
-class Entry:
-    key: str
-    technique: str
-    spaces: tuple[str, ...]
-    classes: tuple[str, ...]  # workload classes it applies to
-    ops: tuple[str, ...]  # op kinds it applies to; () = any op mix
-    pays: str
-    not_when: str
-    hopper: str
-    example: str
-    cuda_only: bool = False  # a GPU-only technique (CUDA graphs, cuDNN flags): not offered on CPU
-
-    def render(self) -> str:
-        return (f"### {self.technique}\n- Pays: {self.pays}\n- Does not pay: {self.not_when}\n"
-                f"- Hopper: {self.hopper}\n- Example:\n```\n{self.example.strip()}\n```")
 
 
 def all_entries() -> list[Entry]:

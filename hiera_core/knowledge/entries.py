@@ -1,6 +1,6 @@
 """The expert-knowledge entries (see hiera_core.knowledge for the fields and retrieval)."""
 
-from hiera_core.knowledge import Entry
+from hiera_core.knowledge.entry import Entry
 
 LAUNCH, MEMORY, COMPUTE = "launch-bound", "memory-bound", "compute-bound"
 ALL_CLASSES = (LAUNCH, MEMORY, COMPUTE)

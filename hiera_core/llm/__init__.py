@@ -8,6 +8,6 @@
 - `resume`: what `hiera optimize --resume RUN` takes from the run it continues.
 
 The planning and refinement that use these live in `hiera_core.plan.planner` (LLMPlanner) and
-`hiera_core.loop.refine`; the prompts in `hiera_core.prompts`, expert knowledge in
+`hiera_core.loop.refine` (planning in `refine_planning`); the prompts in `hiera_core.prompts`, expert knowledge in
 `hiera_core.knowledge`. Only `client` imports `openai`, and only when a client is built.
 """

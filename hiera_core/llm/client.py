@@ -31,8 +31,8 @@ import random
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from hiera_core.errors import HieraError
 from hiera_core.llm.config import LLMConfig

@@ -14,9 +14,10 @@ from typing import Protocol
 
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
 from hiera_core.plan.regions import Region, partition, plan_regions
-from hiera_core.spaces import SPACES, strategies
+from hiera_core.spaces import strategies
 from hiera_core.spaces.algebra import EXACT_REWRITES
 from hiera_core.spaces.custom_cuda import lower_spec
+from hiera_core.spaces.strategy import SPACES
 from hiera_core.spec.model import Spec
 
 # Expert priors: how well each strategy tends to pay for each workload class (0..1). Strategies
@@ -98,7 +99,7 @@ class Plan:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Plan":
+    def from_dict(cls, data: dict) -> Plan:
         return cls(planner=data["planner"], workload_class=data["workload_class"], summary=data["summary"],
                    spaces=[SpaceRank(**s) for s in data["spaces"]], entries=[PlanEntry(**e) for e in data["entries"]],
                    skipped=data.get("skipped", []), choice=data.get("choice"),

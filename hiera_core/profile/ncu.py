@@ -229,9 +229,9 @@ def main(argv: list[str]) -> int:
     the parameters moved off their initial values as the judge's timing has them."""
     import torch
 
-    from hiera_core.verify.judge import perturbed_state
-    from hiera_core.worker.runner import import_candidate
     from hiera_core.task.load import load_task
+    from hiera_core.verify.perturb import perturbed_state
+    from hiera_core.worker.runner import import_candidate
 
     with open(argv[0], encoding="utf-8") as handle:
         request = json.load(handle)

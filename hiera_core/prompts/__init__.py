@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
@@ -66,7 +66,7 @@ def _parse(name: str, text: str) -> Template:
     return Template(name, stage, receives, answer, "\n".join(lines[end + 1:]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Template:
     return _parse(name, (FOLDER / f"{name}.md").read_text(encoding="utf-8"))
 

@@ -1,1 +1,1 @@
-"""Stage 7, the proposal: the `<stem>_hiera.py` file's header and whether it still matches its reference (pure)."""
+"""Stage 7, the proposal: the `<stem>_hiera.py` file's header, its check against its reference, and its writing."""

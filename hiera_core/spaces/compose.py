@@ -8,9 +8,9 @@ combinations of per-region choices fill it (issue 23: region combinations count)
 
 from __future__ import annotations
 
-from hiera_core.spaces import Candidate
 from hiera_core.spaces.codegen import model_new
 from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
+from hiera_core.spaces.strategy import Candidate
 from hiera_core.spec.model import Spec
 
 

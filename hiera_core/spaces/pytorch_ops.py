@@ -6,8 +6,8 @@ FX rewrite (SDPA).
 
 from __future__ import annotations
 
-from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
 from hiera_core.spaces.codegen import graph_forward_source, model_new
+from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
 

@@ -13,13 +13,13 @@ import platform
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.spec import gpus
 from hiera_core.errors import HieraError
-from hiera_core.verify.inputs import clone_inputs, forward_parameter_names, tensors_equal
-from hiera_core.spec.opkinds import kind_of_module, kind_of_name
+from hiera_core.spec import gpus
 from hiera_core.spec.model import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
+from hiera_core.spec.opkinds import kind_of_module, kind_of_name
 from hiera_core.store import iso_time
 from hiera_core.task.load import Task, check_outputs, outputs_as_list
+from hiera_core.verify.inputs import clone_inputs, forward_parameter_names, tensors_equal
 
 # Share of free memory a real run may plan to use (inputs + params + outputs, x3 for intermediates).
 MEMORY_FRACTION = 0.6
@@ -184,7 +184,7 @@ def buffer_trace(model):
         tracer = BufferTracer()
         graph = tracer.trace(model)
         return torch.fx.GraphModule(tracer.root, graph, type(model).__name__)
-    except Exception:  # noqa: BLE001 - the plain trace below says why, if it fails too
+    except Exception:
         return torch.fx.symbolic_trace(model)
 
 
@@ -198,7 +198,7 @@ def trace_graph(model, inputs: list):
         graph_module = buffer_trace(model)
         with torch.no_grad():
             ShapeProp(graph_module).propagate(*inputs)
-    except Exception as error:  # noqa: BLE001 - user code may not be traceable; say why
+    except Exception as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return None, {"traceable": False, "reason": f"torch.fx cannot trace forward: {first[:300]}", "nodes": []}
     modules = dict(graph_module.named_modules())
@@ -246,7 +246,7 @@ def _free_memory(device: str) -> int:
         import torch
 
         return torch.cuda.mem_get_info()[0]
-    from hiera_core.profile.timing import available_host_memory
+    from hiera_core.profile.harness import available_host_memory
 
     return available_host_memory()
 
@@ -260,7 +260,7 @@ def fits_in_memory(task: Task, device: str) -> tuple[bool, str]:
         meta_model = task.build_model("meta")
         with torch.no_grad():
             meta_out = meta_model(*meta_inputs)
-    except Exception:  # noqa: BLE001 - some tasks cannot run on meta; then run for real
+    except Exception:
         return True, ""
     params = list(meta_model.parameters()) + list(meta_model.buffers())
     need = 3 * (tensor_bytes(meta_inputs) + tensor_bytes(params) + tensor_bytes(outputs_as_list(meta_out)))
@@ -334,7 +334,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     originals = None if meta_only else clone_inputs(inputs)
     try:
         out, ops, flops = record_ops(model, inputs)
-    except Exception as error:  # noqa: BLE001 - user code: report with file:line
+    except Exception as error:
         raise task.user_error(error, f"{task.class_name}.forward", task.site.line,
                               "fix forward() or the inputs it is given", "forward") from None
     check_outputs(out, task)

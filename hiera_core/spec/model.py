@@ -133,7 +133,7 @@ class Spec:
         return json.dumps(self.to_dict(), indent=2)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Spec":
+    def from_dict(cls, data: dict) -> Spec:
         data = dict(data)
 
         def tensor_or_scalar(item: dict):

@@ -13,11 +13,12 @@ import importlib.util
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from hiera_core.task.directives import Directives, directives_above
 from hiera_core.errors import HieraError
+from hiera_core.task.directives import Directives, directives_above
 
 INPUTS_HINT = ("add `# hiera: inputs=make_inputs init=make_init` directly above `class {cls}` "
                "(make_inputs() returns the list of forward() arguments, make_init() the constructor "
@@ -178,7 +179,7 @@ class Task:
             return []
         try:
             value = self.init_fn()
-        except Exception as error:  # noqa: BLE001 - user code: report, don't crash
+        except Exception as error:
             raise self.user_error(error, f"{self.init_fn.__name__}()", self.init_line,
                                   "make the init function return the constructor arguments", "inputs") from None
         if not isinstance(value, (list, tuple)):
@@ -195,7 +196,7 @@ class Task:
         try:
             with torch.device(device):
                 value = self.inputs_fn()
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise self.user_error(error, f"{self.inputs_fn.__name__}()", self.inputs_line,
                                   "make the inputs function return the list of forward() arguments",
                                   "inputs") from None
@@ -216,7 +217,7 @@ class Task:
         try:
             with torch.device(device):
                 model = self.cls(*args)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise self.user_error(error, f"constructing {self.class_name}", self.site.line,
                                   "the constructor must accept the arguments the init function returns",
                                   "init") from None
@@ -232,7 +233,7 @@ class Task:
         try:
             with torch.no_grad():
                 out = model(*inputs)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise self.user_error(error, f"{self.class_name}.forward", self.site.line,
                                   "fix forward() or the inputs it is given", "forward") from None
         check_outputs(out, self)
@@ -304,7 +305,7 @@ def import_file(info: SourceInfo, module_name: str | None = None):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as error:  # noqa: BLE001 - user code
+    except Exception as error:
         sys.modules.pop(name, None)
         line = None
         for frame in reversed(traceback.extract_tb(error.__traceback__)):

@@ -32,7 +32,7 @@ class FailingInputs:
     distribution: str
     keeps_sign: bool = True
     dynamic_size: int | None = None
-    perturbed_seed: int | None = None  # the parameters were judge.perturbed_state(initial, this seed)
+    perturbed_seed: int | None = None  # the parameters were perturb.perturbed_state(initial, this seed)
     tolerances: list[list[float]] = field(default_factory=list)  # per output: [rtol, atol_rel]
 
 
@@ -49,7 +49,7 @@ def script_text(address: str, candidate_path: str, device: str, inputs: FailingI
         state, perturbed_import = "reference.state_dict()", ""
     else:  # the judge's check with moved parameters
         state = f"perturbed_state(reference.state_dict(), {inputs.perturbed_seed})"
-        perturbed_import = "from hiera_core.verify.judge import perturbed_state\n"
+        perturbed_import = "from hiera_core.verify.perturb import perturbed_state\n"
     return f'''"""Reproduces HIERA's '{check}' rejection on {description}.
 Run it with python: exit 1 on a mismatch, 0 when there is none."""
 import sys

@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core.errors import HieraError
-from hiera_core.verify.repro import FailingInputs
 from hiera_core.spec.model import Spec, Tolerance
+from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.static_checks import check_candidate, patch_check
 
 LIBRARY_KINDS = {"matmul", "conv", "attention"}  # cuBLAS/cuDNN calls a custom-kernel candidate may make
@@ -337,7 +337,7 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
     return Check(tool, True, f"compute-sanitizer --tool {tool}: no errors", sets)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sanitizer_has_padding(sanitizer: str) -> bool:
     try:
         usage = subprocess.run([sanitizer, "--help"], capture_output=True, text=True, timeout=60).stdout

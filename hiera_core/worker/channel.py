@@ -50,7 +50,7 @@ class TensorLayout:
                 "nbytes": self.nbytes}
 
     @staticmethod
-    def from_dict(data: object) -> "TensorLayout":
+    def from_dict(data: object) -> TensorLayout:
         if not isinstance(data, dict):
             raise BadMessage("a tensor description is not an object")
         try:

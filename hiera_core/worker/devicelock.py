@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 PhaseListener = Callable[[str], None]  # told "verify" or "time" once the phase's lock is held
 

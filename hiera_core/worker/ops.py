@@ -22,16 +22,17 @@ import traceback
 from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import HieraError
 from hiera_core.events import stopwatch
-from hiera_core.worker.isolate import die_with_parent
 from hiera_core.profile.ncu import op_ncu
+from hiera_core.worker.isolate import die_with_parent
 
 
 def op_prepare(request: dict) -> dict:
     """Spec; with implement=True also the expert plan (unless given) and candidate sources."""
-    from hiera_core.spec.contract import prepare
     from hiera_core.plan.planner import ExpertPlanner, Plan
-    from hiera_core.spaces import ImplementContext, strategies
+    from hiera_core.spaces import strategies
     from hiera_core.spaces.compose import library_variants
+    from hiera_core.spaces.strategy import ImplementContext
+    from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
 
     task = load_task(request["address"])
@@ -48,11 +49,11 @@ def op_prepare(request: dict) -> dict:
     candidates, rejected = [], []
     generated: list = []  # the Candidates of `candidates`
     for entry in plan.entries:
-        if len(candidates) >= request.get("budget", 4):
+        if len(candidates) >= request["budget"]:
             break
         try:
             candidate = registry[entry.strategy].generate(context)
-        except Exception as error:  # noqa: BLE001 - a generator's bug must not stop the run
+        except Exception as error:
             rejected.append({"strategy": entry.strategy, "reason": f"generator failed: {type(error).__name__}: {error}"})
             continue
         if candidate is None:
@@ -62,7 +63,7 @@ def op_prepare(request: dict) -> dict:
             generated.append(candidate)
     # The budget counts candidates: combinations of per-region choices fill what the strategies left.
     for variant in (v for c in generated for v in library_variants(c, prepared.spec)):
-        if len(candidates) >= request.get("budget", 4):
+        if len(candidates) >= request["budget"]:
             break
         candidates.append(variant.to_dict())
     result["candidates"] = candidates
@@ -89,7 +90,7 @@ def op_evaluate(request: dict) -> dict:
         static = file_verification(request["candidate_path"], reference_source.source, request["candidate_source"])
     if not static.passed:  # rejected before torch and the candidate are even imported
         return {"verification": static.to_dict()}
-    from hiera_core.cuda.extensions import prebuild
+    from hiera_core.cuda.extension_candidates import prebuild
     from hiera_core.verify.verdicts import Check
 
     # Extensions the candidate builds (`_hiera_extension`) compile in a child process before any of
@@ -98,9 +99,9 @@ def op_evaluate(request: dict) -> dict:
     if failure:
         static.add([Check("compile", False, failure)])
         return {"verification": static.to_dict()}
-    from hiera_core.verify.judge import evaluate
     from hiera_core.spec.model import Spec
     from hiera_core.task.load import load_task
+    from hiera_core.verify.judge import evaluate
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "evaluate"):
@@ -144,9 +145,9 @@ def file_verification(candidate_path: str, reference_source: str, candidate_sour
 
 def op_profile(request: dict) -> dict:
     """Profile the reference (the last profile the hover shows): timing, top kernels, roofline."""
+    from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
-    from hiera_core.profile.timing import time_module
 
     task = load_task(request["address"])
     prepared = prepare(task, request["device"], gpu=request.get("gpu"), measure=False)
@@ -184,7 +185,7 @@ def main(argv: list[str]) -> int:
         payload = {"ok": False, "error": HieraError(
             f"ran out of host memory during '{request['op']}'", kind="oom",
             hint="shrink the task's inputs or use a machine with more memory").to_dict()}
-    except Exception as error:  # noqa: BLE001 - report any failure to the parent, never a silent death
+    except Exception as error:
         payload = {"ok": False, "error": HieraError(
             f"internal error in the worker: {type(error).__name__}: {error}", kind="internal",
             details={"traceback": traceback.format_exc()[-4000:]}).to_dict()}

@@ -3,7 +3,7 @@
     python -m hiera_core.worker.runner READ_FD WRITE_FD JUDGE_FILE RUNNER_FILE
 
 It builds `ModelNew`, loads the state the judge sends, calls the module on the inputs the judge
-sends and sends back what it returned; it times itself by the same steps (hiera_core.profile.timing's
+sends and sends back what it returned; it times itself by the same steps (hiera_core.profile.steps's
 BatchTimer) the judge times the reference by. It judges nothing: comparisons, timing checks and
 the verdict are the judge's (hiera_core.verify.judge), in a process that never imports candidate code.
 What this process reports about itself (its runtime state, its threads, aliasing) is a second
@@ -21,8 +21,8 @@ import sys
 import threading
 import traceback
 
-from hiera_core.worker.channel import Channel, ChannelClosed
 from hiera_core.verify.inputs import tensors_equal
+from hiera_core.worker.channel import Channel, ChannelClosed
 from hiera_core.worker.isolate import die_with_parent
 
 POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}  # 0xFF..: NaN in every float format; 0xFE: glibc perturb byte 0x01
@@ -36,7 +36,7 @@ HARNESS_FUNCTIONS = (
     "torch.profiler.profile", "torch.autograd.profiler.profile", "torch.no_grad",
     "threading.Thread", "threading.enumerate", "os.write", "os.read", "json.dumps", "json.loads",
     "hiera_core.worker.channel.Channel.send", "hiera_core.worker.channel.Channel.receive",
-    "hiera_core.profile.timing.BatchTimer.run", "hiera_core.profile.timing.FreshValues.make",
+    "hiera_core.profile.steps.BatchTimer.run", "hiera_core.profile.steps.FreshValues.make",
 )
 # Modules whose public functions a candidate may not replace: other code in the process (and the
 # reference, were it timed here) would compute something else.
@@ -141,7 +141,7 @@ class Poison:
             if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt"):
                 self.mallopt = libc.mallopt  # glibc only; elsewhere the value checks catch such outputs
 
-    def __enter__(self) -> "Poison":
+    def __enter__(self) -> Poison:
         import torch
 
         if self.device == "cuda":
@@ -218,7 +218,7 @@ class Runner:
                 reply = {"ok": True, **reply}
             except _Refused as refused:
                 reply, payload = {"ok": False, "check": refused.check, "message": refused.message}, []
-            except Exception as error:  # noqa: BLE001 - the candidate's failure, reported to the judge
+            except Exception as error:
                 name = "oom" if _is_oom(error) else "runs"
                 reply = {"ok": False, "check": name,
                          "message": f"{type(error).__name__}: {str(error)[:400]}{self._where(error)}",
@@ -236,10 +236,9 @@ class Runner:
     def op_start(self, message: dict, _tensors) -> tuple[dict, list]:
         """Settle the device and the harness before any candidate code runs; record the state."""
         import torch
+        import torch._dynamo
 
         from hiera_core.task.load import load_task
-
-        import torch._dynamo  # noqa: F401  (on import it wraps torch functions: before the snapshot)
 
         self.device = message["device"]
         if message.get("threads"):
@@ -275,7 +274,7 @@ class Runner:
         if message.get("reimport", True) or self.module is None:
             try:
                 self.module = import_candidate(self.path, f"hiera_candidate_{os.getpid()}_{self.loads}")
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 raise _Refused("load", f"importing the candidate raised {type(error).__name__}: "
                                        f"{str(error)[:500]}{self._where(error)}") from None
         module = self.module
@@ -287,7 +286,7 @@ class Runner:
             with torch.device(self.device):
                 candidate = model_class(*self.task.make_init())
             self.modules[message["slot"]] = candidate.to(self.device).eval()
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise _Refused("construct", f"ModelNew(*init) raised {type(error).__name__}: {error}"[:600]) from None
         return {}, []
 
@@ -299,7 +298,7 @@ class Runner:
             raise _Refused("state-dict", "internal: names and tensors differ in number")
         try:
             result = self.modules[message["slot"]].load_state_dict(dict(zip(names, tensors)), strict=False)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise _Refused("state-dict", f"load_state_dict of the reference's state raised "
                                          f"{type(error).__name__}: {error}"[:600]) from None
         return {"unexpected": list(result.unexpected_keys)}, []
@@ -351,7 +350,7 @@ class Runner:
         return {}, []
 
     def op_timing_sets(self, message: dict, tensors: list) -> tuple[dict, list]:
-        from hiera_core.profile.timing import BatchTimer, FreshValues
+        from hiera_core.profile.steps import BatchTimer, FreshValues
 
         self.timing_values = FreshValues([_inputs(spec, tensors) for spec in message["sets"]])
         self.timer = BatchTimer(self.modules[message["slot"]], self.timing_values, self.device)

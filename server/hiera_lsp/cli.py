@@ -15,7 +15,7 @@ SERVER_FLAGS = {"--stdio"}
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if "--check" in args:
-        from hiera_lsp.check import main as check_main
+        from hiera_lsp.check.command import main as check_main
 
         args.remove("--check")
         return check_main(args)

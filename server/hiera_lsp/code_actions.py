@@ -15,13 +15,13 @@ from pygls.uris import from_fs_path
 
 from hiera_core.propose.proposal_file import proposal_path_for
 from hiera_lsp import commands, proposals
+from hiera_lsp.context import ServerContext
 from hiera_lsp.diagnostics import STALE_PROPOSAL
 from hiera_lsp.documents import Document
 from hiera_lsp.records import all_records, read_record
 
 if TYPE_CHECKING:
     from hiera_core.analysis.python_source import PyClass
-    from hiera_lsp.server import HieraLanguageServer
 
 OPTIMIZE_KIND = "refactor.hiera.optimize"
 PROFILE_KIND = "refactor.hiera.profile"
@@ -38,7 +38,7 @@ def _command_action(title: str, kind: str, command: str, arguments: list) -> typ
                             command=types.Command(title=title, command=command, arguments=arguments))
 
 
-def code_actions(ls: "HieraLanguageServer", document: Document,
+def code_actions(ls: ServerContext, document: Document,
                  params: types.CodeActionParams) -> list[types.CodeAction]:
     if document.path is None:
         return []  # jobs need a file on disk
@@ -68,7 +68,7 @@ def _reverify_kind(diagnostics: list[types.Diagnostic]) -> str:
     return types.CodeActionKind.QuickFix if fixes else VERIFY_KIND
 
 
-def _module_actions(ls: "HieraLanguageServer", document: Document, cls: PyClass,
+def _module_actions(ls: ServerContext, document: Document, cls: PyClass,
                     diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
     arguments = [document.uri, cls.name]
     actions = [
@@ -87,7 +87,7 @@ def _module_actions(ls: "HieraLanguageServer", document: Document, cls: PyClass,
     return actions
 
 
-def _apply_action(ls: "HieraLanguageServer", source_path: str, text: str, class_name: str,
+def _apply_action(ls: ServerContext, source_path: str, text: str, class_name: str,
                   proposal: dict) -> list[types.CodeAction]:
     """The proposal edit as an action; none for clients that cannot create files through edits."""
     speedup = f" ({proposal['speedup']:.2f}x)" if isinstance(proposal.get("speedup"), (int, float)) else ""
@@ -101,7 +101,7 @@ def _apply_action(ls: "HieraLanguageServer", source_path: str, text: str, class_
     return [types.CodeAction(title=title, kind=APPLY_KIND, edit=edit)]
 
 
-def _proposal_file_actions(ls: "HieraLanguageServer", document: Document,
+def _proposal_file_actions(ls: ServerContext, document: Document,
                            diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
     """In a run's proposal.py: apply it; in `<stem>_hiera.py`: re-verify it, or apply a newer one."""
     header = document.python.proposal

@@ -1,7 +1,7 @@
 """workspace/executeCommand: start, list and cancel jobs; apply and re-verify proposals.
 
-Command handlers leave `ls` unannotated: pygls resolves every annotation of a command handler at
-call time (to structure the arguments), and the server class cannot be imported here.
+Handlers take a ServerContext, imported at run time: pygls resolves every annotation of a command
+handler at call time (to structure the arguments).
 
 Job commands return at once with the job's description (its id, state); the outcome arrives as
 progress, a message, an edit to confirm and a shown document, because an optimize run can take
@@ -14,7 +14,6 @@ import asyncio
 import dataclasses
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -23,11 +22,9 @@ from pygls.uris import from_fs_path, to_fs_path
 import hiera_lsp
 from hiera_core.propose.proposal_file import parse_header, proposal_path_for
 from hiera_lsp import kernels, outcomes, proposals
+from hiera_lsp.context import ServerContext
 from hiera_lsp.jobs import QUEUED, RUNNING, Job
 from hiera_lsp.records import read_record, workspace_root
-
-if TYPE_CHECKING:
-    from hiera_lsp.server import HieraLanguageServer
 
 OPTIMIZE = "hiera.optimize"
 PROFILE = "hiera.profile"
@@ -47,7 +44,7 @@ def _source_path(uri: str) -> str:
     return path
 
 
-async def start_job(ls: "HieraLanguageServer", kind: str, path: str, class_name: str,
+async def start_job(ls: ServerContext, kind: str, path: str, class_name: str,
                     extra: list[str] | None = None) -> dict:
     """Queue `hiera KIND FILE[::Class] ... --events` and report it until it ends."""
     await ls.configured.wait()
@@ -71,7 +68,7 @@ async def start_job(ls: "HieraLanguageServer", kind: str, path: str, class_name:
     return job.describe()
 
 
-def _warn_if_unsaved(ls: "HieraLanguageServer", path: str) -> None:
+def _warn_if_unsaved(ls: ServerContext, path: str) -> None:
     document = ls.documents.get(from_fs_path(path))
     if document is not None and document.text != proposals.read_text(path):
         ls.window_show_message(types.ShowMessageParams(
@@ -80,19 +77,19 @@ def _warn_if_unsaved(ls: "HieraLanguageServer", path: str) -> None:
                     "the unsaved changes in the editor are not included"))
 
 
-async def optimize(ls, uri: str, class_name: str) -> dict:
+async def optimize(ls: ServerContext, uri: str, class_name: str) -> dict:
     return await start_job(ls, "optimize", _source_path(uri), class_name)
 
 
-async def profile(ls, uri: str, class_name: str) -> dict:
+async def profile(ls: ServerContext, uri: str, class_name: str) -> dict:
     return await start_job(ls, "profile", _source_path(uri), class_name)
 
 
-async def show_spec(ls, uri: str, class_name: str) -> dict:
+async def show_spec(ls: ServerContext, uri: str, class_name: str) -> dict:
     return await start_job(ls, "spec", _source_path(uri), class_name)
 
 
-async def optimize_kernel(ls, uri: str, kernel: str) -> dict:
+async def optimize_kernel(ls: ServerContext, uri: str, kernel: str) -> dict:
     """Optimize the workspace module that loads the kernel, or say why there is none."""
     cu_path = to_fs_path(uri) if uri.startswith("file:") else None
     if not cu_path:
@@ -118,7 +115,7 @@ async def optimize_kernel(ls, uri: str, kernel: str) -> dict:
     return {"found": True, "module": f"{best.path}::{best.class_name}", "job": described}
 
 
-async def apply_proposal(ls, uri: str, class_name: str) -> dict:
+async def apply_proposal(ls: ServerContext, uri: str, class_name: str) -> dict:
     path = _source_path(uri)
     text = proposals.pending_proposal(ls, path, read_record(path, class_name))
     if text is None:
@@ -128,7 +125,7 @@ async def apply_proposal(ls, uri: str, class_name: str) -> dict:
     return {"applied": applied, "target": target}
 
 
-async def verify_proposal(ls, proposal_uri: str) -> dict:
+async def verify_proposal(ls: ServerContext, proposal_uri: str) -> dict:
     proposal_path = _source_path(proposal_uri)
     document = ls.documents.get(proposal_uri)
     text = document.text if document is not None else proposals.read_text(proposal_path) or ""
@@ -141,15 +138,15 @@ async def verify_proposal(ls, proposal_uri: str) -> dict:
     return await start_job(ls, "verify", reference, header.reference_class, extra=[proposal_path])
 
 
-def cancel_job(ls, job_id: str) -> dict:
+def cancel_job(ls: ServerContext, job_id: str) -> dict:
     return {"cancelled": ls.jobs.cancel(job_id)}
 
 
-def list_jobs(ls) -> list[dict]:
+def list_jobs(ls: ServerContext) -> list[dict]:
     return [job.describe() for job in ls.jobs.jobs.values()]
 
 
-async def server_info(ls) -> dict:
+async def server_info(ls: ServerContext) -> dict:
     """For bug reports and tests: what the server negotiated, and proof it never loaded torch."""
     await ls.configured.wait()
     return {"version": hiera_lsp.__version__, "pid": os.getpid(),
@@ -159,7 +156,7 @@ async def server_info(ls) -> dict:
             "activeJobs": len(ls.jobs.active())}
 
 
-def on_job_update(ls: "HieraLanguageServer", job: Job, event: dict | None) -> None:
+def on_job_update(ls: ServerContext, job: Job, event: dict | None) -> None:
     """The job queue's listener: progress, log lines, and the outcome when the job ends."""
     if event is None:
         if job.state == RUNNING:

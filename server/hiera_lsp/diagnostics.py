@@ -21,12 +21,14 @@ import asyncio
 import hashlib
 import logging
 import os
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from hiera_core.propose.proposal_file import parse_header, proposal_path_for
+from hiera_lsp.context import ServerContext
 from hiera_lsp.documents import CUDA, MAX_PARSED_BYTES, Document
 from hiera_lsp.proposals import current_text, read_text
 from hiera_lsp.records import read_record
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from hiera_core.analysis.python_source import PyClass, PythonDocument
-    from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +215,7 @@ def _reference_of_proposal(path: str | None) -> str | None:
 
 
 class DiagnosticsPublisher:
-    def __init__(self, ls: "HieraLanguageServer"):
+    def __init__(self, ls: ServerContext):
         self.ls = ls
         self._latest: dict[str, Document] = {}
         self._tasks: dict[str, asyncio.Task] = {}

@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:  # the grammars load on the first parse, not while the editor waits for initialize
     import tree_sitter
 
-    from hiera_core.analysis.cuda_source import CudaDocument
+    from hiera_core.analysis.cuda_document import CudaDocument
     from hiera_core.analysis.python_source import PythonDocument
 
 PYTHON = "python"
@@ -40,7 +41,7 @@ _BINARY_PROBE = 8192
 MAX_PARSED_BYTES = 1 << 20
 
 
-def parse(language: str, data: bytes, old: "tree_sitter.Tree | None") -> "PythonDocument | CudaDocument":
+def parse(language: str, data: bytes, old: tree_sitter.Tree | None) -> PythonDocument | CudaDocument:
     if language == PYTHON:
         from hiera_core.analysis.python_source import parse_python
 
@@ -53,8 +54,8 @@ def parse(language: str, data: bytes, old: "tree_sitter.Tree | None") -> "Python
 def load_analysis() -> None:
     """Imports the grammars and rules ahead of the first document (on the analysis thread)."""
     try:
-        import hiera_core.analysis  # noqa: F401
-        import hiera_core.analysis.cuda_source  # noqa: F401
+        import hiera_core.analysis
+        import hiera_core.analysis.cuda_source
         import hiera_core.analysis.python_source  # noqa: F401
     except ImportError as error:  # each document's diagnostics then say what is missing
         log.warning("the source analysis cannot load: %s", error)
@@ -140,7 +141,7 @@ class Document:
         return self.view if self.language == CUDA else None
 
     def changed(self, version: int | None,
-                changes: Iterable[types.TextDocumentContentChangeEvent], encoding: str) -> "Document":
+                changes: Iterable[types.TextDocumentContentChangeEvent], encoding: str) -> Document:
         """The snapshot after a didChange's content changes, applied in order."""
         data = self.data
         edits: list[_Edit] = []

@@ -12,7 +12,8 @@ registers/spills/shared memory/occupancy of the buffer from a background NVRTC c
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -20,7 +21,7 @@ from hiera_lsp.documents import CUDA, PYTHON, Document
 from hiera_lsp.records import all_records, read_record
 
 if TYPE_CHECKING:
-    from hiera_core.analysis.cuda_source import CudaDocument, CudaFunction
+    from hiera_core.analysis.cuda_document import CudaDocument, CudaFunction
     from hiera_core.analysis.findings import Span
     from hiera_core.analysis.python_source import PythonDocument
 

@@ -21,8 +21,8 @@ import signal
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 QUEUED, RUNNING = "queued", "running"
 SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED = "succeeded", "no_improvement", "failed", "cancelled"
@@ -155,7 +155,7 @@ class JobQueue:
         readers = asyncio.gather(self._read_events(job), self._read_stderr(job))
         try:
             await asyncio.wait_for(job.process.wait(), timeout=job.time_limit)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             job.timed_out = True
             _terminate(job)
             await job.process.wait()
@@ -245,7 +245,7 @@ class JobQueue:
 
 
 # Every queue of this process, so that its ending (however it ends) kills their jobs.
-_queues: "weakref.WeakSet[JobQueue]" = weakref.WeakSet()
+_queues: weakref.WeakSet[JobQueue] = weakref.WeakSet()
 _exit_handlers_installed = False
 
 

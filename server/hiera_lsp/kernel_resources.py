@@ -15,12 +15,9 @@ import json
 import logging
 import os
 import tempfile
-from typing import TYPE_CHECKING
 
+from hiera_lsp.context import ServerContext
 from hiera_lsp.documents import CUDA, Document
-
-if TYPE_CHECKING:
-    from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
 DEBOUNCE_S = 0.5
@@ -54,7 +51,7 @@ def summary(kernel: dict) -> str:
 
 
 class KernelResources:
-    def __init__(self, ls: "HieraLanguageServer"):
+    def __init__(self, ls: ServerContext):
         self.ls = ls
         self._reports: dict[str, dict] = {}  # content sha256 -> `hiera kernels --json` report
         self._latest: dict[str, Document] = {}
@@ -112,7 +109,7 @@ class KernelResources:
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
         try:
             out, err = await asyncio.wait_for(process.communicate(), COMPILE_TIMEOUT_S)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             process.kill()
             await process.wait()
             return -1, "", f"NVRTC took over {COMPILE_TIMEOUT_S:.0f} s"

@@ -10,17 +10,14 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from hiera_lsp import proposals
+from hiera_lsp.context import ServerContext
 from hiera_lsp.jobs import CANCELLED, FAILED, NO_IMPROVEMENT, SUCCEEDED, Job
 from hiera_lsp.records import read_record
-
-if TYPE_CHECKING:
-    from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
 _LEVELS = {SUCCEEDED: types.MessageType.Info, NO_IMPROVEMENT: types.MessageType.Info,
@@ -64,7 +61,7 @@ def verification_summary(verification: dict) -> str:
     return text + (f" (reproduce: {failed['reproducer']})" if failed.get("reproducer") else "")
 
 
-async def finish(ls: "HieraLanguageServer", job: Job) -> None:
+async def finish(ls: ServerContext, job: Job) -> None:
     name = job.class_name or os.path.basename(job.path)
     level = _LEVELS[job.state]
     try:
@@ -78,7 +75,7 @@ async def finish(ls: "HieraLanguageServer", job: Job) -> None:
     ls.diagnostics.refresh_all()
 
 
-async def _outcome(ls: "HieraLanguageServer", job: Job) -> str:
+async def _outcome(ls: ServerContext, job: Job) -> str:
     if job.state == SUCCEEDED and job.kind == "optimize":
         return await _deliver_proposal(ls, job)
     if job.state == SUCCEEDED and job.kind == "profile":
@@ -95,7 +92,7 @@ async def _outcome(ls: "HieraLanguageServer", job: Job) -> str:
     return job.message
 
 
-async def _deliver_proposal(ls: "HieraLanguageServer", job: Job) -> str:
+async def _deliver_proposal(ls: ServerContext, job: Job) -> str:
     result = job.result or {}
     summary = optimize_summary(result)
     stored = result.get("proposal_path")
@@ -113,7 +110,7 @@ async def _deliver_proposal(ls: "HieraLanguageServer", job: Job) -> str:
     return f"{summary}; this editor cannot create files through edits, the proposal is in {stored}"
 
 
-async def _show_spec(ls: "HieraLanguageServer", job: Job) -> str:
+async def _show_spec(ls: ServerContext, job: Job) -> str:
     """Render the spec next to the run's spec.json and show it."""
     from hiera_core.spec.model import Spec, render_text  # large: loaded when a spec job ends
     from hiera_core.store import atomic_write_text

@@ -14,14 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from lsprotocol import types
 
+from hiera_lsp.context import ServerContext
 from hiera_lsp.jobs import FINISHED, RUNNING, Job
-
-if TYPE_CHECKING:
-    from hiera_lsp.server import HieraLanguageServer
 
 log = logging.getLogger(__name__)
 _REPORTED_EVENTS = ("start", "stage", "candidate")
@@ -35,7 +33,7 @@ def elapsed(seconds: float) -> str:
 
 
 class JobProgress:
-    def __init__(self, ls: "HieraLanguageServer"):
+    def __init__(self, ls: ServerContext):
         self.ls = ls
         self.tokens: dict[str, str] = {}  # job id -> token
         self.percent: dict[str, int] = {}

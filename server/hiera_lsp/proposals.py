@@ -11,23 +11,20 @@ user at the run's proposal file instead.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from hiera_core.propose.proposal_file import proposal_path_for, same_up_to_final_newline
+from hiera_lsp.context import ServerContext
 from hiera_lsp.positions import LineIndex, encode
-
-if TYPE_CHECKING:
-    from hiera_lsp.server import HieraLanguageServer
 
 ANNOTATION_ID = "hiera.proposal"
 PREVIEW_CAPABILITY = "hieraProposalPreview"  # in the client's experimental capabilities
 PREVIEW_REQUEST = "hiera/previewProposal"
 
 
-def current_text(ls: "HieraLanguageServer", path: str) -> str | None:
+def current_text(ls: ServerContext, path: str) -> str | None:
     """A file's text as the user sees it: its open buffer (possibly never saved), else the disk."""
     document = ls.documents.get(from_fs_path(path))
     return document.text if document is not None else read_text(path)
@@ -51,7 +48,7 @@ def can_create_files(capabilities: types.ClientCapabilities) -> bool:
                 or types.ResourceOperationKind.Create in (workspace_edit.resource_operations or ()))
 
 
-def proposal_edit(ls: "HieraLanguageServer", target_path: str, text: str,
+def proposal_edit(ls: ServerContext, target_path: str, text: str,
                   label: str) -> types.WorkspaceEdit | None:
     """An edit that makes `target_path` hold `text`; None when the client cannot apply one."""
     capabilities = ls.client_capabilities
@@ -86,7 +83,7 @@ def proposal_edit(ls: "HieraLanguageServer", target_path: str, text: str,
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
 
 
-def pending_proposal(ls: "HieraLanguageServer", source_path: str, record: dict) -> str | None:
+def pending_proposal(ls: ServerContext, source_path: str, record: dict) -> str | None:
     """The text of the index record's best proposal, when its file is still in the store and
     `<stem>_hiera.py` (as open in the editor, else on disk) does not hold it yet."""
     stored = (record.get("proposal") or {}).get("path")
@@ -107,14 +104,14 @@ def can_preview(capabilities: types.ClientCapabilities) -> bool:
     return isinstance(experimental, dict) and experimental.get(PREVIEW_CAPABILITY) is True
 
 
-async def _preview(ls: "HieraLanguageServer", source_path: str, target: str, text: str, label: str) -> bool:
+async def _preview(ls: ServerContext, source_path: str, target: str, text: str, label: str) -> bool:
     answer = await ls.protocol.send_request_async(PREVIEW_REQUEST, {
         "reference": from_fs_path(source_path), "target": from_fs_path(target), "text": text, "label": label})
     applied = answer.get("applied") if isinstance(answer, dict) else getattr(answer, "applied", False)
     return applied is True
 
 
-async def apply_proposal(ls: "HieraLanguageServer", source_path: str, text: str,
+async def apply_proposal(ls: ServerContext, source_path: str, text: str,
                          label: str) -> tuple[bool, str]:
     """Ask the client to apply the proposal, then show it. Returns (applied, target path)."""
     target = proposal_path_for(source_path)
@@ -134,6 +131,6 @@ async def apply_proposal(ls: "HieraLanguageServer", source_path: str, text: str,
     return True, target
 
 
-def can_show_documents(ls: "HieraLanguageServer") -> bool:
+def can_show_documents(ls: ServerContext) -> bool:
     window = ls.client_capabilities.window
     return bool(window and window.show_document and window.show_document.support)

@@ -37,7 +37,7 @@ class Settings:
     jobTimeLimit: float = 3600.0
     maxParallelJobs: int = 1
 
-    def merged(self, raw: Any) -> tuple["Settings", list[str]]:
+    def merged(self, raw: Any) -> tuple[Settings, list[str]]:
         """These settings updated from a client's dict; returns (settings, problems)."""
         if raw == []:  # Neovim sends an empty Lua table as an empty JSON array
             raw = {}

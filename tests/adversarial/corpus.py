@@ -18,14 +18,14 @@ from __future__ import annotations
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from hiera_core.spaces.detect import infer_space
 from hiera_core.errors import HieraError
-from hiera_core.worker.isolate import run_worker
 from hiera_core.propose.proposal_file import assemble_body, candidate_part
+from hiera_core.spaces.detect import infer_space
 from hiera_core.verify.verdicts import Check, Verification, sanitize
+from hiera_core.worker.isolate import run_worker
 
 HERE = Path(__file__).resolve().parent
 HEADER = re.compile(r"^# hiera-adversarial: (?P<fields>.*)$", re.MULTILINE)
@@ -66,7 +66,7 @@ ENTRIES = [_entry(path, kind) for kind in ("hack", "control")
            for path in sorted((HERE / f"{kind}s").glob("*.py"))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec_for(task: str, device: str) -> dict:
     request = {"address": str(HERE / "tasks" / f"{task}.py"), "device": device, "measure": False}
     prepared = run_worker("prepare", request, timeout_s=300, device=device, doing=f"building the spec of {task}")

@@ -15,9 +15,10 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"
 @pytest.mark.gpu
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
 def test_event_time_agrees_with_the_kernel_sum(path):
+    from hiera_core.profile.attribution import HARNESS_RANGE
+    from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
-    from hiera_core.profile.timing import HARNESS_RANGE, time_module
 
     prepared = prepare(load_task(str(path)), "cuda", measure=False)
     timing = time_module(prepared.model, prepared.inputs, "cuda", profile=True)

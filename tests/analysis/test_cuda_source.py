@@ -113,11 +113,8 @@ def test_shared_scalars_and_comment_free_text():
 
 
 def test_bounded_captures_split_large_error_nodes_and_keep_their_matches():
-    from hiera_core.analysis.cuda_source import (
-        _QUERY,
-        MAX_QUERY_CHILDREN,
-        bounded_captures,
-    )
+    from hiera_core.analysis.cuda_source import _QUERY
+    from hiera_core.analysis.cuda_syntax import MAX_QUERY_CHILDREN, bounded_captures
 
     source = "__global__ void k(float* p) {}\n" + "{" * (MAX_QUERY_CHILDREN + 10)
     doc = parse_cuda(source)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from hiera_core.analysis import analyze_source
-from hiera_core.analysis.cuda_source import CudaDocument, parse_cuda
+from hiera_core.analysis.cuda_document import CudaDocument
+from hiera_core.analysis.cuda_source import parse_cuda
 
 CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "check_corpus"
 CORPUS_FILES = [

@@ -118,7 +118,7 @@ def test_stop_after_starts_no_task_once_the_time_is_spent(tmp_path):
 
 
 def test_a_bench_measures_afresh_and_never_reads_an_earlier_runs_cache():
-    from hiera_core.bench.runner import BenchSettings
+    from hiera_core.bench.task_run import BenchSettings
 
     # A second bench over the same folder must time its candidates again, not report cached verdicts.
     assert BenchSettings("cuda", 4, 240).engine_settings().cache is False

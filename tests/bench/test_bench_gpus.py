@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from hiera_core.bench import runner
+from hiera_core.bench import runner, task_run
 from hiera_core.bench.environment import gpu_indices, task_environment
 from hiera_core.bench.record import TaskRecord
-from hiera_core.bench.runner import BenchSettings, placements, run_bench
+from hiera_core.bench.runner import placements, run_bench
 from hiera_core.bench.suite import BenchTask
+from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.worker.isolate import Placement, run_worker
@@ -176,7 +177,7 @@ def test_an_interrupt_keeps_what_finished_and_stops_the_workers(tmp_path, monkey
 
 
 def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
-    import hiera_core.loop.optimize
+    import hiera_core.loop.session
 
     started = []
 
@@ -184,14 +185,14 @@ def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
         started.append((op, options.get("placement")))
         raise HieraError("stopped after the first worker, for the test", kind="test")
 
-    monkeypatch.setattr(hiera_core.loop.optimize, "run_worker", first_worker_only)
+    monkeypatch.setattr(hiera_core.loop.session, "run_worker", first_worker_only)
     [task] = tasks(1, tmp_path)
     Path(task.path).write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
                                "    def forward(self, x):\n        return x * 2\n\n\n"
                                "def get_inputs():\n    return [torch.randn(4, 4)]\n\n\n"
                                "def get_init_inputs():\n    return []\n")
     placed = Placement("1", (0,))
-    record = runner.run_task(task, BenchSettings("cpu", 1, 60), {}, tmp_path / "out", lambda event: None, placed)
+    record = task_run.run_task(task, BenchSettings("cpu", 1, 60), {}, tmp_path / "out", lambda event: None, placed)
     assert started == [("prepare", placed)]  # the engine's own workers get the task's GPU and cores
     assert record.outcome == "error" and record.error["stage"] == "optimize"
     assert record.environment["gpu_index"] == "1"

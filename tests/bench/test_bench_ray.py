@@ -25,8 +25,9 @@ import pytest
 
 from hiera_core.bench.ray_runner import failed_on_cluster
 from hiera_core.bench.record import TaskRecord
-from hiera_core.bench.runner import BenchSettings, run_bench
+from hiera_core.bench.runner import run_bench
 from hiera_core.bench.suite import BenchTask, discover
+from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
 from tests.bench.bench_helpers import REPO, assert_outputs_agree, hiera
 
@@ -137,7 +138,7 @@ class LoopbackCluster:
             raise
 
     def _start(self, name: str, *options: str) -> subprocess.Popen:
-        log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 - the node writes it until it ends
+        log = open(self.folder / f"{name}.log", "ab")
         process = subprocess.Popen([RAY, "start", "--block", "--num-cpus=1", "--object-store-memory=100000000",
                                    "--disable-usage-stats", *options], stdout=log, stderr=subprocess.STDOUT,
                                    env=self.environment, start_new_session=True)

@@ -8,9 +8,9 @@ import sys
 import time
 
 import pytest
-
-from hiera_lsp import check
 from check_helpers import run_check
+
+from hiera_lsp.check import workers
 
 ERROR = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\nvoid run(float* x) { k<<<1, 2000>>>(x); }\n"
 CLEAN = "__global__ void k(float* __restrict__ x) { x[threadIdx.x] = 0.0f; }\n"
@@ -87,7 +87,7 @@ def hang_forever(path, text=None, config=None):
 
 def test_an_analysis_past_the_time_limit_is_stopped_and_reported(workdir, capsys, monkeypatch):
     (workdir / "slow.cu").write_text(ERROR)
-    monkeypatch.setattr(check, "analyze_file", hang_forever)  # workers are forked: they inherit it
+    monkeypatch.setattr(workers, "analyze_file", hang_forever)  # workers are forked: they inherit it
     code, out, _ = run(["slow.cu", "--time-limit", "0.5"], capsys)
     assert code == 1
     lines = out.splitlines()
@@ -97,7 +97,7 @@ def test_an_analysis_past_the_time_limit_is_stopped_and_reported(workdir, capsys
 
 
 def test_other_files_are_checked_when_one_passes_the_time_limit(workdir, capsys, monkeypatch):
-    real = check.analyze_file
+    real = workers.analyze_file
     for index in range(9):
         (workdir / f"k{index}.cu").write_text(ERROR)
 
@@ -106,7 +106,7 @@ def test_other_files_are_checked_when_one_passes_the_time_limit(workdir, capsys,
             time.sleep(HANG_GUARD)
         return real(path, text, config)
 
-    monkeypatch.setattr(check, "analyze_file", slow_on_k4)
+    monkeypatch.setattr(workers, "analyze_file", slow_on_k4)
     code, out, _ = run([f"k{index}.cu" for index in range(9)] + ["--time-limit", "1"], capsys)
     assert code == 1
     reported = sorted(line.split(":")[0] for line in out.splitlines() if "HC105" in line)
@@ -115,7 +115,7 @@ def test_other_files_are_checked_when_one_passes_the_time_limit(workdir, capsys,
 
 
 def test_a_worker_that_dies_is_an_internal_error_for_its_file_only(workdir, capsys, monkeypatch):
-    real = check.analyze_file
+    real = workers.analyze_file
     (workdir / "a.cu").write_text(ERROR)
     (workdir / "b.cu").write_text(ERROR)
 
@@ -124,7 +124,7 @@ def test_a_worker_that_dies_is_an_internal_error_for_its_file_only(workdir, caps
             os._exit(9)  # as a segfault in C code would
         return real(path, text, config)
 
-    monkeypatch.setattr(check, "analyze_file", crash_on_a)
+    monkeypatch.setattr(workers, "analyze_file", crash_on_a)
     code, out, err = run(["a.cu", "b.cu"], capsys)
     assert code == 2
     assert err == "a.cu: internal error: the analysis process exited with status 9\n"
@@ -210,13 +210,13 @@ def test_stdin_and_limit_usage_errors(workdir, capsys, args, message):
 
 INTERRUPTED_RUN = """
 import multiprocessing, os, signal, sys, threading, time
-from hiera_lsp import check
+from hiera_lsp.check import workers
 from hiera_lsp.cli import main
 
 def hang(path, text=None, config=None):
     time.sleep(60)
 
-check.analyze_file = hang  # inherited by the forked workers
+workers.analyze_file = hang  # inherited by the forked workers
 threading.Timer(1.0, os.kill, (os.getpid(), getattr(signal, sys.argv[1]))).start()
 code = main(["--check", "--no-cache", "a.cu", "b.cu"])
 print(code, len(multiprocessing.active_children()))

@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 import pytest
-
-from hiera_lsp import check
 from check_helpers import run_check
+
+from hiera_lsp.check import workers
 
 ERROR = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\nvoid run(float* x) { k<<<1, 2000>>>(x); }\n"
 CLEAN = "__global__ void k(float* __restrict__ x) { x[threadIdx.x] = 0.0f; }\n"
@@ -31,7 +31,7 @@ def analysis_fails(monkeypatch):
         def broken(path, text=None, config=None):
             raise RuntimeError("analysed")
 
-        monkeypatch.setattr(check, "analyze_file", broken)
+        monkeypatch.setattr(workers, "analyze_file", broken)
     return fail
 
 
@@ -116,16 +116,16 @@ def test_an_unwritable_cache_does_not_fail_the_check(workdir, capsys):
 
 def test_time_limit_findings_are_not_cached(workdir, capsys, monkeypatch):
     (workdir / "a.cu").write_text(ERROR)
-    real = check.analyze_file
+    real = workers.analyze_file
 
     def hang(path, text=None, config=None):
         import time
 
         time.sleep(60)  # longer than the limit: only a kill ends it in time
 
-    monkeypatch.setattr(check, "analyze_file", hang)
+    monkeypatch.setattr(workers, "analyze_file", hang)
     assert "passed the time limit" in run(["a.cu", "--time-limit", "0.3"], capsys)[1]
-    monkeypatch.setattr(check, "analyze_file", real)
+    monkeypatch.setattr(workers, "analyze_file", real)
     assert "a.cu:2:29: HC105" in run(["a.cu"], capsys)[1]
 
 

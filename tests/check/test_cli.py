@@ -8,9 +8,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from hiera_lsp import check
 from check_helpers import run_check
+
+from hiera_lsp.check import workers
 from hiera_lsp.cli import main as cli_main
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text())
@@ -135,14 +135,14 @@ def test_bad_inputs_give_per_file_errors_and_the_rest_is_checked(workdir, capsys
 def test_a_crashing_rule_is_an_internal_error_but_other_files_are_reported(workdir, capsys, monkeypatch):
     (workdir / "a.cu").write_text(ERROR)
     (workdir / "b.cu").write_text(ERROR)
-    real = check.analyze_file
+    real = workers.analyze_file
 
     def flaky(path, text=None, config=None):
         if path == "a.cu":
             raise RuntimeError("boom")
         return real(path, text, config)
 
-    monkeypatch.setattr(check, "analyze_file", flaky)
+    monkeypatch.setattr(workers, "analyze_file", flaky)
     code, out, err = run(["a.cu", "b.cu"], capsys)
     assert code == 2
     assert err == "a.cu: internal error: RuntimeError: boom\n"
@@ -235,7 +235,7 @@ def test_a_missing_parser_is_one_error_not_a_clean_count(tmp_path, format_):
 
 def test_an_internal_error_is_recorded_in_sarif(workdir, capsys, monkeypatch):
     (workdir / "a.cu").write_text(ERROR)
-    monkeypatch.setattr(check, "analyze_file", lambda *args: (_ for _ in ()).throw(RuntimeError("boom")))
+    monkeypatch.setattr(workers, "analyze_file", lambda *args: (_ for _ in ()).throw(RuntimeError("boom")))
     code, out, _ = run(["a.cu", "--format", "sarif"], capsys)
     [invocation] = json.loads(out)["runs"][0]["invocations"]
     assert code == 2 and invocation["executionSuccessful"] is False

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from check_helpers import run_check
 
 from hiera_core import __version__
-from check_helpers import run_check
 from hiera_lsp.cli import main as cli_main
 
 KERNEL = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n"

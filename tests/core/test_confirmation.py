@@ -9,7 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from hiera_core.errors import HieraError
-from hiera_core.loop.optimize import CandidateOutcome, _confirm_best
+from hiera_core.loop.confirm import _confirm_best
+from hiera_core.loop.session import CandidateOutcome
 
 
 class FreshProcessTimings:
@@ -120,7 +121,7 @@ def test_candidates_within_noise_are_not_re_timed(tmp_path):
 
 
 def test_a_slowdown_is_called_a_slowdown_not_noise():
-    from hiera_core.loop.optimize import short_of_speedup
+    from hiera_core.loop.result import short_of_speedup
 
     assert short_of_speedup("fused", 0.43) == "the best verified candidate (fused) is 0.43x, slower than the reference"
     assert short_of_speedup("fused", 1.01).endswith("1.01x, within noise of the reference")

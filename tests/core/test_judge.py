@@ -11,9 +11,12 @@ from types import SimpleNamespace
 import pytest
 import torch
 
+from hiera_core.profile.stats import median_interval
+from hiera_core.profile.steps import FreshValues
+from hiera_core.verify.paired_timing import PairedTiming, significance
+from hiera_core.verify.perturb import perturbed_state
+from hiera_core.verify.runner_process import Rejected
 from hiera_core.worker.channel import BadMessage, Channel
-from hiera_core.verify.judge import PairedTiming, Rejected, perturbed_state, significance
-from hiera_core.profile.timing import FreshValues, median_interval
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from core_helpers import REPO, SIMPLE_TASK, workspace, write_task
 
+from hiera_core.store import Store
 from hiera_core.worker import isolate
 from hiera_core.worker.isolate import process_alive
-from hiera_core.store import Store
 
 HANGING_FORWARD = {
     "spinning": "while True:\n                pass",

@@ -17,10 +17,12 @@ from click.testing import CliRunner
 from core_helpers import SIMPLE_TASK, workspace, write_task
 
 from hiera_core.cli import main as cli
-from hiera_core.loop import optimize as engine
 from hiera_core.errors import HieraError
-from hiera_core.loop.optimize import Settings, optimize
+from hiera_core.loop import reference
+from hiera_core.loop import session as engine
+from hiera_core.loop.optimize import optimize
 from hiera_core.loop.outcome_cache import CONFIRMATION_CACHE, OUTCOME_CACHE
+from hiera_core.loop.session import Settings
 from hiera_core.propose.proposal_file import parse_header
 from hiera_core.store import Store
 from hiera_core.task.load import split_address
@@ -164,7 +166,7 @@ def changed_source(task, patch) -> dict:
 
 
 def changed_torch(task, patch) -> dict:
-    patch.setattr(engine, "worker_versions", lambda python: {"torch": "2.99.0", "custom_cuda": False})
+    patch.setattr(reference, "worker_versions", lambda python: {"torch": "2.99.0", "custom_cuda": False})
     return {}
 
 

@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 from core_helpers import SIMPLE_TASK, write_task
 
-from hiera_core.loop.optimize import CandidateOutcome, hardware_counters
+from hiera_core.loop.evaluate import hardware_counters
+from hiera_core.loop.session import CandidateOutcome
 from hiera_core.profile.ncu import (
     NOT_FOUND,
     WARM_UP_CALLS,

@@ -144,8 +144,8 @@ DYNAMIC_TASK = """
 def test_every_input_set_the_judge_draws_is_drawn_again_from_its_recipe(tmp_path):
     import torch
 
-    from hiera_core.verify.inputs import input_sets, rebuild_set, with_signs_kept
     from hiera_core.task.load import load_task
+    from hiera_core.verify.inputs import input_sets, rebuild_set, with_signs_kept
 
     task = load_task(f"{write_task(workspace(tmp_path), 'scaled.py', DYNAMIC_TASK)}::Scaled")
     drawn = input_sets(task, "cpu", count=6, base_seed=4242)

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
+from hiera_core.loop.evaluate import evaluate_side_by_side
+from hiera_core.loop.session import default_jobs
 from hiera_core.worker import devicelock
-from hiera_core.loop.optimize import default_jobs, evaluate_side_by_side
 
 
 def test_outcomes_keep_the_plans_order_and_a_slow_candidate_holds_only_its_own_thread():

@@ -7,8 +7,9 @@ import pytest
 import torch
 from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
 
+from hiera_core.spaces import strategies
+from hiera_core.spaces.strategy import ImplementContext
 from hiera_core.spec.contract import prepare
-from hiera_core.spaces import ImplementContext, strategies
 from hiera_core.task.load import load_task
 
 

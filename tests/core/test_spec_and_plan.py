@@ -3,8 +3,8 @@
 import pytest
 from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
 
-from hiera_core.spec.contract import classify, prepare
 from hiera_core.plan.planner import ExpertPlanner, render_plan
+from hiera_core.spec.contract import classify, prepare
 from hiera_core.spec.model import Spec, render_text
 from hiera_core.task.load import load_task
 

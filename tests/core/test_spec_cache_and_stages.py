@@ -13,9 +13,11 @@ from click.testing import CliRunner
 from core_helpers import SIMPLE_TASK, workspace, write_task
 
 from hiera_core.cli import main as cli
-from hiera_core.loop import optimize as engine
 from hiera_core.events import CANDIDATE_STAGES, following_stages, stage_announcer
-from hiera_core.loop.optimize import Session, Settings, cached_prepared, optimize, spec_cache_parts
+from hiera_core.loop import reference as engine
+from hiera_core.loop.optimize import optimize
+from hiera_core.loop.reference import cached_prepared, spec_cache_parts
+from hiera_core.loop.session import Session, Settings
 from hiera_core.store import Store, cache_key, source_digest
 from hiera_core.worker.ops import use_store_caches
 

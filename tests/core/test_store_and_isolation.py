@@ -10,8 +10,8 @@ import pytest
 from core_helpers import SIMPLE_TASK, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.errors import HieraError
-from hiera_core.worker.isolate import run_worker
 from hiera_core.store import Store, atomic_write_json, atomic_write_text, find_workspace_root, read_json
+from hiera_core.worker.isolate import run_worker
 
 
 def _hammer(root: str, writer: int, count: int) -> None:

@@ -11,7 +11,7 @@ import time
 import pytest
 import torch
 
-from hiera_core.profile import timing
+from hiera_core.profile import harness, timing
 from hiera_core.verify.verdicts import streams_check
 
 SPIN_CYCLES_PER_MS = 1e6
@@ -62,7 +62,7 @@ def gpu(monkeypatch):
     monkeypatch.setattr(torch.cuda, "_sleep", lambda cycles: device.launch(cycles / SPIN_CYCLES_PER_MS))
     monkeypatch.setattr(timing, "L2Flush", Flush)
     monkeypatch.setattr(timing, "_disable_l2_persistence", lambda: None)
-    monkeypatch.setattr(timing.HeadStart, "cycles_per_ms", None)
+    monkeypatch.setattr(harness.HeadStart, "cycles_per_ms", None)
     return device
 
 

@@ -15,15 +15,18 @@ import torch
 from core_helpers import write_task
 
 import hiera_core.spaces.custom_cuda  # noqa: F401  (registers the custom-CUDA strategies)
+from hiera_core.profile.harness import InputRotation
+from hiera_core.profile.timing import time_module
+from hiera_core.spaces import strategies
+from hiera_core.spaces.strategy import ImplementContext
 from hiera_core.spec.contract import prepare
-from hiera_core.verify.inputs import input_sets
-from hiera_core.spaces import ImplementContext, strategies
-from hiera_core.verify.static_checks import check_candidate
 from hiera_core.task.load import load_task
-from hiera_core.profile.timing import InputRotation, time_module
-from hiera_core.verify.judge import evaluate, poisoned
-from hiera_core.worker.runner import Poison
+from hiera_core.verify.calls import poisoned
+from hiera_core.verify.inputs import input_sets
+from hiera_core.verify.judge import evaluate
+from hiera_core.verify.static_checks import check_candidate
 from hiera_core.verify.verdicts import roofline_check, sanitize, streams_check
+from hiera_core.worker.runner import Poison
 
 ADVERSARIAL_TASKS = Path(__file__).resolve().parents[1] / "adversarial" / "tasks"
 

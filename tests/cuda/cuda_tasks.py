@@ -16,10 +16,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from hiera_core.spaces.strategy import ImplementContext  # noqa: E402
 from hiera_core.spec.contract import buffer_trace  # noqa: E402
-from hiera_core.spec.opkinds import kind_of_module, kind_of_name  # noqa: E402
-from hiera_core.spaces import ImplementContext  # noqa: E402
 from hiera_core.spec.model import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
+from hiera_core.spec.opkinds import kind_of_module, kind_of_name  # noqa: E402
 from hiera_core.task.load import load_task as engine_load_task  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

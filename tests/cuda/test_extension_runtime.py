@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from hiera_core.cuda.extension_candidates import candidate_specs, extension_strings, map_to_candidate
 from hiera_core.cuda.extension_runtime import _hiera_extension_key
-from hiera_core.cuda.extensions import (ExtensionSpec, build_key, candidate_specs, extension_strings,
-                                        map_to_candidate)
+from hiera_core.cuda.extensions import ExtensionSpec, build_key
 from hiera_core.cuda.proposal import runtime_source
 from hiera_core.verify.static_checks import check_candidate
 
@@ -118,7 +118,7 @@ FLAGS = ["-O2"]
 
 def test_extension_sources_are_not_nvrtc_kernels():
     pytest.importorskip("openai")
-    from hiera_core.loop.refine import nvrtc_kernels, runtime_helpers_called
+    from hiera_core.loop.refine_kernels import nvrtc_kernels, runtime_helpers_called
 
     code = '''
 KERNEL = r"""
@@ -172,7 +172,8 @@ def test_compiler_errors_are_mapped_to_lines_of_the_candidate_file():
 def test_importing_the_extension_machinery_imports_no_torch():
     import subprocess
 
-    code = ("import sys, hiera_core.cuda.extensions, hiera_core.cuda.extension_runtime, hiera_core.cuda.proposal; "
+    code = ("import sys, hiera_core.cuda.extensions, hiera_core.cuda.extension_candidates, "
+            "hiera_core.cuda.extension_runtime, hiera_core.cuda.proposal; "
             "assert 'torch' not in sys.modules, 'torch imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

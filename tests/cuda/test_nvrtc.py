@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("cuda.bindings")
 
-from click.testing import CliRunner  # noqa: E402
+from click.testing import CliRunner
 
-from hiera_core.cuda import nvrtc  # noqa: E402
-from hiera_core.cuda.cli import kernels  # noqa: E402
-from hiera_core.cuda.nvrtc import SourceOrigin, compile_cuda, origin_in  # noqa: E402
-from hiera_core.cuda.resources import kernel_resources, launch_bounds, theoretical_occupancy  # noqa: E402
+from hiera_core.cuda import nvrtc
+from hiera_core.cuda.cli import kernels
+from hiera_core.cuda.nvrtc import SourceOrigin, compile_cuda, origin_in
+from hiera_core.cuda.resources import kernel_resources, launch_bounds, theoretical_occupancy
 
 GOOD = """\
 extern "C" __global__ void __launch_bounds__(128) scale(float* x, float a, long long n) {
@@ -150,7 +150,7 @@ def test_launch_bounds_from_constexpr_expressions():
 
 def test_template_occupancy_uses_its_own_block_size():
     """The 2D stencil template's block is 128 threads (BX * BY): occupancy for that, not an assumed 256."""
-    from hiera_core.spaces.custom_cuda.templates import STENCIL_TILE_2D, stencil_source
+    from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_TILE_2D, stencil_source
 
     taps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
     (kernel,) = kernel_resources(stencil_source("hiera_stencil2d", taps, 2).source).kernels

@@ -7,8 +7,8 @@ import math
 from dataclasses import replace
 
 import pytest
-
 from cuda_tasks import example_task, extra_task, load_task, task_context
+
 from hiera_core.plan.planner import ExpertPlanner, Plan, render_plan
 from hiera_core.plan.regions import partition
 from hiera_core.spec.model import OpShare
@@ -92,7 +92,7 @@ def test_on_a_cpu_every_region_is_planned_in_pytorch(tmp_path):
 
 
 def test_a_reference_at_its_roofline_limit_gets_no_candidates(tmp_path):
-    from hiera_core.loop.optimize import at_roofline_limit
+    from hiera_core.loop.reference import at_roofline_limit
 
     ctx = task_context(example_task("softmax"))
     roofline = replace(ctx.spec.roofline, device="h200", bound_ms=0.95)
@@ -110,8 +110,8 @@ def test_a_reference_at_its_roofline_limit_gets_no_candidates(tmp_path):
 
 def test_a_custom_candidate_composed_with_library_settings_for_its_library_regions(tmp_path):
     import torch
-
     from cuda_tasks import build_proposal, candidate_for
+
     from hiera_core.spaces.compose import library_variants
     from hiera_core.verify.static_checks import check_candidate as static_problems
 

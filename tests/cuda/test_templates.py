@@ -6,16 +6,16 @@ from __future__ import annotations
 import ast
 
 import pytest
-
 from cuda_tasks import EXTRA_TASKS, TASKS, candidate_for, example_task, extra_task, task_context
 
 pytest.importorskip("cuda.bindings")
 
-from hiera_core.cuda.nvrtc import compile_cuda, origin_in  # noqa: E402
-from hiera_core.cuda.resources import kernel_resources  # noqa: E402
-from hiera_core.spaces import ImplementContext, strategies  # noqa: E402
-from hiera_core.spaces.custom_cuda import STRATEGIES, plan_from_spec  # noqa: E402
-from hiera_core.verify.static_checks import check_candidate as static_problems  # noqa: E402
+from hiera_core.cuda.nvrtc import compile_cuda, origin_in
+from hiera_core.cuda.resources import kernel_resources
+from hiera_core.spaces import strategies
+from hiera_core.spaces.custom_cuda import STRATEGIES, plan_from_spec
+from hiera_core.spaces.strategy import ImplementContext
+from hiera_core.verify.static_checks import check_candidate as static_problems
 
 EXPECTED = {
     "elementwise_chain": "custom_cuda.pointwise_chain",
@@ -140,7 +140,7 @@ def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
 def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
     """A 56-wide feature map gets a 64-thread row, not the 2D tile's 128 with 72 of them idle;
     the tile compiles without spills at every width."""
-    from hiera_core.spaces.custom_cuda.templates import stencil_source, stencil_tile
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_source, stencil_tile
 
     tile = stencil_tile(rank, width)
     assert tile["bx"] == bx
@@ -163,7 +163,7 @@ def test_the_3d_stencil_runs_float4_columns_with_the_halo_queued_ahead():
 @pytest.mark.parametrize("options", [{"vx": 4, "mb": 4}, {"vx": 4, "halo_ahead": 1, "mb": 4}, {"halo_ahead": 1}, {"stcs": 1, "mb": 4}])
 @pytest.mark.parametrize("taps", ["seven", "dense"])
 def test_stencil_tile_options_compile_for_7_and_27_points(options, taps):
-    from hiera_core.spaces.custom_cuda.templates import stencil_source
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_source
 
     points = ([(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)] if taps == "seven"
               else [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)])
@@ -173,7 +173,7 @@ def test_stencil_tile_options_compile_for_7_and_27_points(options, taps):
 
 
 def test_stencil_columns_per_thread_other_than_1_or_4_are_refused():
-    from hiera_core.spaces.custom_cuda.templates import stencil_source
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_source
 
     with pytest.raises(ValueError, match="columns per thread must be 1 or 4"):
         stencil_source("hiera_stencil0", [(0, 0, 0)], 3, {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 2})
@@ -307,7 +307,6 @@ def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel_per_step(n
     the kernel emulated by the convolution it computes, the proposal matches the reference."""
     import torch
     import torch.nn.functional as F
-
     from cuda_tasks import build_proposal
 
     task = extra_task(name, tmp_path)

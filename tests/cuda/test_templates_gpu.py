@@ -4,10 +4,9 @@ odd sizes and non-contiguous layouts; twice (determinism), inputs left untouched
 from __future__ import annotations
 
 import pytest
+from cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
 from hiera_core.spaces.pytorch_ops import graphed
-
-from cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("cuda.core")
@@ -70,7 +69,7 @@ def check_task(task, extra_inputs, replayed=False):
             assert got.shape == want.shape and got.dtype == want.dtype, (key, shapes)
             if want.dtype.is_floating_point:
                 scale = max(1.0, want.abs().max().item())
-                torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-5 * scale, msg=lambda m: f"{key} {shapes}: {m}")
+                torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-5 * scale, msg=lambda m, key=key, shapes=shapes: f"{key} {shapes}: {m}")
             else:
                 assert torch.equal(got, want), (key, shapes)
             assert torch.equal(got, again), f"{key} {shapes}: not deterministic"

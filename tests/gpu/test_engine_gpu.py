@@ -9,7 +9,7 @@ import pytest
 from hiera_core.spaces.pytorch_ops import replays_a_graph
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task  # noqa: E402
+from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
 
 pytestmark = pytest.mark.gpu
 

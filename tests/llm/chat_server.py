@@ -141,7 +141,7 @@ class ChatServer:
                                 "total_tokens": prompt + completion}
         handler._json(200, payload)
 
-    def __enter__(self) -> "ChatServer":
+    def __enter__(self) -> ChatServer:
         self.thread.start()
         return self
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from hiera_core.llm.config import LLMConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import SIMPLE_TASK, hiera  # noqa: E402,F401  (hiera: re-exported for the LLM tests)
+from core_helpers import SIMPLE_TASK, hiera  # noqa: F401  (hiera: re-exported for the LLM tests)
 
 TINY_TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
 

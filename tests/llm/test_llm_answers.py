@@ -4,7 +4,7 @@ import pytest
 from llm_helpers import GOOD_MODULE
 
 from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module, parse_choice
-from hiera_core.loop.refine import map_lines
+from hiera_core.loop.refine_feedback import map_lines
 
 
 def fenced(code: str, tag: str = "python") -> str:

@@ -18,10 +18,11 @@ from chat_server import Answer, ChatServer, Hang, Raw, plan_answer, python_answe
 from llm_helpers import GOOD_MODULE, LLM_VARIABLES, clean_env, hiera, tiny_workspace
 
 from hiera_core.events import discard
-from hiera_core.worker.isolate import process_alive
 from hiera_core.llm.config import Overrides
-from hiera_core.loop.optimize import Session, Settings, optimize
+from hiera_core.loop.optimize import optimize
+from hiera_core.loop.session import Session, Settings
 from hiera_core.store import Store
+from hiera_core.worker.isolate import process_alive
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]

@@ -185,7 +185,7 @@ def test_extension_answers_get_the_helper_and_skip_nvrtc(tiny_spec, record):
 
 
 def test_the_custom_cuda_prompt_describes_both_helpers():
-    from hiera_core.loop.refine import runtime_note
+    from hiera_core.loop.refine_kernels import runtime_note
 
     note = runtime_note()
     assert "def _hiera_launch(kernel, device, grid, block, shared_bytes, *args):" in note

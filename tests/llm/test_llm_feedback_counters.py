@@ -11,7 +11,7 @@ from chat_server import Answer, ChatServer, python_answer
 from llm_helpers import GOOD_MODULE, WRONG_MODULE, numbered
 from test_llm_refine import FakeEvaluator, refiner_for
 
-from hiera_core.loop.optimize import hardware_counters
+from hiera_core.loop.evaluate import hardware_counters
 from hiera_core.profile.ncu import op_ncu
 from hiera_core.store import Store
 

@@ -15,7 +15,7 @@ from hiera_core.plan.planner import ExpertPlanner
 from hiera_core.spec.model import Spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import copy_example  # noqa: E402
+from core_helpers import copy_example
 
 KEY = "sk-test-plan-secret-9a71e4"
 OFFLINE_FIELDS = {"planner", "workload_class", "summary", "spaces", "entries", "skipped", "choice", "regions"}

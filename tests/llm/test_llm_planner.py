@@ -7,8 +7,8 @@ from chat_server import Answer, ChatServer, Status, plan_answer
 from llm_helpers import config_for
 
 from hiera_core.llm.client import ChatClient, ModelUnavailable
+from hiera_core.loop.refine_planning import plan_with_model
 from hiera_core.plan.planner import ExpertPlanner, render_plan
-from hiera_core.loop.refine import plan_with_model
 
 
 def plan_for(server, record, spec):

@@ -10,9 +10,9 @@ from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
 
 from hiera_core.events import discard
 from hiera_core.llm.client import ChatClient
-from hiera_core.loop.optimize import CandidateOutcome
-from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
 from hiera_core.loop.refine import Refiner
+from hiera_core.loop.session import CandidateOutcome
+from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
 
 FIRST_LINE = 24  # where a candidate's code would start in the evaluated file (after the reference)
 OFFLINE = [{"name": "pytorch.compile_default", "space": "pytorch", "strategy": "pytorch.compile_default",
@@ -234,7 +234,7 @@ def nvrtc_usable() -> bool:
         from hiera_core.cuda.nvrtc import compile_cuda
 
         return compile_cuda('extern "C" __global__ void k() {}', arch="sm_90").ok
-    except Exception:  # noqa: BLE001 - any reason NVRTC cannot run here skips the test
+    except Exception:
         return False
 
 

@@ -77,8 +77,8 @@ def test_no_temperature_configured_sends_none(tiny_spec, record):
 def cached_refiner(server, spec, record, store, replay=None):
     from test_llm_refine import OFFLINE
 
-    from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
     from hiera_core.loop.refine import Refiner
+    from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
 
     config = config_for(server.url)
     client = ChatClient(config, backoff_s=0.01, cache=AnswerCache(store, record.run.id, config.endpoint(),
@@ -169,11 +169,11 @@ def test_prices_come_from_their_table_and_a_bad_entry_is_named(tmp_path):
     (None, "no cost: no price for m in [tool.hiera.prices]", "2 answers from the cache, no cost: no price for m in"),
 ])
 def test_the_cli_summary_says_cache_hits_and_cost_or_why_there_is_none(capsys, cost, note, shown):
-    from hiera_core.cli.main import _print_optimize
+    from hiera_core.cli.printing import print_optimize
 
     llm = {"model": "m", "samples": 3, "verified": 1, "valid_rate": 1 / 3, "samples_to_first_valid": 2,
            "tokens": {"total": 1200}, "cache_hits": 2, "cost": cost, "cost_note": note,
            "stop_reason": "sample budget spent (3 samples)"}
-    _print_optimize({"address": "tiny.py::Model", "device": "cpu", "device_name": "x86_64", "candidates": [],
-                     "llm": llm, "status": "no_improvement", "message": "no improvement found"})
+    print_optimize({"address": "tiny.py::Model", "device": "cpu", "device_name": "x86_64", "candidates": [],
+                    "llm": llm, "status": "no_improvement", "message": "no improvement found"})
     assert shown in " ".join(capsys.readouterr().out.split())

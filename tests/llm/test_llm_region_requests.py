@@ -12,13 +12,14 @@ from chat_server import Answer, ChatServer, python_answer
 from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
 from test_llm_refine import FakeEvaluator, statuses
 
-from hiera_core.propose import proposal_file as proposal
 from hiera_core.errors import HieraError
 from hiera_core.llm.client import ChatClient
 from hiera_core.llm.config import Overrides, resolve
+from hiera_core.loop.refine import Refiner
+from hiera_core.loop.refine_regions import region_lines, region_targets
 from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
-from hiera_core.loop.refine import Refiner, region_lines, region_targets
 from hiera_core.plan.regions import Region, RegionChoice
+from hiera_core.propose import proposal_file as proposal
 from hiera_core.spaces.custom_cuda import lower_spec
 from hiera_core.spaces.custom_cuda.codegen import render
 

@@ -187,7 +187,7 @@ def _fix_code_action_structuring(client: LanguageClient) -> None:
     CodeAction(command=Command(...)) in the Python client (editors are unaffected)."""
     converter = client.protocol._converter
     converter.register_structure_hook(
-        Union[types.Command, types.CodeAction],
+        Union[types.Command, types.CodeAction],  # noqa: UP007 - the hook is keyed by lsprotocol's own typing.Union
         lambda obj, _: converter.structure(
             obj, types.Command if isinstance(obj.get("command"), str) else types.CodeAction))
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from hiera_lsp.positions import LineIndex, encode
 from lsprotocol import types
+
+from hiera_lsp.positions import LineIndex, encode
 
 PARSE_GATE = Path(__file__).parent / "parse_gate"
 

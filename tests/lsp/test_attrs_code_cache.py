@@ -7,6 +7,7 @@ import linecache
 
 import attrs
 import pytest
+
 from hiera_lsp.attrs_code_cache import cache_path, cached_compiles
 
 

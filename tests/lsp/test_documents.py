@@ -92,7 +92,7 @@ TEXTS = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
 def _edits(text: str):
     index = LineIndex(encode(text))
     line = st.integers(0, index.line_count)  # one past the end: clamped
-    position = st.builds(lambda l, c: types.Position(line=l, character=c), line, st.integers(0, 30))
+    position = st.builds(lambda at, c: types.Position(line=at, character=c), line, st.integers(0, 30))
     return st.lists(st.tuples(position, position, TEXTS), min_size=1, max_size=4)
 
 

@@ -1,10 +1,11 @@
 """The custom-CUDA space: expert kernel templates generated from the FX graph, compiled with NVRTC.
 
-One lowering (`graph`) turns the traced forward into generated kernels plus explicit library calls
-(cuBLAS/cuDNN through F.linear/F.conv*/torch.matmul, and views). The strategy that applies is the
-template family leading that lowering, by priority: stencil > pooling > row_reduction >
-pointwise (a pointwise kernel leads only when it fuses two or more ops). So each graph gets one
-custom-CUDA candidate, named after its main template:
+One lowering (`lowering`: a handler per op, registered by its family's `lower_*` module) turns the
+traced forward into generated kernels plus explicit library calls (cuBLAS/cuDNN through
+F.linear/F.conv*/torch.matmul, and views). The strategy that applies is the template family
+leading that lowering, by priority: stencil > pooling > row_reduction > pointwise (a pointwise
+kernel leads only when it fuses two or more ops). So each graph gets one custom-CUDA candidate,
+named after its main template:
 
 - `pointwise_chain`: one kernel per chain of elementwise ops (broadcast bias, activations, clamp,
   scaling, residuals), standalone or as the epilogue after a library op;
@@ -20,9 +21,18 @@ the module at hand (attributes, stencil coefficients) and renders the proposal.
 
 from __future__ import annotations
 
-from hiera_core.spaces import Candidate, ImplementContext, Strategy, register
-from hiera_core.spaces.custom_cuda.graph import (Lowering, Op, Ref, Resolver, Unsupported, lower, normalize_fn,
-                                                ops_from_spec_graph)
+from hiera_core.spaces.custom_cuda import lower_library, lower_norms, lower_pointwise, lower_reductions, lower_stencil  # noqa: F401  (registration)
+from hiera_core.spaces.custom_cuda.graph import (
+    Lowering,
+    Op,
+    Ref,
+    Resolver,
+    Unsupported,
+    normalize_fn,
+    ops_from_spec_graph,
+)
+from hiera_core.spaces.custom_cuda.lowering import lower
+from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 
 TEMPLATES = {
     "pointwise": ("pointwise_chain", "Fused pointwise kernel generated from the FX graph"),

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.custom_cuda.expr import reductions_in
-from hiera_core.spaces.custom_cuda.fused import pointwise_source, rows_source, total_source
+from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
+from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
-from hiera_core.spaces.custom_cuda.templates import (group_norm_source, pool_source, reduce_source,
-                                                     stencil_launch_tile, stencil_source, stencil_tile)
+from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source, stencil_tile
+from hiera_core.spaces.custom_cuda.templates import group_norm_source, pool_source, reduce_source
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
            "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm",

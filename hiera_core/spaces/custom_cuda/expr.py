@@ -22,7 +22,7 @@ REDUCTIONS = ("rsum", "rmax", "rmin")
 @dataclass(frozen=True)
 class Expr:
     op: str  # "leaf" | "const" | "inv_n" | a POINTWISE name | a REDUCTIONS name
-    args: tuple["Expr", ...] = ()
+    args: tuple[Expr, ...] = ()
     params: tuple = ()  # leaf: (python_expr,); const: (value,); function parameters otherwise
     shape: tuple[int, ...] = ()
 

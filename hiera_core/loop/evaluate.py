@@ -1,0 +1,197 @@
+"""Evaluating candidates: each one written into the run folder, verified and timed in a worker of
+its own (or its outcome taken from the store's cache), several side by side; and the profile's
+feedback on the verified ones: a host-bound candidate replayed as a CUDA graph, a candidate's
+hardware counters read with Nsight Compute."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from hiera_core.errors import HieraError
+from hiera_core.events import Event, following_stages
+from hiera_core.loop.session import CandidateOutcome, Session
+from hiera_core.propose import proposal_file as proposals
+from hiera_core.spaces.algebra import rewrites_the_work
+from hiera_core.spec.model import Spec
+from hiera_core.verify.repro import reproducer, script_path
+
+# A verified candidate whose GPU work is under this share of its host time is paced by its launch
+# path: the profile-guided refinement captures it in a CUDA graph.
+HOST_BOUND_SHARE = 0.7
+# ... and, to be worth a graph, under this share of the best candidate's time: a replay adds the copies
+# into and out of the graph's buffers (on the H200, level3/2's compiled module at 0.72x of the eager
+# graph's time was not tried under the 0.7 it had shared with the first condition).
+GRAPH_GAIN_SHARE = 0.9
+# A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
+# GPU work is within this factor of it (host_bound_refinements).
+GRAPH_RIVAL_SHARE = 1.25
+NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own start may take (ncu gets the rest)
+
+
+def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> list[dict]:
+    """Profile feedback: the verified candidate with the least GPU time whose calls are paced by the
+    host (its GPU work under HOST_BOUND_SHARE of its host time and GRAPH_GAIN_SHARE of the best
+    candidate's time),
+    captured in a CUDA graph, as one more candidate. When that one is a PyTorch-operator candidate,
+    also the host-bound CUDA-library or custom-CUDA candidate with the least GPU time, if within
+    GRAPH_RIVAL_SHARE of it: once both replay a graph only their GPU work differs, and a region
+    plan's kernels deserve the same capture the compiled module gets. [] when no candidate is
+    host-bound or all already replay a graph. Static shapes only, as the cuda_graph strategy."""
+    from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
+    from hiera_core.spaces.strategy import Candidate
+
+    verified = [o for o in outcomes if o.status == "verified" and o.timing and o.ms]
+    if spec.dynamic_dims or not verified:
+        return []
+    best_ms = min(o.ms for o in verified)
+    bound = sorted((o for o in verified
+                    if o.timing.get("bound") == "host" and not replays_a_graph(o.strategy)
+                    and o.timing["gpu_median_ms"] < HOST_BOUND_SHARE * o.timing["host_median_ms"]
+                    and o.timing["gpu_median_ms"] < GRAPH_GAIN_SHARE * best_ms),
+                   key=lambda o: o.timing["gpu_median_ms"])
+    if not bound:
+        return []
+    chosen = bound[:1]
+    if chosen[0].space == "pytorch":
+        rivals = [o for o in bound if o.space != "pytorch"
+                  and o.timing["gpu_median_ms"] <= GRAPH_RIVAL_SHARE * chosen[0].timing["gpu_median_ms"]]
+        chosen += rivals[:1]
+    refinements = []
+    for outcome in chosen:
+        why = (f"{outcome.name} is host-bound: {outcome.timing['gpu_median_ms']:.4g} ms of GPU work, "
+               f"{outcome.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
+        source = next(c for c in candidates if c["name"] == outcome.name)
+        refinements.append(graphed(Candidate(**source), why).to_dict())
+    return refinements
+
+
+def run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,
+                  deadline: float | None = None, device_lock: str | None = None) -> tuple[CandidateOutcome, int]:
+    """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
+    (outcome, line where its code starts in the file). `device_lock`: shared with the candidates
+    evaluated beside it (hiera_core.worker.devicelock). An outcome in the store's cache is reused (no
+    stages: nothing is compiled, verified or timed), and a fresh one is cached."""
+    run = session.run
+    body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
+    candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
+    _, first_line = proposals.candidate_part(body)
+    cache = session.outcome_cache
+    outcome = cache.lookup(candidate, CandidateOutcome) if cache is not None else None
+    if outcome is not None:
+        session.emit(Event("log", stage="verify", message=outcome.cache["note"],
+                           data={"candidate": candidate["name"], "cache": outcome.cache}))
+    else:
+        with session.lock:
+            session.state.stage = "verify"
+            session.save()
+            session.candidate_stage(candidate["name"], "compile", index, total)
+        outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock,
+                            on_stage=lambda stage: session.candidate_stage(candidate["name"], stage, index, total))
+        if cache is not None:
+            outcome.cache = cache.record(candidate, vars(outcome), run.id)
+    run.write_json(f"candidates/{candidate['name']}.json", {**candidate, "outcome": vars(outcome)})
+    with session.lock:
+        session.candidate_finished(candidate["name"])
+        session.state.candidates.append(vars(outcome))
+        session.save()
+        done = len(session.state.candidates)
+        session.emit(Event("candidate", stage="profile", message=_describe(outcome),
+                           progress=0.4 + 0.55 * max(done, index + 1) / max(total, 1), data=vars(outcome)))
+    return outcome, first_line
+
+
+def evaluate_side_by_side(candidates: list, evaluate, jobs: int) -> list:
+    """evaluate(index, candidate) for each candidate, `jobs` at a time in plan order (the most
+    promising first, so a good answer comes early), each in a thread of its own; the outcomes in the
+    candidates' order. One that fails or hangs holds only its own thread (its worker's time limit
+    ends it); an interruption stops the ones not started."""
+    if jobs <= 1 or len(candidates) <= 1:
+        return [evaluate(index, candidate) for index, candidate in enumerate(candidates)]
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="hiera-candidate") as pool:
+        futures = [pool.submit(evaluate, index, candidate) for index, candidate in enumerate(candidates)]
+        try:
+            return [future.result() for future in futures]
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, deadline: float) -> str:
+    """Nsight Compute's figures of one call of the verified candidate `name`, as text for its profile
+    (hiera_core.profile.ncu), recorded as candidates/NAME.ncu.json; a one-line note when ncu is absent,
+    fails or would outlast the time budget; "" off CUDA."""
+    from hiera_core.profile.ncu import NCU_TIMEOUT_S, NOT_FOUND, NcuReport, find_ncu
+
+    if not session.settings.device.startswith("cuda"):
+        return ""
+    ncu = find_ncu()
+    limit = min(NCU_TIMEOUT_S, deadline - time.monotonic())
+    if ncu is None:
+        report = NcuReport(note=NOT_FOUND)
+    elif limit < NCU_WORKER_START_S + 1:
+        report = NcuReport(note="Nsight Compute (ncu) not run: the time budget is spent")
+    else:
+        session.emit(Event("log", stage="profile", message=f"{name}: reading its kernels' hardware counters with "
+                                                            f"Nsight Compute (at most {limit:.0f} s)"))
+        try:
+            report = NcuReport.from_dict(session.worker(
+                "ncu", f"profiling {name} with Nsight Compute", f"{name}.ncu", timeout_s=limit, ncu=ncu,
+                candidate_path=str(session.run.path / "candidates" / f"{name}.py"),
+                kernels_per_call=(outcome.timing or {}).get("kernels_per_call"),
+                ncu_timeout_s=limit - NCU_WORKER_START_S))
+        except HieraError as error:
+            report = NcuReport(note=f"Nsight Compute (ncu) failed: {str(error).splitlines()[0]}")
+    session.run.write_json(f"candidates/{name}.ncu.json", report.to_dict())
+    return report.text()
+
+
+def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
+              deadline: float | None = None, device_lock: str | None = None,
+              on_stage=lambda stage: None) -> CandidateOutcome:
+    """Verify and time one candidate in a worker; on_stage(stage) as it enters verify and time."""
+    base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
+    if session.resumed is not None and (recorded := session.resumed.outcome(candidate)) is not None:
+        # evaluated by the run this one resumes: its verdict and timing stand
+        return CandidateOutcome(**{key: value for key, value in recorded.items()
+                                   if key in CandidateOutcome.__dataclass_fields__})
+    limit, hint = session.candidate_time_limit(spec)
+    if deadline is not None and deadline - time.monotonic() < limit:
+        limit, hint = max(deadline - time.monotonic(), 1.0), "the model's time budget (--time-budget) ran out"
+    stages = path.with_suffix(".stages.jsonl")
+    stages.unlink(missing_ok=True)  # a candidate of the same name evaluated before in this run
+    try:
+        with following_stages(stages, on_stage):
+            result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
+                                    timeout_s=limit, timeout_hint=hint, stages_path=str(stages),
+                                    spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
+                                    first_line=first_line, space=candidate["space"], device_lock=device_lock,
+                                    exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
+    except HieraError as error:
+        return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],
+                                failed_check={"check": error.kind, "message": error.message,
+                                              "reproducer": error.details.get("log", "")[-500:]})
+    verification = result["verification"]
+    failed = next((check for check in verification["checks"] if not check["passed"]), None)
+    if failed:
+        text = reproducer(session.address, path, session.settings.device, failed)
+        script = session.run.write_text(f"candidates/{script_path(path).name}", text) if text else None
+        return CandidateOutcome(**base, status="rejected", reason=f"{failed['name']}: {failed['message']}",
+                                verification="failed", failed_check={"check": failed["name"], "message": failed["message"],
+                                                                     "reproducer": failed["reproducer"],
+                                                                     "script": str(script) if script else ""})
+    summary = (f"passed: {len(verification['checks'])} checks, {verification['input_sets']} input sets, "
+               f"max error {verification['max_abs_error']:.2g}")
+    return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
+                            ms=result["candidate"]["median_ms"], baseline_ms=result["baseline"]["median_ms"],
+                            verification=summary, baseline_timing=result["baseline"], timing=result["candidate"],
+                            significant=result["significant"], timing_verdict=result["timing_verdict"])
+
+
+def _describe(outcome: CandidateOutcome) -> str:
+    earlier = f" (from cache, evaluated {outcome.cache['evaluated']})" if (outcome.cache or {}).get("used") else ""
+    if outcome.status == "verified":
+        return (f"{outcome.name}: verified, {outcome.ms:.4g} ms vs {outcome.baseline_ms:.4g} ms eager "
+                f"({outcome.speedup:.2f}x){earlier}")
+    return f"{outcome.name}: {outcome.status}: {outcome.reason}{earlier}"

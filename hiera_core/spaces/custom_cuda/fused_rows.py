@@ -1,0 +1,233 @@
+"""CUDA source of the row kernels: expressions with reductions over the last dim (softmax, the norms,
+row sums...), one block per row, each reduction a sweep over the row. Pure (no torch): text
+generation only; leaves are read and entry points made as in `fused`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.fused import (
+    BLOCK_REDUCE,
+    LANES,
+    LEAF_READS,
+    KernelSource,
+    element_function,
+    entry_points,
+    leaf_args,
+    leaf_params,
+)
+
+ROW_THREADS = 256  # most threads per row block (the host picks 32..256 by row length)
+
+ROW_HELPERS = BLOCK_REDUCE + r"""// Online softmax statistics: running max m and sum s of exp(v - m), merged pairwise.
+// One exp per element: the running sum is rescaled only when the maximum grows.
+__device__ __forceinline__ void hi_online_add(float& m, float& s, float v) {
+    if (v > m) { s = (m == -__int_as_float(0x7f800000)) ? 0.0f : s * expf(m - v); m = v; }
+    s += (m == -__int_as_float(0x7f800000)) ? 0.0f : expf(v - m);
+}
+__device__ __forceinline__ void hi_online_merge(float& m, float& s, float m2, float s2) {
+    const float top = hi_max(m, m2);
+    s = (top == -__int_as_float(0x7f800000)) ? 0.0f : s * expf(m - top) + s2 * expf(m2 - top);
+    m = top;
+}
+__device__ __forceinline__ void hi_block_online(float& m, float& s, float* red) {
+    for (int o = 16; o > 0; o >>= 1)
+        hi_online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) { red[threadIdx.x >> 5] = m; red[32 + (threadIdx.x >> 5)] = s; }
+    __syncthreads();
+    const bool live = (threadIdx.x & 31) < (blockDim.x >> 5);
+    m = live ? red[threadIdx.x & 31] : -__int_as_float(0x7f800000);
+    s = live ? red[32 + (threadIdx.x & 31)] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1)
+        hi_online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+}
+"""
+
+_BLOCK_REDUCE = {"rsum": "hi_block_sum", "rmax": "hi_block_max", "rmin": "hi_block_min"}
+_COMBINE = {"rsum": "{acc} += {v};", "rmax": "{acc} = hi_max({acc}, {v});", "rmin": "{acc} = hi_min({acc}, {v});"}
+_IDENTITY = {"rsum": "0.0f", "rmax": "-__int_as_float(0x7f800000)", "rmin": "__int_as_float(0x7f800000)"}
+
+
+@dataclass
+class RowPass:
+    """One sweep over the row: accumulators for some reductions (an online-softmax pair counts once)."""
+
+    reductions: list[Expr]
+    online: list[tuple[Expr, Expr]]  # (rmax node, rsum node) computed together in one pass
+
+
+def plan_passes(reds: list[Expr]) -> list[RowPass]:
+    """Reductions grouped by nesting depth; max(A) then sum(exp(A - max)) fused into one online pass."""
+    depth: dict[Expr, int] = {}
+    for r in reds:  # children first: inner reductions already have their depth
+        inner = [depth[x] for x in reductions_in([r.args[0]])]
+        depth[r] = 1 + max(inner, default=0)
+    online: dict[Expr, Expr] = {}
+    for r in reds:
+        arg = r.args[0]
+        if r.op == "rsum" and arg.op == "exp" and arg.args[0].op == "sub" and arg.args[0].params == (1.0,):
+            shifted, peak = arg.args[0].args
+            if peak.op == "rmax" and peak.args[0] == shifted and peak not in online:
+                online[peak] = r
+    paired = set(online.values())
+    passes = []
+    for level in range(1, max(depth.values(), default=0) + 1):
+        members = [r for r in reds if depth[r] == level and r not in paired]
+        if members:
+            passes.append(RowPass([r for r in members if r not in online], [(r, online[r]) for r in members if r in online]))
+    return passes
+
+
+def rows_source(name: str, outputs: list[Expr], row_shape: tuple) -> tuple[KernelSource, list[Expr], list[bool], int, list[str]]:
+    """One block per row (grid-stride): sweeps computing the reductions (warp shuffles plus one
+    shared-memory hop per block), then the outputs. Row leaves read in more than one sweep are
+    cached in dynamic shared memory on their first read (each thread re-reads only what it wrote,
+    so no barrier is needed) when the host finds room (flag `use_cache`).
+
+    Returns the source, leaves in argument order, FULL flags, the number of cached leaves and
+    each output's kind ("row" | "keep" | "drop").
+    """
+    reds = reductions_in(outputs)
+    passes = plan_passes(reds)
+    per_row = row_shape[:-1] + (1,)
+    kinds = ["row" if e.shape == row_shape else "keep" if e.shape == per_row else "drop" for e in outputs]
+    row_outputs = [e for e, k in zip(outputs, kinds) if k == "row"]
+    leaves = leaves_in(outputs)
+    full = [e.shape == row_shape for e in leaves]
+    scalar_names = {r: f"r{k}" for k, r in enumerate(reds)}
+
+    # Which leaves each sweep reads: its reductions' arguments, not counting earlier reductions.
+    sweep_targets = [[r.args[0] for r in p.reductions] + [m.args[0] for m, _ in p.online] for p in passes]
+    if row_outputs:
+        sweep_targets.append(row_outputs)
+    sweep_leaves = [leaves_in(targets, stop_at_reductions=True) for targets in sweep_targets]
+    uses = {e: sum(e in s for s in sweep_leaves) for e in leaves}
+    cached = [e for e, is_full in zip(leaves, full) if is_full and uses[e] > 1]
+    slot = {e: k for k, e in enumerate(cached)}
+
+    functions, sweeps = [], []
+    read_before: set = set()
+    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n")]  # row scalars visible to a sweep
+    for index, targets in enumerate(sweep_targets):
+        inputs = sweep_leaves[index]
+        functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
+        row_pass = passes[index] if index < len(passes) else None
+        sweeps.append(_sweep(index, row_pass, inputs, leaves, full, slot, read_before, known, scalar_names,
+                             [outputs.index(e) for e in targets] if row_pass is None else []))
+        read_before |= set(inputs)
+        if row_pass is not None:
+            known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
+            known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+
+    per_row_code = _per_row_outputs(outputs, kinds, leaves, scalar_names)
+    count, outs = len(leaves), len(outputs)
+    out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
+    params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long use_cache"
+    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, use_cache"
+    body = f"""
+template <typename I, bool VEC>
+__device__ __forceinline__ void hi_rows({params}) {{
+    extern __shared__ float4 hi_cache4[];
+    float* hi_cache = reinterpret_cast<float*>(hi_cache4);
+    __shared__ float red[64];
+    const I rows = (I)rows_, cols = (I)cols_;
+    const float inv_n = 1.0f / (float)cols;
+    for (I row = blockIdx.x; row < rows; row += gridDim.x) {{
+{''.join(sweeps)}{per_row_code}    }}
+}}
+"""
+    source = (f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s) over each row\n"
+              + LEAF_READS + ROW_HELPERS + "".join(functions) + body
+              + entry_points(name, ROW_THREADS, params, "hi_rows", args))
+    return KernelSource(name, source), leaves, full, len(cached), kinds
+
+
+def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: list[Expr], full: list[bool],
+           slot: dict, read_before: set, known: list, scalar_names: dict, out_slots: list[int]) -> str:
+    """Code of one sweep over a row: load the leaves (from the cache when an earlier sweep stored
+    them), evaluate the sweep's element function per element, and either accumulate (a reduction
+    sweep, then a block reduction binding the row scalars) or store (the output sweep)."""
+    position = [leaves.index(e) for e in inputs]
+    scalars = [name for _, name in known]
+    accumulators: list[str] = []
+    setup: list[str] = []
+    finish: list[str] = []
+    if row_pass is not None:
+        for r in row_pass.reductions:
+            name = scalar_names[r]
+            accumulators.append(_COMBINE[r.op].format(acc=f"acc_{name}", v="{}"))
+            setup.append(f"float acc_{name} = {_IDENTITY[r.op]};")
+            finish.append(f"const float {name} = {_BLOCK_REDUCE[r.op]}(acc_{name}, red);")
+        for peak, total in row_pass.online:
+            m, s_ = scalar_names[peak], scalar_names[total]
+            accumulators.append(f"hi_online_add(acc_{m}, acc_{s_}, {{}});")
+            setup.append(f"float acc_{m} = {_IDENTITY['rmax']}, acc_{s_} = 0.0f;")
+            finish.append(f"hi_block_online(acc_{m}, acc_{s_}, red);\n        const float {m} = acc_{m}, {s_} = acc_{s_};")
+
+    def loads(vec: bool) -> list[str]:
+        lines = []
+        for e, k in zip(inputs, position):
+            kind = "float4" if vec else "float"
+            if full[k]:
+                direct = f"*reinterpret_cast<const float4*>(p{k} + i)" if vec else f"p{k}[i]"
+            else:
+                mode_read = "hi_ld4" if vec else "hi_ld"
+                direct = f"{mode_read}<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})"
+            if e not in slot:
+                lines.append(f"const {kind} v{k} = {direct};")
+                continue
+            cache = f"hi_cache4[(I){slot[e]} * (cols / 4) + q]" if vec else f"hi_cache[(I){slot[e]} * cols + j]"
+            if e in read_before:
+                lines.append(f"const {kind} v{k} = use_cache ? {cache} : {direct};")
+            else:
+                lines.append(f"const {kind} v{k} = {direct};")
+                lines.append(f"if (use_cache) {cache} = v{k};")
+        return lines
+
+    def evaluate(lane: str, results: list[str]) -> str:
+        values = [f"v{k}{lane}" for k in position]
+        return f"hi_sweep{index}(" + ", ".join(values + scalars + results) + ");"
+
+    def body(vec: bool) -> list[str]:
+        lines = loads(vec)
+        if row_pass is not None:
+            for lane in ([".x", ".y", ".z", ".w"] if vec else [""]):
+                results = [f"e{t}" for t in range(len(accumulators))]
+                lines.append("{ float " + ", ".join(results) + "; " + evaluate(lane, results) + " "
+                             + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
+        elif vec:
+            lines.append("float4 " + ", ".join(f"w{t}" for t in range(len(out_slots))) + ";")
+            for lane in LANES:
+                lines.append(evaluate("." + lane, [f"w{t}.{lane}" for t in range(len(out_slots))]))
+            lines += [f"reinterpret_cast<float4*>(o{o})[q + row * (cols / 4)] = w{t};" for t, o in enumerate(out_slots)]
+        else:
+            lines.append(evaluate("", [f"o{o}[i]" for o in out_slots]))
+        return lines
+
+    vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = threadIdx.x; q < cols / 4; q += blockDim.x) {\n                const I j = q * 4, i = row * cols + j;\n                "
+                + "\n                ".join(body(True)) + "\n            }")
+    scalar_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I j = threadIdx.x; j < cols; j += blockDim.x) {\n                const I i = row * cols + j;\n                "
+                   + "\n                ".join(body(False)) + "\n            }")
+    return ("        // sweep " + str(index) + ("" if row_pass is not None else " (outputs)") + "\n        "
+            + "\n        ".join(setup + [f"if (VEC) {{\n            {vec_loop}\n        }} else {{\n            {scalar_loop}\n        }}"]
+                                + finish) + "\n")
+
+
+def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
+    """Thread 0 writes the per-row outputs (functions of the row's reductions and per-row leaves)."""
+    per_row = [(o, e) for o, (e, k) in enumerate(zip(outputs, kinds)) if k != "row"]
+    if not per_row:
+        return ""
+    emitter = Emitter(names={**scalar_names, Expr("inv_n"): "inv_n"})
+    loads = []
+    for e in leaves_in([e for _, e in per_row], stop_at_reductions=True):
+        k = leaves.index(e)
+        emitter.names[e] = f"u{k}"
+        loads.append(f"const float u{k} = hi_ld<I>(p{k}, (int)m{k}, row * cols, row, (I)0, (I)in{k}, (I)ex{k});")
+    results = [emitter.emit(e) for _, e in per_row]
+    stores = [f"o{o}[row] = {value};" for (o, _), value in zip(per_row, results)]
+    return ("        if (threadIdx.x == 0) {\n            "
+            + "\n            ".join(loads + emitter.lines + stores) + "\n        }\n")

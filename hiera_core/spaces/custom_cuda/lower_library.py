@@ -1,0 +1,112 @@
+"""Lowerings of the ops kernels leave to PyTorch: library calls (cuBLAS/cuDNN through F.linear,
+F.conv*, torch.matmul...), views and indexing, each one explicit step of the forward, and the
+identities (clone, eval-mode dropout...), which are their input. Pure (no torch).
+
+Three names mean more than a call when their input is a family's value: a getitem of a padded grid
+is a stencil's window and one of torch.max/min's pair a reduction; a conv2d/conv3d that is a
+depthwise 3^d stencil gets the stencil template; `contiguous` of a lazy expression is the kernel's
+contiguous output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
+from hiera_core.spaces.custom_cuda.lower_reductions import TupleOfReduction, tuple_item
+from hiera_core.spaces.custom_cuda.lower_stencil import PaddedGrid, conv_stencil, stencil_config, window
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, no_template, register_lowering
+
+LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm": "torch.mm", "bmm": "torch.bmm",
+           "addmm": "torch.addmm", "baddbmm": "torch.baddbmm", "einsum": "torch.einsum",
+           "conv1d": "torch.nn.functional.conv1d", "conv2d": "torch.nn.functional.conv2d",
+           "conv3d": "torch.nn.functional.conv3d", "conv_transpose1d": "torch.nn.functional.conv_transpose1d",
+           "conv_transpose2d": "torch.nn.functional.conv_transpose2d",
+           "conv_transpose3d": "torch.nn.functional.conv_transpose3d"}
+VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
+         "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
+IDENTITY = {"identity", "clone", "float", "detach"}
+_CHOOSING = {"conv2d", "conv3d", "getitem", "contiguous"}  # registered below, each choosing its lowering
+
+
+@register_lowering(*sorted((LIBRARY.keys() | VIEWS) - _CHOOSING))
+def library(lw: Lowerer, op: Op, args: dict) -> Any:
+    fn = op.fn
+    if op.op == "call_module":
+        call = _module_call(lw, op)
+    elif op.op == "call_method":
+        receiver, *rest = op.args
+        call = f"{lw.render(receiver, materialize=True)}.{op.target}({lw.call_args(rest, op.kwargs)})"
+    elif fn == "getitem":
+        call = f"{lw.render(op.args[0], materialize=True)}[{lw.render(op.args[1], materialize=True)}]"
+    elif fn == "getattr":
+        call = f"{lw.render(op.args[0], materialize=True)}.{op.args[1]}"
+    else:
+        function = LIBRARY.get(fn) or (op.target if op.target.startswith("torch.") else f"torch.{fn}")
+        call = f"{function}({lw.call_args(op.args, op.kwargs)})"
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("library", [out], call=call, covers=[op.name]))
+    if op.shape is None or op.dtype not in ("float32",):
+        return PyValue(out)
+    return leaf(out, op.shape)
+
+
+def _module_call(lw: Lowerer, op: Op) -> str:
+    fn = op.fn
+    (x,) = op.args
+    source = lw.render(x, materialize=True)
+    module = lw.resolver.module(op.target)
+    path = attr_expr(op.target)
+    if fn == "linear":
+        return f"torch.nn.functional.linear({source}, {path}.weight, {path}.bias)"
+    if fn in ("conv1d", "conv2d", "conv3d"):
+        if module is not None and module.padding_mode != "zeros":
+            raise Unsupported(f"{op.name}: convolution with padding_mode={module.padding_mode!r}")
+        return (f"torch.nn.functional.{fn}({source}, {path}.weight, {path}.bias, {path}.stride, "
+                f"{path}.padding, {path}.dilation, {path}.groups)")
+    if fn.startswith("conv_transpose"):
+        if module is not None and module.padding_mode != "zeros":
+            raise Unsupported(f"{op.name}: transposed convolution with padding_mode={module.padding_mode!r}")
+        return (f"torch.nn.functional.{fn}({source}, {path}.weight, {path}.bias, {path}.stride, {path}.padding, "
+                f"{path}.output_padding, {path}.groups, {path}.dilation)")
+    if fn == "flatten":
+        return f"torch.flatten({source}, {path}.start_dim, {path}.end_dim)"
+    raise Unsupported(f"module {op.module_type} ({op.name}) has no template")
+
+
+@register_lowering("conv2d", "conv3d")
+def conv(lw: Lowerer, op: Op, args: dict) -> Any:
+    if (config := stencil_config(lw, op, args)) is not None:
+        return conv_stencil(lw, op, args, config)
+    return library(lw, op, args)
+
+
+@register_lowering("getitem")
+def getitem(lw: Lowerer, op: Op, args: dict) -> Any:
+    source = lw.value(op.args[0])
+    if isinstance(source, PaddedGrid):
+        return window(op, source, op.args[1])
+    if isinstance(source, TupleOfReduction):
+        return tuple_item(lw, op, source, op.args[1])
+    return library(lw, op, args)
+
+
+@register_lowering("contiguous")
+def contiguous(lw: Lowerer, op: Op, args: dict) -> Any:
+    value = lw.value(args["input"])
+    if isinstance(value, Expr) and value.op != "leaf":
+        return value
+    return library(lw, op, args)
+
+
+@register_lowering(*IDENTITY)
+def identity(lw: Lowerer, op: Op, args: dict) -> Any:
+    return lw.value(args["input"])
+
+
+@register_lowering("dropout")
+def dropout(lw: Lowerer, op: Op, args: dict) -> Any:
+    if op.op == "call_module" and not getattr(lw.resolver.module(op.target), "training", False):
+        return lw.value(args["input"])  # the task's inference contract: eval mode
+    raise no_template(op)

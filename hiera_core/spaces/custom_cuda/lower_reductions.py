@@ -1,0 +1,148 @@
+"""Lowerings of the reductions and of pooling. Pure (no torch).
+
+A reduction over the last dim stays a lazy row reduction (fused into a row kernel with its
+prologue and epilogue); over another dim, and argmax/argmin, it is a step of the dim-reduction
+template; over every element (sum, mean, mse_loss) one of the total template. torch.max/min(x, dim)
+is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
+
+
+@dataclass
+class TupleOfReduction:
+    """torch.max/min(x, dim): values and indices, resolved by the getitem that follows."""
+
+    op: str  # "max" | "min"
+    input: Expr
+    dim: int
+    keepdim: bool
+    covers: str
+
+
+@register_lowering("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min")
+def reduction(lw: Lowerer, op: Op, args: dict):
+    fn = op.fn
+    dim = args.get("dim")
+    if dim is None and fn in ("sum", "mean") and not args.get("keepdim") and args.get("dtype") is None:
+        return _total(lw, op, lw.lazy(args["input"]), fn == "mean")
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
+    if not isinstance(dim, int):
+        raise Unsupported(f"{fn} over {dim!r} ({op.name}): the templates reduce one given dim")
+    if args.get("dtype") is not None:
+        raise Unsupported(f"{fn} with a dtype ({op.name}) has no template")
+    keepdim = bool(args.get("keepdim", False))
+    x = lw.lazy(args["input"])
+    rank = len(x.shape)
+    dim = dim % rank if rank else 0
+    if fn in ("max", "min"):
+        return TupleOfReduction(fn, x, dim, keepdim, op.name)
+    if fn in ("argmax", "argmin"):
+        return _reduce_step(lw, op, fn, x, dim, keepdim)
+    if dim != rank - 1:
+        return _reduce_step(lw, op, fn, x, dim, keepdim)
+    kept = x.shape[:-1] + (1,)
+    value = Expr({"sum": "rsum", "mean": "rsum", "amax": "rmax", "amin": "rmin"}[fn], (x,), shape=kept)
+    if fn == "mean":
+        value = Expr("mul", (value, Expr("inv_n")), shape=kept)
+    if not keepdim:
+        value = Expr("dropdim", (value,), shape=x.shape[:-1])
+    return lw.cover(op, value)
+
+
+def tuple_item(lw: Lowerer, op: Op, pair: TupleOfReduction, index) -> Any:
+    """Item `index` of torch.max/min(x, dim): its values (0), by amax/amin, or its indices."""
+    fn = ("a" if index == 0 else "arg") + pair.op
+    fake = Op(pair.covers, "call_function", fn, pair.op, None, [], {}, op.shape, op.dtype)
+    if index == 0:
+        return reduction(lw, fake, {"input": pair.input, "dim": pair.dim, "keepdim": pair.keepdim})
+    return _reduce_step(lw, fake, fn, pair.input, pair.dim, pair.keepdim)
+
+
+def _reduce_step(lw: Lowerer, op: Op, fn: str, x: Expr, dim: int, keepdim: bool) -> Expr | PyValue:
+    (source,) = lw.materialize([x])
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("reduce", [out], inputs=[source], covers=[op.name],
+                         config={"op": fn, "dim": dim, "keepdim": keepdim}))
+    return PyValue(out) if fn.startswith("arg") else leaf(out, op.shape or ())
+
+
+def _total(lw: Lowerer, op: Op, x: Expr, mean: bool) -> Expr:
+    """Sum or mean of every element of x: its pointwise expression is computed and summed in one
+    kernel (never written), a second adds the per-block partials."""
+    if reductions_in([x]):
+        (name,) = lw.materialize([x])
+        x = leaf(name, x.shape)
+    if not leaves_in([x]):
+        raise Unsupported(f"a reduction of a constant ({op.name}) has no template")
+    out = lw.new_var(op.name)
+    covers = [lw.covers[node] for node in x.walk() if node in lw.covers] + [op.name]
+    lw.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers)), config={"mean": mean}))
+    return leaf(out, ())
+
+
+@register_lowering("mse_loss")
+def mse_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
+    if args.get("size_average") is not None or args.get("reduce") is not None:
+        raise Unsupported(f"mse_loss ({op.name}) with the deprecated size_average/reduce arguments")
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    reduction = module.reduction if module is not None else args.get("reduction", "mean")
+    prediction, target = lw.lazy(args["input"]), lw.lazy(args["target"])
+    if prediction.shape != target.shape:
+        raise Unsupported(f"mse_loss ({op.name}) of differently shaped tensors (broadcast) has no template")
+    error = lw.cover(op, Expr("square", (Expr("sub", (prediction, target), (1.0,), prediction.shape),),
+                              shape=prediction.shape))
+    if reduction == "none":
+        return error
+    if reduction not in ("mean", "sum"):
+        raise Unsupported(f"mse_loss ({op.name}) with reduction={reduction!r}")
+    return _total(lw, op, error, reduction == "mean")
+
+
+@register_lowering(*(f"{kind}_pool{rank}d" for kind in ("max", "avg") for rank in (1, 2, 3)))
+def pool(lw: Lowerer, op: Op, args: dict) -> Expr:
+    fn = op.fn
+    x = lw.lazy(args["input"])
+    rank = int(fn[-2])
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    if op.op == "call_module" and module is None:  # planning: a placeholder, attributes come at generation
+        config = {"kind": fn[:3], "rank": rank, "kernel": (1,) * rank, "stride": (1,) * rank,
+                  "padding": (0,) * rank, "dilation": (1,) * rank, "ceil_mode": False,
+                  "count_include_pad": True, "divisor_override": None}
+    else:
+        source = {k: getattr(module, k) for k in ("kernel_size", "stride", "padding", "dilation", "ceil_mode",
+                                                   "count_include_pad", "divisor_override", "return_indices")
+                  if hasattr(module, k)} if module is not None else args
+        config = pool_config(fn, rank, source)
+    if config is None:
+        raise Unsupported(f"{fn} ({op.name}) with return_indices has no template")
+    if len(x.shape) not in (rank + 1, rank + 2):
+        raise Unsupported(f"{fn} ({op.name}) on a rank-{len(x.shape)} input")
+    (source_var,) = lw.materialize([x])
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("pool", [out], inputs=[source_var], covers=[op.name], config=config))
+    return leaf(out, op.shape or ())
+
+
+def pool_config(fn: str, rank: int, args: dict) -> dict | None:
+    if args.get("return_indices"):
+        return None
+
+    def expand(value, default):
+        value = default if value is None else value
+        return tuple(value) if isinstance(value, (list, tuple)) else (int(value),) * rank
+
+    kernel = expand(args.get("kernel_size"), 1)
+    return {"kind": fn[:3], "rank": rank, "kernel": kernel,
+            "stride": expand(args.get("stride") or None, kernel), "padding": expand(args.get("padding"), 0),
+            "dilation": expand(args.get("dilation"), 1), "ceil_mode": bool(args.get("ceil_mode", False)),
+            "count_include_pad": bool(args.get("count_include_pad", True)),
+            "divisor_override": args.get("divisor_override")}

@@ -1,0 +1,299 @@
+"""Lower a traced forward into steps: generated kernels plus explicit library calls. Pure (no torch).
+
+The same lowering serves the planner (`applies`, from the spec's graph summary, where module
+attributes and tensor values are unknown) and the worker (`generate`, from the real FX graph and
+module). Pointwise nodes and row reductions stay *lazy* expressions (`expr.Expr`) until something
+needs their value: a library call (cuBLAS/cuDNN through F.linear/F.conv*, torch.matmul...), a view,
+a non-fusable template (dim reduction, pooling, stencil) or the output. Then they are
+*materialized* by one generated kernel: a pointwise kernel, or a row kernel when the expression
+holds reductions over the last dim (softmax, layernorm, rmsnorm, `x * rsqrt(mean(x^2) + eps)`...).
+
+Each op is lowered by the handler `LOWERINGS` holds for its normalized function name, registered
+with `@register_lowering` by its family's module (`lower_pointwise`, `lower_norms`,
+`lower_reductions`, `lower_stencil`, `lower_library`; importing the package registers them all),
+the way Inductor registers its lowerings. An op no handler takes, or whose handler raises
+`Unsupported`, is left to PyTorch where that is sound.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hiera_core.spaces.codegen import mentions
+from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.graph import Lowering, Op, Ref, Resolver, Step, Unsupported, attr_expr, bind
+from hiera_core.spaces.custom_cuda.templates import GROUP_NORM_OUTPUT
+
+# operator.<name> rendered as Python infix, for an op left to PyTorch: on sizes, and on tensors (a
+# causal mask's `self.bias == 0`), where the operator calls what the reference's operator calls.
+INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
+         "neg": "-", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "and_": "&",
+         "or_": "|", "xor": "^", "invert": "~"}
+
+# An op's handler: the value of its node (an Expr, a PyValue, a Deferred...); raises Unsupported.
+Handler = Callable[["Lowerer", Op, dict], Any]
+LOWERINGS: dict[str, Handler] = {}  # normalized function name -> its handler
+
+
+def register_lowering(*fns: str) -> Callable[[Handler], Handler]:
+    """Register the decorated handler for the ops named `fns` (their normalized function names)."""
+
+    def decorate(handler: Handler) -> Handler:
+        for fn in fns:
+            if fn in LOWERINGS:  # one handler per name: one that declines an op calls the next itself
+                raise ValueError(f"{fn} has two lowerings: {LOWERINGS[fn].__name__} and {handler.__name__}")
+            LOWERINGS[fn] = handler
+        return handler
+
+    return decorate
+
+
+def no_template(op: Op) -> Unsupported:
+    return Unsupported(f"{op.fn} ({op.name}) has no template")
+
+
+@dataclass
+class PyValue:
+    """A non-tensor value of the forward (an int from x.size(0), a tuple...), by its Python expr."""
+
+    expr: str
+
+
+class Deferred:
+    """A value its family keeps symbolic past its node (a padded grid, a stencil sum) while only
+    the family's own ops read it; computed, by `computed`, when anything else does."""
+
+    def computed(self, lw: Lowerer) -> Expr:
+        raise NotImplementedError
+
+
+class Lowerer:
+    """One lowering's state (each node's value so far, the steps emitted, the expressions
+    materialized) and the helpers the handlers build values with."""
+
+    def __init__(self, ops: list[Op], resolver: Resolver):
+        self.ops = ops
+        self.resolver = resolver
+        self.values: dict[str, Any] = {}
+        self.steps: list[Step] = []
+        self.materialized: dict[Expr, str] = {}
+        self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
+        self.contracts: list[str] = []
+        self.fallbacks: dict[str, str] = {}
+        self.stencils: dict[int, Expr] = {}  # id(a Deferred: stencil sum, padded grid) -> its computed value
+
+    def run(self) -> Lowering:
+        inputs: list[str] = []
+        returns = "None"
+        for op in self.ops:
+            if op.op == "placeholder":
+                inputs.append(op.target)
+                self.values[op.name] = self._tensor_leaf(op, op.target)
+            elif op.op == "get_attr":
+                if op.target.startswith("_tensor_constant"):  # made by FX while tracing: not on the module
+                    raise Unsupported(f"{op.name}: a tensor the trace made ({op.target}), which the module lacks")
+                self.values[op.name] = self._tensor_leaf(op, attr_expr(op.target))
+            elif op.op == "output":
+                returns = self.render(op.args[0], materialize=True)
+            else:
+                try:
+                    self._lower(op)
+                except Unsupported as why:
+                    self.values[op.name] = self._leave_to_pytorch(op, why)
+        self._fuse_group_norm_epilogues(returns)
+        return Lowering(self.steps, returns, inputs, self.contracts, self.fallbacks)
+
+    def _leave_to_pytorch(self, op: Op, why: Unsupported) -> Any:
+        """The node as the reference computes it (its own torch call on the values at hand), where no
+        template handles it; raises `why` again where that is not sound: an in-place method (the
+        lowering's values are not the reference's tensors), or a call that cannot be written out."""
+        if op.op == "call_method" and op.fn.endswith("_"):
+            raise why
+        if op.op == "call_module":
+            call = f"{attr_expr(op.target)}({self.call_args(op.args, op.kwargs)})"
+        elif op.op == "call_method":
+            receiver, *rest = op.args
+            call = f"{self.render(receiver, materialize=True)}.{op.target}({self.call_args(rest, op.kwargs)})"
+        elif op.target.startswith(("torch.", "math.")):  # math: the reference imports it to call it
+            call = f"{op.target}({self.call_args(op.args, op.kwargs)})"
+        elif op.target == "operator.getitem" and len(op.args) == 2 and not op.kwargs:
+            call = f"{self.render(op.args[0], materialize=True)}[{self.render(op.args[1], materialize=True)}]"
+        elif op.target.startswith("operator.") and op.fn in INFIX and not op.kwargs and 1 <= len(op.args) <= 2:
+            operands = [self.render(a, materialize=True) for a in op.args]
+            call = (f"({INFIX[op.fn]}{operands[0]})" if len(operands) == 1
+                    else f"({operands[0]} {INFIX[op.fn]} {operands[1]})")
+        else:
+            raise why
+        out = self.new_var(op.name)
+        self.steps.append(Step("library", [out], call=call, covers=[op.name]))
+        self.fallbacks[op.name] = str(why)
+        if op.shape is None or op.dtype != "float32":
+            return PyValue(out)
+        return leaf(out, op.shape)
+
+    def _fuse_group_norm_epilogues(self, returns: str) -> None:
+        """A pointwise kernel that only transforms a group norm's output (GroupNorm + SiLU) runs in
+        the group norm's normalising pass instead: one read and one write of the tensor fewer."""
+        for norm in [s for s in self.steps if s.family == "group_norm"]:
+            (target,) = norm.targets
+            readers = [s for s in self.steps if s is not norm and _reads(s, target)]
+            if len(readers) != 1 or mentions(returns, target):
+                continue
+            (step,) = readers
+            if step.family != "pointwise" or len(step.exprs) != 1:
+                continue
+            (expr,) = step.exprs
+            outputs = leaves_in([expr])
+            if [e.params[0] for e in outputs] != [target] or expr.shape != outputs[0].shape:
+                continue
+            norm.config["epilogue"] = substitute(expr, {outputs[0]: leaf(GROUP_NORM_OUTPUT, expr.shape)})
+            norm.targets = step.targets
+            norm.covers = norm.covers + step.covers
+            self.steps.remove(step)
+
+    # -- dispatch -------------------------------------------------------------------------------
+    def _lower(self, op: Op) -> None:
+        fn = op.fn
+        if op.op == "call_method" and fn.endswith("_"):
+            raise Unsupported(f"in-place method {fn} ({op.name}) has no template")
+        if op.dtype not in (None, "float32") and fn not in ("argmax", "argmin", "max", "min", "getitem", "size",
+                                                           "dim", "getattr"):
+            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
+        args = bind(op, self.resolver)
+        if fn not in LOWERINGS:
+            raise no_template(op)
+        self.values[op.name] = LOWERINGS[fn](self, op, args)
+
+    # -- materialization ------------------------------------------------------------------------
+    def materialize(self, exprs: list[Expr]) -> list[str]:
+        """Python expressions holding the values of `exprs`, emitting kernels for the lazy ones."""
+        pending = [e for e in dict.fromkeys(exprs) if e.op != "leaf" and e not in self.materialized]
+        plain = [e for e in pending if not reductions_in([e])]
+        with_rows = [e for e in pending if e not in plain]
+        for group in _group_by(plain, lambda e: e.shape):
+            self._emit_kernel("pointwise", group)
+        for e in with_rows:  # row kernels one value at a time: each may need its own splitting
+            if e not in self.materialized:
+                self._emit_rows(e)
+        return [e.params[0] if e.op == "leaf" else self.materialized[e] for e in exprs]
+
+    def _emit_rows(self, e: Expr) -> None:
+        reds = reductions_in([e])
+        if not leaves_in([e]) or any(not leaves_in([r]) for r in reds):
+            raise Unsupported("a reduction of a constant has no template")
+        row_shape = next((r.args[0].shape for r in reds
+                          if e.shape in (r.args[0].shape, r.shape, r.args[0].shape[:-1])), None)
+        # What one row kernel cannot compute in place: reductions over another row shape, and
+        # dropped-dim results (dropdim) unless the whole value is per row. They become leaves,
+        # computed first by their own kernels, innermost first.
+        bad = [n for n in e.walk() if (n.is_reduction and n.args[0].shape != row_shape)
+               or (n.op == "dropdim" and (row_shape is None or e.shape != row_shape[:-1]))]
+        if not bad:
+            self._emit_kernel("rows", [e])
+            return
+        innermost = [n for n in bad if not any(m in bad for m in n.args[0].walk())]
+        names = self.materialize(innermost)
+        replaced = substitute(e, {n: leaf(name, n.shape) for n, name in zip(innermost, names)})
+        self.materialized[e] = self.materialize([replaced])[0]
+
+    def _emit_kernel(self, family: str, exprs: list[Expr]) -> None:
+        targets = [self.new_var(self.covers.get(e, "value")) for e in exprs]
+        covers = [self.covers[node] for e in exprs for node in e.walk() if node in self.covers]
+        self.steps.append(Step(family, targets, exprs=exprs, covers=list(dict.fromkeys(covers))))
+        for e, target in zip(exprs, targets):
+            self.materialized[e] = target
+
+    # -- helpers the handlers build with --------------------------------------------------------
+    def node(self, op: Op, fn: str, operands: tuple, params: tuple = ()) -> Expr:
+        return self.cover(op, Expr(fn, operands, params, tuple(op.shape) if op.shape is not None else ()))
+
+    def cover(self, op: Op, e: Expr) -> Expr:
+        self.covers.setdefault(e, op.name)
+        return e
+
+    def _tensor_leaf(self, op: Op, python_expr: str) -> Expr | PyValue:
+        if op.shape is None or op.dtype not in (None, "float32"):
+            # Not a float32 tensor (an int64 index buffer, say): only ops left to PyTorch read it.
+            return PyValue(python_expr)
+        return leaf(python_expr, op.shape)
+
+    def value(self, ref):
+        return self.values[ref.name] if isinstance(ref, Ref) else ref
+
+    def computed(self, value):
+        """`value`, a stencil sum or a padded grid computed (by its kernel, or its pad) where something
+        reads it other than through the stencil arithmetic."""
+        return value.computed(self) if isinstance(value, Deferred) else value
+
+    def lazy(self, ref) -> Expr:
+        value = self.computed(self.value(ref))
+        if not isinstance(value, Expr):
+            raise Unsupported(f"{ref!r} is not a float tensor")
+        return value
+
+    def operand(self, ref) -> Expr:
+        if isinstance(ref, (bool, int, float)):
+            return const(float(ref))
+        return self.lazy(ref)
+
+    def render(self, value, materialize: bool) -> str:
+        if isinstance(value, Ref):
+            resolved = self.computed(self.values[value.name])
+            if isinstance(resolved, PyValue):
+                return resolved.expr
+            if isinstance(resolved, Expr):
+                return self.materialize([resolved])[0]
+            raise Unsupported(f"{value.name} cannot be used here")
+        if isinstance(value, (list, tuple)):
+            inner = ", ".join(self.render(v, materialize) for v in value)
+            return f"({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple) else f"[{inner}]"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"float({str(value)!r})"  # repr gives inf / nan, which are not Python names
+        return repr(value)
+
+    def call_args(self, args: list, kwargs: dict) -> str:
+        parts = [self.render(a, True) for a in args] + [f"{k}={self.render(v, True)}" for k, v in kwargs.items()]
+        return ", ".join(parts)
+
+    def new_var(self, name: str) -> str:
+        base = "v_" + "".join(c if c.isalnum() else "_" for c in name)
+        taken = {t for s in self.steps for t in s.targets}
+        candidate, index = base, 1
+        while candidate in taken:
+            index += 1
+            candidate = f"{base}_{index}"
+        return candidate
+
+
+def lower(ops: list[Op], resolver: Resolver) -> Lowering:
+    return Lowerer(ops, resolver).run()
+
+
+def _reads(step: Step, name: str) -> bool:
+    """Whether `step` reads the variable `name`."""
+    texts = [step.call, *step.inputs, *(e.params[0] for e in leaves_in(step.exprs))]
+    texts += [value for value in step.config.values() if isinstance(value, str)]
+    return any(mentions(text, name) for text in texts)
+
+
+def substitute(e: Expr, mapping: dict[Expr, Expr]) -> Expr:
+    memo: dict[Expr, Expr] = {}
+
+    def rebuild(node: Expr) -> Expr:
+        if node in mapping:
+            return mapping[node]
+        if node not in memo:
+            memo[node] = Expr(node.op, tuple(rebuild(a) for a in node.args), node.params, node.shape)
+        return memo[node]
+
+    return rebuild(e)
+
+
+def _group_by(items, key):
+    groups: dict = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return list(groups.values())

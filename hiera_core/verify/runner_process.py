@@ -1,0 +1,97 @@
+"""The candidate's runner process as the judge sees it: started beside the judge, asked over the
+channel (hiera_core.worker.channel), and rejected (`Rejected`) when it ends, stops answering or
+says something the protocol does not allow.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+from hiera_core.verify.verdicts import Check
+from hiera_core.worker.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
+
+
+class Rejected(Exception):
+    def __init__(self, check: Check):
+        super().__init__(check.message)
+        self.check = check
+
+
+@dataclass
+class Reply:
+    message: dict
+    tensors: list
+    wall_ms: float
+
+
+class RunnerProcess:
+    """The candidate's process and the channel to it. Started in this process's group, so whatever
+    ends the judge's group ends it too; it also dies with its parent (PR_SET_PDEATHSIG)."""
+
+    def __init__(self, folder: str, device: str):
+        self.device = device
+        judge_file = os.path.join(folder, "to_runner.bin")
+        runner_file = os.path.join(folder, "from_runner.bin")
+        for path in (judge_file, runner_file):
+            with open(path, "wb"):
+                pass
+        to_runner_read, to_runner_write = os.pipe()
+        from_runner_read, from_runner_write = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "hiera_core.worker.runner", str(to_runner_read), str(from_runner_write), judge_file,
+             runner_file], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL)
+        os.close(to_runner_read)
+        os.close(from_runner_write)
+        self.channel = Channel(from_runner_read, to_runner_write, send_path=judge_file, receive_path=runner_file)
+        self.calls = 0
+
+    def request(self, message: dict, tensors: list | None = None, *, timeout_s: float, doing: str) -> Reply:
+        started = time.perf_counter()
+        try:
+            self.channel.send(message, tensors)
+            answer, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
+        except (ChannelClosed, BrokenPipeError):
+            raise Rejected(self._ended(doing)) from None
+        except ChannelTimeout:
+            self.kill()
+            raise Rejected(Check("timeout", False, f"the candidate did not answer within {timeout_s:.0f} s while "
+                                                   f"{doing} and was stopped (a hang, or far slower than the "
+                                                   f"reference)")) from None
+        except BadMessage as error:
+            self.kill()
+            raise Rejected(Check("runner-exit", False, f"the candidate's process answered {doing} with what the "
+                                                       f"protocol does not allow ({error})")) from None
+        return Reply(answer, received, (time.perf_counter() - started) * 1000)
+
+    def _ended(self, doing: str) -> Check:
+        try:
+            code = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = None
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name
+            reason = {"SIGSEGV": "crashed with a segmentation fault", "SIGABRT": "aborted",
+                      "SIGKILL": "was killed (out of memory?)"}.get(name, f"was killed by {name}")
+            return Check("crash", False, f"the candidate's process {reason} while {doing}")
+        return Check("runner-exit", False, f"the candidate's process ended (exit code {code}) while {doing}, "
+                                           f"without answering: a candidate may not end or leave its process "
+                                           f"(os._exit, sys.exit, signals, closing its channel)")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self) -> None:
+        """Killed, not asked to exit: it holds nothing to save, and torch's teardown takes a second."""
+        self.kill()
+        self.channel.close()
