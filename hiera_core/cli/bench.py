@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from hiera_core.cli.options import device_option
+from hiera_core import settings as defaults
+from hiera_core.cli.options import BUDGET_RANGE, device_option
 from hiera_core.cli.printing import fail, stderr, stdout
 from hiera_core.errors import HieraError
 from hiera_core.loop.session import default_device
@@ -22,10 +23,10 @@ from hiera_core.loop.session import default_device
               help="LLM at an OpenAI-compatible endpoint, as for optimize (none configured: offline expert mode)")
 @click.option("--base-url", default=None, metavar="URL", help="the model's endpoint, as for optimize")
 @click.option("--samples", type=click.IntRange(1, 1000), default=None, help="LLM samples per task, as for optimize")
-@click.option("--budget", type=click.IntRange(1, 64), default=4, show_default=True,
+@click.option("--budget", type=BUDGET_RANGE, default=defaults.BUDGET, show_default=True,
               help="offline expert candidates per task, as for optimize")
 @device_option
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="seconds per worker step")
+@click.option("--timeout", type=float, default=defaults.TIMEOUT_S, show_default=True, help="seconds per worker step")
 @click.option("--out", type=click.Path(file_okay=False), default="hiera-bench", show_default=True,
               help="output folder: results.json, results.csv, report.html, proposals/, logs/")
 @click.option("--resume", is_flag=True, help="skip the tasks already recorded in --out")

@@ -17,15 +17,18 @@ import threading
 import click
 
 from hiera_core import __version__
+from hiera_core import settings as defaults
 from hiera_core.cli.bench import bench
 from hiera_core.cli.options import (
     ADDRESS_HELP,
+    BUDGET_RANGE,
     common_output,
     device_option,
     gpu_option,
     model_options,
     run_options,
     spec_options,
+    timeout_option,
 )
 from hiera_core.cli.printing import (
     fail,
@@ -42,6 +45,7 @@ from hiera_core.cuda.cli import kernels
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
+from hiera_core.llm.config import LLMConfig
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.loop import steps
 from hiera_core.loop.optimize import optimize
@@ -152,14 +156,12 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
 
 @main.command(name="optimize")
 @click.argument("address", metavar=ADDRESS_HELP, required=False)
-@click.option("--budget", type=click.IntRange(1, 64), default=None,
+@click.option("--budget", type=BUDGET_RANGE, default=None,
               help="how many offline expert candidates to implement, verify and profile (default: [tool.hiera] "
-                   "budget, else 4; a model's: --samples)")
+                   f"budget, else {defaults.BUDGET}; a model's: --samples)")
 @device_option
 @gpu_option
-@click.option("--timeout", type=float, default=None,
-              help="seconds allowed per step (the reference's spec, each candidate; default: [tool.hiera] "
-                   "timeout, else 600)")
+@timeout_option("seconds allowed per step: the reference's spec, each candidate")
 @click.option("--write", is_flag=True, help="write the proposal next to the source as <stem>_hiera.py")
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="offline candidates compiled and verified side by side, timed one at a time (default: on a "
@@ -170,11 +172,11 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
                    "versions of torch, HIERA and the device); the new ones are cached")
 @model_options
 @click.option("--samples", type=click.IntRange(1, 1000), default=None,
-              help="LLM budget: candidates to ask the model for (default 8)")
+              help=f"LLM budget: candidates to ask the model for (default {LLMConfig.samples})")
 @click.option("--token-budget", type=click.IntRange(1000), default=None,
-              help="LLM budget: prompt + completion tokens (default 400000)")
+              help=f"LLM budget: prompt + completion tokens (default {LLMConfig.token_budget})")
 @click.option("--time-budget", type=click.FloatRange(1, min_open=False), default=None, metavar="SECONDS",
-              help="LLM budget: wall time of planning and refinement (default 1800)")
+              help=f"LLM budget: wall time of planning and refinement (default {LLMConfig.time_budget_s:g})")
 @click.option("--temperature", default=None, metavar="T[,T...]",
               help="sampling temperature sent to the model (0-2); several, comma-separated: one per chain in turn "
                    "(default: [tool.hiera] temperature, else the server's)")
@@ -226,8 +228,7 @@ def optimize_command(address, budget, device, gpu, timeout, write, jobs, no_cach
 @click.argument("address", metavar=ADDRESS_HELP)
 @device_option
 @gpu_option
-@click.option("--timeout", type=float, default=None,
-              help="seconds for the profiling step (default: [tool.hiera] timeout, else 600)")
+@timeout_option("seconds for the profiling step")
 @common_output
 def profile(address, device, gpu, timeout, as_json, events) -> None:
     """Time a module (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel."""
@@ -253,8 +254,7 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
 @click.option("--space", type=click.Choice(["pytorch", "cuda_libs", "custom_cuda"]), default=None,
               help="the candidate's space, for its static checks (default: inferred from the candidate's code: "
                    "CUDA sources or extensions custom_cuda, library settings only cuda_libs, else pytorch)")
-@click.option("--timeout", type=float, default=None,
-              help="seconds per worker step (default: [tool.hiera] timeout, else 600)")
+@timeout_option("seconds per worker step")
 @click.option("--sanitize", is_flag=True,
               help="also run the verification under compute-sanitizer memcheck and racecheck (GPU)")
 @click.option("--seed", type=click.IntRange(min=0), default=None,

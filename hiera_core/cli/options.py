@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from hiera_core import settings as defaults
 from hiera_core.cli.printing import fail
 from hiera_core.errors import HieraError
 from hiera_core.llm.config import RunSettings, run_settings
@@ -13,7 +14,7 @@ ADDRESS_HELP = "FILE.py or FILE.py::Class"
 
 
 def device_option(function):
-    return click.option("--device", type=click.Choice(["cuda", "cpu"]), default=None,
+    return click.option("--device", type=click.Choice(defaults.DEVICES), default=None,
                         help="where to run the reference and candidates (default: cuda when a GPU is present)")(function)
 
 
@@ -59,11 +60,19 @@ def spec_options(function):
     for option in reversed((
             click.argument("address", metavar=ADDRESS_HELP), device_option, gpu_option,
             click.option("--meta", is_flag=True, help="trace on the meta device only (no real run)"),
-            click.option("--timeout", type=float, default=None,
-                         help="seconds per worker step (default: [tool.hiera] timeout, else 600)"),
+            timeout_option("seconds per worker step"),
             click.option("--no-cache", is_flag=True,
                          help="measure the reference afresh instead of using its spec cached in .hiera/cache "
                               "(shared with hiera optimize); the new one is cached"),
             common_output)):
         function = option(function)
     return function
+
+
+BUDGET_RANGE = click.IntRange(defaults.BUDGET_MIN, defaults.BUDGET_MAX)
+
+
+def timeout_option(what: str):
+    """--timeout: `what` it limits, defaulting to [tool.hiera] timeout, else the default."""
+    return click.option("--timeout", type=float, default=None,
+                        help=f"{what} (default: [tool.hiera] timeout, else {defaults.TIMEOUT_S:g})")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from hiera_core import settings as defaults
 from hiera_core.errors import HieraError
 
 ENV_MODEL = "HIERA_MODEL"
@@ -127,9 +128,9 @@ class LLMConfig:
 class RunSettings:
     """A run's budget, device and time limit per worker step, with where each came from."""
 
-    budget: int = 4  # offline expert candidates
+    budget: int = defaults.BUDGET  # offline expert candidates
     device: str | None = None  # None: the default device (cuda when a GPU is present)
-    timeout_s: float = 600.0
+    timeout_s: float = defaults.TIMEOUT_S
     sources: dict[str, str] = field(default_factory=dict)
 
 
@@ -157,19 +158,11 @@ def _validated_run(name: str, value: Any, source: str) -> Any:
         return HieraError(f"{source}: {key} must be {expected}, got {value!r}", kind="config",
                           hint="fix it in pyproject.toml, or override it with the command's flag")
 
-    if name == "device":
-        if value not in ("cuda", "cpu"):
-            raise bad('"cuda" or "cpu"')
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise bad("a number")
-    if name == "budget":
-        if not isinstance(value, int) or not 1 <= value <= 64:
-            raise bad("an integer from 1 to 64")
-        return value
-    if value <= 0:
-        raise bad("a positive number of seconds")
-    return float(value)
+    problem = {"device": defaults.device_problem, "budget": defaults.budget_problem,
+               "timeout_s": defaults.seconds_problem}[name](value)
+    if problem:
+        raise bad(problem)
+    return float(value) if name == "timeout_s" else value
 
 
 def without_credentials(url: str) -> str:

@@ -23,8 +23,9 @@ import sys
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from hiera_core import settings as defaults
+
 SECTION = "hiera"
-DEVICES = ("cuda", "cpu")
 
 
 @dataclass(frozen=True)
@@ -87,15 +88,19 @@ def _validate(name: str, value: Any) -> tuple[Any, str | None]:
             return sys.executable, None
         return value, None
     if name == "device":
-        if value not in ("", *DEVICES):
-            return None, f"must be one of {', '.join(DEVICES)} (or empty), got {value!r}"
+        if value != "" and defaults.device_problem(value):
+            return None, f"must be {defaults.device_problem(value)} (or empty), got {value!r}"
         return value, None
-    if name in ("budget", "maxParallelJobs"):
+    if name == "budget":
+        if defaults.budget_problem(value):
+            return None, f"must be {defaults.budget_problem(value)}, got {value!r}"
+        return value, None
+    if name == "maxParallelJobs":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             return None, f"must be a positive integer, got {value!r}"
         return value, None
     if name == "jobTimeLimit":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            return None, f"must be a positive number of seconds, got {value!r}"
+        if defaults.seconds_problem(value):
+            return None, f"must be {defaults.seconds_problem(value)}, got {value!r}"
         return float(value), None
     return value, None

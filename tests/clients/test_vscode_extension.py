@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 
 from hiera_core.propose.proposal_file import proposal_path_for
+from hiera_core.settings import BUDGET_MAX, BUDGET_MIN, DEVICES
 from hiera_lsp import code_actions, commands, jobs, proposals
 from hiera_lsp.documents import language_of
-from hiera_lsp.settings import DEVICES, SECTION, Settings
+from hiera_lsp.settings import SECTION, Settings
 
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION_SOURCE = REPO / "client-config" / "vscode"
@@ -121,6 +122,8 @@ def test_setting_defaults_and_values_agree_with_the_server(manifest):
         assert properties[f"hiera.{item.name}"]["default"] == default, item.name
     assert properties["hiera.device"]["enum"] == ["", *DEVICES]
     assert properties["hiera.budget"]["type"] == ["integer", "null"]
+    # the range the CLI and pyproject.toml take, so the editor cannot ask for a budget the CLI refuses
+    assert (properties["hiera.budget"]["minimum"], properties["hiera.budget"]["maximum"]) == (BUDGET_MIN, BUDGET_MAX)
     assert properties["hiera.maxParallelJobs"]["type"] == "integer"
     assert properties["hiera.jobTimeLimit"]["type"] == "number"
 

@@ -114,7 +114,8 @@ def test_tool_hiera_gives_the_runs_budget_device_and_timeout_below_the_flags(tmp
 @pytest.mark.parametrize("body, message", [
     ('budget = 0', r"pyproject.toml \[tool.hiera\]: budget must be an integer from 1 to 64, got 0"),
     ('device = "gpu"', r"device must be \"cuda\" or \"cpu\", got 'gpu'"),
-    ('timeout = "long"', r"timeout must be a number, got 'long'"),
+    ('timeout = "long"', r"timeout must be a positive number of seconds, got 'long'"),
+    ('timeout = 0', r"timeout must be a positive number of seconds, got 0"),
 ])
 def test_bad_run_settings_in_tool_hiera_name_the_key(tmp_path, body, message):
     from hiera_core.llm.config import run_settings

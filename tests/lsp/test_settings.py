@@ -47,8 +47,8 @@ async def test_invalid_settings_are_reported_and_the_rest_still_applies(start_se
             break
         await session.info()
         problems = [m.message for m in session.client.messages if m.message.startswith("HIERA settings")]
-    assert problems == ["HIERA settings: hiera.budget: must be a positive integer, got -1 (ignored)",
-                        "HIERA settings: hiera.device: must be one of cuda, cpu (or empty), got 'tpu' (ignored)"]
+    assert problems == ["HIERA settings: hiera.budget: must be an integer from 1 to 64, got -1 (ignored)",
+                        'HIERA settings: hiera.device: must be "cuda" or "cpu" (or empty), got \'tpu\' (ignored)']
     settings = (await session.info())["settings"]
     assert (settings["budget"], settings["device"], settings["jobTimeLimit"]) == (None, "", 60.0)
 
@@ -62,3 +62,17 @@ def test_a_cleared_setting_returns_to_its_default():
     assert (cleared.budget, cleared.model, problems) == (None, "", [])
     kept, _ = configured.merged({"device": "cpu"})  # keys not sent are left alone
     assert (kept.budget, kept.model) == (6, "m")
+
+
+def test_the_editor_takes_the_budgets_the_cli_takes():
+    from click.testing import CliRunner
+
+    from hiera_core.cli.main import main
+    from hiera_lsp.settings import Settings
+
+    for budget in (0, 65):
+        _, problems = Settings().merged({"budget": budget})
+        assert problems == [f"hiera.budget: must be an integer from 1 to 64, got {budget}"]
+        refused = CliRunner().invoke(main, ["optimize", "models.py", "--budget", str(budget)])
+        assert refused.exit_code == 2 and "1<=x<=64" in refused.output
+    assert Settings().merged({"budget": 64}) == (Settings(budget=64), [])
