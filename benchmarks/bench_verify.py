@@ -20,6 +20,7 @@ import argparse
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,11 +28,12 @@ sys.path.append(str(ROOT))  # after PYTHONPATH, so another checkout's hiera_core
 
 from hiera_core.propose.proposal_file import assemble_body, candidate_part  # noqa: E402
 from hiera_core.worker.isolate import run_worker  # noqa: E402
+from hiera_core.worker.requests import EvaluateRequest, PrepareRequest  # noqa: E402
 
 
 def measure(path: Path, device: str, folder: Path) -> dict:
-    prepared = run_worker("prepare", {"address": str(path), "device": device, "measure": False}, timeout_s=600,
-                          device=device, doing=f"building the spec of {path.stem}")
+    prepared = run_worker(PrepareRequest(address=str(path), device=device, measure=False), timeout_s=600,
+                          doing=f"building the spec of {path.stem}")
     source = path.read_text()
     class_name = next(line.split()[1].split("(")[0] for line in source.splitlines()
                       if line.startswith("class ") and "nn.Module" in line)
@@ -39,13 +41,13 @@ def measure(path: Path, device: str, folder: Path) -> dict:
     candidate_path = folder / f"{path.stem}_candidate.py"
     candidate_path.write_text(body)
     candidate, first_line = candidate_part(body)
-    request = {"address": str(path), "device": device, "spec": prepared["spec"], "candidate_path": str(candidate_path),
-               "candidate_source": candidate, "first_line": first_line, "space": "pytorch", "profile": False}
+    request = EvaluateRequest(address=str(path), device=device, spec=prepared["spec"],
+                              candidate_path=str(candidate_path), candidate_source=candidate, first_line=first_line,
+                              space="pytorch", profile=False)
     row = {"example": path.stem}
     for label, timed in (("verify", False), ("total", True)):
         started = time.perf_counter()
-        result = run_worker("evaluate", {**request, "time": timed}, timeout_s=600, device=device,
-                            doing=f"evaluating {path.stem}")
+        result = run_worker(replace(request, time=timed), timeout_s=600, doing=f"evaluating {path.stem}")
         row[label] = time.perf_counter() - started
         if not result["verification"]["passed"]:
             failed = next(c for c in result["verification"]["checks"] if not c["passed"])

@@ -55,6 +55,22 @@ class Event:
     def to_json(self) -> str:
         return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, "", {})})
 
+    @staticmethod
+    def from_json(line: str) -> Event:
+        """An event from a line of `--events` output (the language server reads the CLI's); raises
+        ValueError for a line that is not one (what a user's code printed, say)."""
+        data = json.loads(line)
+        if not isinstance(data, dict) or not isinstance(data.get("event"), str):
+            raise ValueError("not an event")
+        progress = data.get("progress")
+        when = data.get("time")
+        return Event(event=data["event"], stage=str(data["stage"]) if data.get("stage") else None,
+                     message=str(data.get("message") or ""),
+                     progress=float(progress) if isinstance(progress, (int, float)) and not isinstance(progress, bool)
+                     else None,
+                     data=data["data"] if isinstance(data.get("data"), dict) else {},
+                     time=float(when) if isinstance(when, (int, float)) else time.time())
+
 
 Emit = Callable[[Event], None]
 

@@ -21,6 +21,7 @@ from hiera_core.loop.optimize import optimize
 from hiera_core.loop.session import Settings
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
+from hiera_core.worker.requests import BenchTimeRequest
 
 
 @dataclass
@@ -68,10 +69,10 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     proposal = str((out / record.proposal).resolve()) if record.proposal else None
     try:
         with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
-            timed = run_worker("bench_time", {"address": result["address"], "device": settings.device,
-                                              "proposal_paths": [proposal] if proposal else [],
-                                              "compile_modes": list(settings.compile_modes)},
-                               timeout_s=settings.timeout_s, device=settings.device, doing=f"timing {task.id}",
+            request = BenchTimeRequest(address=result["address"], device=settings.device,
+                                       proposal_paths=[proposal] if proposal else [],
+                                       compile_modes=list(settings.compile_modes))
+            timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
                                log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
     except HieraError as error:
         return _failed(record, "timing", error, host, started, gpu)

@@ -10,6 +10,8 @@ paired method (hiera_core.verify.judge.retime); each entry carries the reference
 
 from __future__ import annotations
 
+from hiera_core.worker.requests import BenchTimeRequest
+
 CHECK_TRIALS = 5
 CHECK_TOLERANCE = 1e-2  # KernelBench's atol and rtol, so correctness compares with published numbers
 CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timing set (seed 0)
@@ -18,11 +20,10 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 COMPILE_MODES = {"cuda": ("default", "max-autotune-no-cudagraphs", "reduce-overhead"), "cpu": ("default",)}
 
 
-def op_bench_time(request: dict) -> dict:
-    """request: address, device, proposal_paths (proposal files, possibly none), compile_modes
-    (torch.compile modes to time the reference in; default none), time_reference (default true:
-    eager timed alone too; the re-timing of optimize's contenders needs only each pairing's).
-    Returns the environment, the timing of eager (None when not asked for), "compile": {mode:
+def op_bench_time(request: BenchTimeRequest) -> dict:
+    """request: the proposal files (possibly none), the torch.compile modes to time the reference in
+    (possibly none), and whether eager is timed alone too (the re-timing of optimize's contenders
+    needs only each pairing's). Returns the environment, the timing of eager (None when not asked for), "compile": {mode:
     timing, or None when it failed}, "compile_errors": {mode: why}, per proposal, in order, {"path",
     "check", "hiera": its timing or None when the check failed, "eager": the reference's timing of
     its pairing}, and the seconds of its phases."""
@@ -32,19 +33,19 @@ def op_bench_time(request: dict) -> dict:
     from hiera_core.task.load import load_task
     from hiera_core.verify.judge import retime
 
-    device = request["device"]
+    device = request.device
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "load"):
-        task = load_task(request["address"])
+        task = load_task(request.address)
         reference = task.build_model(device, seed=0)
     result: dict = {"environment": environment(device), "compile": {}, "compile_errors": {}, "proposals": [],
                     "seconds": seconds}
     inputs = task.make_inputs(device, seed=0)
     result["eager"] = None
-    if request.get("time_reference", True):
+    if request.time_reference:
         with stopwatch(seconds, "time_eager"):
             result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
-    for mode in request.get("compile_modes", ()):
+    for mode in request.compile_modes:
         with stopwatch(seconds, f"compile_{mode}"):
             compiled, error = _compile_reference(reference, inputs, mode)
             result["compile"][mode] = time_module(compiled, inputs, device, profile=False).to_dict() if compiled is not None else None
@@ -52,7 +53,7 @@ def op_bench_time(request: dict) -> dict:
                 result["compile_errors"][mode] = error
     with stopwatch(seconds, "time_proposals"):
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
-        for path in request.get("proposal_paths", []):
+        for path in request.proposal_paths:
             # Each proposal in a process of its own, timed against the reference alternately by the judge
             # here: this process never imports proposal code (hiera_core.verify.judge).
             result["proposals"].append({"path": path, **retime(task, path, device, trials, CHECK_TOLERANCE)})

@@ -8,6 +8,7 @@ from hiera_core.errors import HieraError
 from hiera_core.loop.session import CandidateOutcome, Session
 from hiera_core.plan.planner import MIN_SPEEDUP
 from hiera_core.store import iso_time
+from hiera_core.worker.requests import BenchTimeRequest
 
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
 
@@ -98,7 +99,7 @@ def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, t
     reference's ms of that pairing, None when the contender was not timed; its entry)."""
     names = [o.name for o in contenders]
     paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
-    timed = session.worker("bench_time", f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
+    timed = session.worker(BenchTimeRequest, f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
                            proposal_paths=paths, time_reference=False)
     return {name: (entry["eager"]["median_ms"] if entry["eager"] else None, entry)
             for name, entry in zip(names, timed["proposals"])}

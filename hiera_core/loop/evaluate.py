@@ -16,6 +16,7 @@ from hiera_core.propose import proposal_file as proposals
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
 from hiera_core.verify.repro import reproducer, script_path
+from hiera_core.worker.requests import EvaluateRequest, NcuRequest
 
 # A verified candidate whose GPU work is under this share of its host time is paced by its launch
 # path: the profile-guided refinement captures it in a CUDA graph.
@@ -137,7 +138,7 @@ def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, de
                                                             f"Nsight Compute (at most {limit:.0f} s)"))
         try:
             report = NcuReport.from_dict(session.worker(
-                "ncu", f"profiling {name} with Nsight Compute", f"{name}.ncu", timeout_s=limit, ncu=ncu,
+                NcuRequest, f"profiling {name} with Nsight Compute", f"{name}.ncu", timeout_s=limit, ncu=ncu,
                 candidate_path=str(session.run.path / "candidates" / f"{name}.py"),
                 kernels_per_call=(outcome.timing or {}).get("kernels_per_call"),
                 ncu_timeout_s=limit - NCU_WORKER_START_S))
@@ -163,7 +164,7 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
     stages.unlink(missing_ok=True)  # a candidate of the same name evaluated before in this run
     try:
         with following_stages(stages, on_stage):
-            result = session.worker("evaluate", f"evaluating {candidate['name']}", candidate["name"],
+            result = session.worker(EvaluateRequest, f"evaluating {candidate['name']}", candidate["name"],
                                     timeout_s=limit, timeout_hint=hint, stages_path=str(stages),
                                     spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
                                     first_line=first_line, space=candidate["space"], device_lock=device_lock,

@@ -59,8 +59,7 @@ def _optimize(session: Session) -> dict:
     plan = Plan.from_dict(prepared["plan"])
     run.write_json("spec.json", prepared["spec"])
     run.write_json("plan.json", prepared["plan"])
-    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
-                               spec={"run": run.id, "path": str(run.path / "spec.json")})
+    session.update_index(spec={"run": run.id, "path": str(run.path / "spec.json")})
     session.stage("plan", plan.summary, 0.3, ranking=[e.strategy for e in plan.entries])
     session.state.rejected_strategies = prepared.get("rejected", [])
     candidates = prepared.get("candidates", [])

@@ -19,6 +19,7 @@ from hiera_core.plan.planner import Plan
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
 from hiera_core.store import cache_key, iso_time, source_digest
+from hiera_core.worker.requests import PrepareRequest
 
 # A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
 # candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
@@ -47,7 +48,7 @@ def prepare_reference(session: Session) -> dict:
                                                      "path": str(session.store.cache_path(SPEC_CACHE, key))})
             return prepared
     session.stage("spec", "running the reference to build its contract and workload spec", 0.05)
-    prepared = session.worker("prepare", "building the spec and candidates", "prepare", gpu=settings.gpu,
+    prepared = session.worker(PrepareRequest, "building the spec and candidates", "prepare", gpu=settings.gpu,
                               meta=settings.meta, implement=True, budget=settings.budget)
     if key is None:
         note = f"spec not cached: {why_not}"

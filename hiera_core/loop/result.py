@@ -115,9 +115,7 @@ def propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], ou
     session.state.finished = time.time()
     session.save()
     run.write_json("result.json", result)
-    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
-                               last_run={"id": run.id, "kind": "optimize", "status": result["status"],
-                                         "date": iso_time(), "error": None}, **index_entries)
+    session.record_last_run(result["status"], **index_entries)
     session.emit(Event("result", stage="propose", message=result["message"], progress=1.0, data=result))
     return result
 

@@ -11,6 +11,7 @@ import weakref
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from hiera_core import settings as defaults
 from hiera_core.errors import HieraError
 from hiera_core.events import CANDIDATE_STAGES, Emit, Event, Fanout, stopwatch
 from hiera_core.llm.config import LLMConfig, without_credentials
@@ -22,6 +23,7 @@ from hiera_core.spec.model import Spec
 from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task.load import choose_class, read_source, split_address
 from hiera_core.worker.isolate import Placement, run_worker
+from hiera_core.worker.requests import WorkerRequest
 
 # A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
 # iterations); one this many times slower than the reference, or hanging, is stopped. The floor
@@ -34,9 +36,9 @@ CANDIDATE_FLOOR_S = 120.0
 @dataclass
 class Settings:
     device: str = "cpu"
-    budget: int = 4
+    budget: int = defaults.BUDGET
     gpu: str | None = None  # peaks-table key for the roofline; default: the detected device
-    timeout_s: float = 600.0  # per worker step
+    timeout_s: float = defaults.TIMEOUT_S  # per worker step
     meta: bool = False
     write: bool = False
     python: str | None = None  # interpreter for workers
@@ -169,17 +171,17 @@ class Session:
             self.save()
             self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
-    def worker(self, op: str, doing: str, log_name: str, *, timeout_s: float | None = None,
-               timeout_hint: str | None = None, **request) -> dict:
-        """Run one worker op; `timeout_s` (default: the --timeout setting) bounds it."""
+    def worker(self, kind: type[WorkerRequest], doing: str, log_name: str, *, timeout_s: float | None = None,
+               timeout_hint: str | None = None, **arguments) -> dict:
+        """Run one worker op, a `kind` request of `arguments` on this run's module, device and cache;
+        `timeout_s` (default: the --timeout setting) bounds it."""
+        request = kind(address=self.address, device=self.settings.device, cache_root=str(self.store.cache_root),
+                       **arguments)
         seconds = self.worker_seconds[log_name] = {}
         with stopwatch(seconds, "total"):
-            result = run_worker(op, {"address": self.address, "device": self.settings.device,
-                                     "cache_root": str(self.store.cache_root), **request},
-                                timeout_s=timeout_s or self.settings.timeout_s, device=self.settings.device,
-                                doing=doing, log_path=self.run.path / "logs" / f"{log_name}.log",
-                                python=self.settings.python, placement=self.settings.placement,
-                                timeout_hint=timeout_hint)
+            result = run_worker(request, timeout_s=timeout_s or self.settings.timeout_s, doing=doing,
+                                log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
+                                placement=self.settings.placement, timeout_hint=timeout_hint)
         seconds.update(result.get("seconds", {}))
         return result
 
@@ -202,15 +204,23 @@ class Session:
             self.in_flight.pop(name, None)
             self.finished_candidates += 1
 
+    def update_index(self, **entries) -> None:
+        """Merge `entries` into the module's index record (what the editor's hover and diagnostics read),
+        with the module's file and class."""
+        self.store.update_index(self.key, file=self.path, **{"class": self.class_name}, **entries)
+
+    def record_last_run(self, status: str, error: dict | None = None, **entries) -> None:
+        """This run as the module's last run in the index, `entries` merged beside it."""
+        self.update_index(last_run={"id": self.run.id, "kind": self.state.kind, "status": status, "date": iso_time(),
+                                    "error": error}, **entries)
+
     def fail(self, error: HieraError) -> None:
         self.state.status = "failed"
         self.state.error = error.to_dict()
         self.state.finished = time.time()
         try:
             self.save()
-            self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
-                                    last_run={"id": self.run.id, "kind": self.state.kind, "status": "failed",
-                                              "date": iso_time(), "error": error.to_dict()})
+            self.record_last_run("failed", error.to_dict())
         except HieraError:  # the store itself failed (unwritable): the error says so, nothing to record it in
             pass
         self.emit(Event("error", stage=self.state.stage, message=str(error), data=error.to_dict()))
@@ -226,9 +236,7 @@ class Session:
             if self.llm_record is not None:
                 self.llm_record.interrupted(how)
             self.save()
-            self.store.update_index(self.key, file=self.path, **{"class": self.class_name},
-                                    last_run={"id": self.run.id, "kind": self.state.kind, "status": "interrupted",
-                                              "date": iso_time(), "error": self.state.error})
+            self.record_last_run("interrupted", self.state.error)
             self.emit(Event("error", stage=self.state.stage, message=self.state.error["message"],
                             data=self.state.error))
         except (HieraError, OSError):  # an unwritable store, or stdout closed by a parent that is gone

@@ -6,17 +6,21 @@ store; an error is recorded in the run, when there is one, and raised."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event
 from hiera_core.loop.reference import prepare_reference, profile_record
 from hiera_core.loop.session import Session, Settings, configure_llm
 from hiera_core.plan.planner import Plan
+from hiera_core.worker.requests import ProfileRequest
+
+T = TypeVar("T")
 
 
 def spec(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict]:
     """The contract-augmented spec of ADDRESS, recorded as the module's spec: (the run, the spec)."""
-    session, prepared = _prepared(address, "spec", settings, emit)
+    session, prepared = _in_run(address, "spec", settings, emit, prepare_reference)
     _record_spec(session, prepared["spec"])
     return session, prepared["spec"]
 
@@ -31,12 +35,13 @@ def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, d
     from hiera_core.plan.planner import ExpertPlanner
     from hiera_core.spec.model import Spec
 
-    def say_mode(session: Session) -> None:
+    def prepared_after_the_mode(session: Session) -> dict:
         mode = configure_llm(session).mode_line(budget=False)
         session.emit(Event("log", stage="load", message=mode, data={"mode": mode,
                                                                      "warnings": session.llm_config.warnings}))
+        return prepare_reference(session)
 
-    session, prepared = _prepared(address, "plan", settings, emit, before=say_mode)
+    session, prepared = _in_run(address, "plan", settings, emit, prepared_after_the_mode)
     reference = Spec.from_dict(prepared["spec"])
     config = session.llm_config
     if config.enabled:
@@ -61,35 +66,28 @@ def profile(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict
     recorded as the module's profile: (the run, the worker's timing, the index's profile entry)."""
     from hiera_core.spec.model import Spec
 
-    session = None
-    try:
-        session = Session(address, "profile", settings, emit)
+    def timed(session: Session) -> dict:
         doing = f"profiling on {settings.device}"
         session.stage("profile", f"{doing}: {session.address}", 0.1)
-        result = session.worker("profile", doing, "profile", gpu=settings.gpu)
-    except HieraError as error:
-        if session is not None:
-            session.fail(error)
-        raise
+        return session.worker(ProfileRequest, doing, "profile", gpu=settings.gpu)
+
+    session, result = _in_run(address, "profile", settings, emit, timed)
     record = profile_record(Spec.from_dict(result["spec"]), result["timing"])
     session.run.write_json("profile.json", {"timing": result["timing"], "profile": record})
     session.state.status = "done"
     session.save()
-    session.store.update_index(session.key, file=session.path, **{"class": session.class_name}, profile=record)
+    session.update_index(profile=record)
     return session, result["timing"], record
 
 
-def _prepared(address: str, kind: str, settings: Settings, emit: Emit,
-              before: Callable[[Session], None] | None = None) -> tuple[Session, dict]:
-    """Open a run of `kind` for ADDRESS, call `before(session)` (e.g. to resolve the model settings),
-    and prepare the reference as `optimize` does (its spec, plan and candidates, from the store's
-    spec cache when an entry matches, else measured and cached)."""
+def _in_run(address: str, kind: str, settings: Settings, emit: Emit,
+            step: Callable[[Session], T]) -> tuple[Session, T]:
+    """Open a run of `kind` for ADDRESS and do `step` in it: (the run, what `step` returned). An
+    error is recorded in the run, when it opened, and raised."""
     session = None
     try:
         session = Session(address, kind, settings, emit)
-        if before is not None:
-            before(session)
-        return session, prepare_reference(session)
+        return session, step(session)
     except HieraError as error:
         if session is not None:
             session.fail(error)
@@ -100,5 +98,4 @@ def _record_spec(session: Session, built: dict) -> None:
     path = session.run.write_json("spec.json", built)
     session.state.status = "done"
     session.save()
-    session.store.update_index(session.key, file=session.path, **{"class": session.class_name},
-                               spec={"run": session.run.id, "path": str(path)})
+    session.update_index(spec={"run": session.run.id, "path": str(path)})

@@ -14,8 +14,8 @@ from hiera_core.events import Emit, Event
 from hiera_core.loop.session import Session, Settings
 from hiera_core.propose import proposal_file as proposals
 from hiera_core.spaces.detect import InferredSpace, infer_space
-from hiera_core.store import iso_time
 from hiera_core.verify.repro import reproducer, script_path
+from hiera_core.worker.requests import EvaluateRequest, PrepareRequest
 
 
 @dataclass
@@ -58,12 +58,12 @@ def verify_file(reference: str, candidate: str, settings: Settings, emit: Emit, 
         session.emit(Event("log", stage="verify", message=f"space {chosen.space}: {chosen.reason}",
                            data={"space": chosen.space, "space_reason": chosen.reason}))
         session.stage("spec", "running the reference", 0.1)
-        prepared = session.worker("prepare", "building the spec", "spec", measure=False)
+        prepared = session.worker(PrepareRequest, "building the spec", "spec", measure=False)
         session.stage("verify", f"verifying {candidate}", 0.4)
-        request = dict(spec=prepared["spec"], candidate_path=candidate, candidate_source=source,
-                       first_line=first_line, space=chosen.space, seed=seed)
+        arguments = dict(spec=prepared["spec"], candidate_path=candidate, candidate_source=source,
+                         first_line=first_line, space=chosen.space, seed=seed)
         try:
-            result = session.worker("evaluate", f"verifying {candidate}", "verify", profile=False, **request)
+            result = session.worker(EvaluateRequest, f"verifying {candidate}", "verify", profile=False, **arguments)
         except HieraError as error:
             if error.kind not in ("crash", "timeout", "oom"):
                 raise
@@ -74,7 +74,7 @@ def verify_file(reference: str, candidate: str, settings: Settings, emit: Emit, 
         if sanitize and result["verification"]["passed"]:
             for tool in SANITIZER_TOOLS:
                 session.stage("verify", f"compute-sanitizer --tool {tool}", 0.8)
-                check = run_sanitizer(tool, {"address": session.address, "device": "cuda", **request},
+                check = run_sanitizer(tool, EvaluateRequest(address=session.address, device="cuda", **arguments),
                                       timeout_s=settings.timeout_s,
                                       log_path=session.run.path / "logs" / f"{tool}.log")
                 result["verification"]["checks"].append(vars(check))
@@ -90,10 +90,8 @@ def verify_file(reference: str, candidate: str, settings: Settings, emit: Emit, 
     session.state.status = "done"
     session.save()
     # The editor shows the last verification's failures on the module (hover and diagnostics).
-    session.store.update_index(
-        session.key, file=session.path, **{"class": session.class_name},
-        last_run={"id": session.run.id, "kind": "verify", "status": "passed" if passed else "failed",
-                  "date": iso_time(), "error": None},
+    session.record_last_run(
+        "passed" if passed else "failed",
         verification_failures=[{"candidate": candidate, "check": check["name"], "message": check["message"],
                                 "reproducer": check["reproducer"]}
                                for check in verification["checks"] if not check["passed"]])

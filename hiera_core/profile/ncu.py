@@ -30,6 +30,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 
 from hiera_core.cuda import find_tool
+from hiera_core.worker.requests import NcuRequest
 
 NCU_SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats")
 NCU_TIMEOUT_S = 120.0  # the whole op: a Python start, warm-up, and replays of each kernel per section
@@ -189,20 +190,19 @@ def error_line(output: str) -> str:
 
 # ---- the worker op and its target -----------------------------------------------------------------
 
-def op_ncu(request: dict) -> dict:
+def op_ncu(request: NcuRequest) -> dict:
     """The worker op: ncu around this module's target, its CSV read into an NcuReport (as a dict)."""
     import tempfile
 
     from hiera_core.worker.isolate import kill_group
 
-    timeout_s = float(request.get("ncu_timeout_s", NCU_TIMEOUT_S))
+    timeout_s = float(request.ncu_timeout_s or NCU_TIMEOUT_S)
     with tempfile.TemporaryDirectory(prefix="hiera-ncu-") as folder:
         target_request = os.path.join(folder, "target.json")
         with open(target_request, "w", encoding="utf-8") as handle:
-            json.dump({"address": request["address"], "candidate_path": request["candidate_path"],
-                       "device": request["device"]}, handle)
-        launches = launch_count(request.get("kernels_per_call"))
-        command = ncu_command(request["ncu"], launches, [sys.executable, "-m", "hiera_core.profile.ncu",
+            json.dump(request.to_dict(), handle)  # the target reads the same record
+        launches = launch_count(request.kernels_per_call)
+        command = ncu_command(request.ncu, launches, [sys.executable, "-m", "hiera_core.profile.ncu",
                                                          target_request])
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
@@ -218,7 +218,7 @@ def op_ncu(request: dict) -> dict:
     if not kernels:
         return NcuReport(note=f"Nsight Compute (ncu) gave no kernel figures (exit code {process.returncode}): "
                               f"{error_line(output)}").to_dict()
-    per_call = request.get("kernels_per_call")
+    per_call = request.kernels_per_call
     note = (f"(the first {launches} of about {per_call:.0f} kernel launches of the call were profiled)"
             if per_call and per_call > launches else "")
     return NcuReport(kernels, note).to_dict()
@@ -234,13 +234,13 @@ def main(argv: list[str]) -> int:
     from hiera_core.worker.runner import import_candidate
 
     with open(argv[0], encoding="utf-8") as handle:
-        request = json.load(handle)
-    device = request["device"]
-    task = load_task(request["address"])
+        request = NcuRequest.from_dict(json.load(handle))
+    device = request.device
+    task = load_task(request.address)
     reference = task.build_model(device, seed=0)
     torch.manual_seed(0)
     with torch.device(device):
-        candidate = import_candidate(request["candidate_path"], "hiera_ncu_candidate").ModelNew(*task.make_init())
+        candidate = import_candidate(request.candidate_path, "hiera_ncu_candidate").ModelNew(*task.make_init())
     candidate = candidate.to(device).eval()
     candidate.load_state_dict(perturbed_state(reference.state_dict(), 0), strict=False)
     inputs = task.make_inputs(device, seed=0)

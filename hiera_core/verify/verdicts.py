@@ -16,13 +16,14 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from hiera_core.errors import HieraError
 from hiera_core.spec.model import Spec, Tolerance
 from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.static_checks import check_candidate, patch_check
+from hiera_core.worker.requests import EvaluateRequest, WorkerReply
 
 LIBRARY_KINDS = {"matmul", "conv", "attention"}  # cuBLAS/cuDNN calls a custom-kernel candidate may make
 # The harness functions whose replacement the runner reports (hiera_core.worker.runner.HARNESS_FUNCTIONS)
@@ -283,7 +284,7 @@ def find_compute_sanitizer() -> str | None:
     return find_tool("compute-sanitizer")
 
 
-def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, python: str | None = None) -> Check:
+def sanitize(tool: str, request: EvaluateRequest, *, timeout_s: float, log_path: Path, python: str | None = None) -> Check:
     """Re-run the verification (a few input sets, no timing) in a worker under `compute-sanitizer
     --tool TOOL`; any error it reports fails the check. Without the caching allocator under memcheck,
     so an access past a tensor's end is past an allocation's end."""
@@ -297,8 +298,8 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
         report_path = Path(folder) / "sanitizer.txt"
-        request_path.write_text(json.dumps({**request, "op": "evaluate", "time": False, "sets": 2, "profiler": False}),
-                                encoding="utf-8")
+        checked = replace(request, time=False, sets=2, profiler=False)
+        request_path.write_text(json.dumps(checked.to_dict(), default=str), encoding="utf-8")
         env = worker_environment()
         env.pop(PARENT_PID_VARIABLE)  # the worker's parent is compute-sanitizer, which dies with us
         if tool == "memcheck":
@@ -323,9 +324,9 @@ def sanitize(tool: str, request: dict, *, timeout_s: float, log_path: Path, pyth
         report = report_path.read_text(encoding="utf-8", errors="replace") if report_path.exists() else ""
         sets = ""
         if result_path.exists():
-            payload = json.loads(result_path.read_text(encoding="utf-8"))
-            if payload.get("ok"):
-                sets = "; ".join(payload["result"]["verification"]["sets_checked"])
+            reply = WorkerReply.from_dict(json.loads(result_path.read_text(encoding="utf-8")))
+            if reply.ok:
+                sets = "; ".join(reply.result["verification"]["sets_checked"])
     errors = _sanitizer_errors(report)
     if errors:
         findings = [line.strip("= ").strip() for line in report.splitlines()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hiera_core.errors import HieraError
+from hiera_core.worker.requests import WorkerReply, WorkerRequest
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 
@@ -187,16 +188,17 @@ def log_tail(path: Path, lines: int = 15) -> str:
     return "\n".join(kept[-lines:])
 
 
-def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: str,
-               log_path: Path | None = None, python: str | None = None, placement: Placement | None = None,
+def run_worker(request: WorkerRequest, *, timeout_s: float, doing: str, log_path: Path | None = None,
+               python: str | None = None, placement: Placement | None = None,
                timeout_hint: str | None = None) -> dict:
-    """Run `op` in a child (on `placement`'s GPU and cores when given); returns its result or raises
-    HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says instead of
-    the default (the limit is --timeout)."""
+    """Run `request`'s op in a child (on `placement`'s GPU and cores when given); returns its result
+    or raises HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says
+    instead of the default (the limit is --timeout)."""
+    device = request.device
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
-        request_path.write_text(json.dumps({**request, "op": op}, default=str), encoding="utf-8")
+        request_path.write_text(json.dumps(request.to_dict(), default=str), encoding="utf-8")
         log = log_path or Path(folder) / "worker.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         env = worker_environment(placement)  # workers run model-written code: no secrets
@@ -237,10 +239,10 @@ def run_worker(op: str, request: dict, *, timeout_s: float, device: str, doing: 
         if _stopped.is_set():  # killed by stop_running_workers: not a crash to diagnose
             raise _interrupted(doing)
         if result_path.exists():
-            payload = json.loads(result_path.read_text(encoding="utf-8"))
-            if payload["ok"]:
-                return payload["result"]
-            raise HieraError.from_dict(payload["error"])
+            reply = WorkerReply.from_dict(json.loads(result_path.read_text(encoding="utf-8")))
+            if reply.ok:
+                return reply.result
+            raise HieraError.from_dict(reply.error)
         tail = log_tail(log)
         if code < 0:
             name = signal.Signals(-code).name

@@ -2,8 +2,8 @@
 
     python -m hiera_core.worker.ops REQUEST.json RESULT.json
 
-The request names an op and its arguments; the result file receives {"ok": true, "result": ...}
-or {"ok": false, "error": HieraError-as-dict}. Anything the user's code prints goes to this
+The request is one of hiera_core.worker.requests' records (its op and arguments); the result file
+receives a WorkerReply: {"ok": true, "result": ...} or {"ok": false, "error": HieraError-as-dict}. Anything the user's code prints goes to this
 process's stdout/stderr, which the parent keeps as a log. A crash, hang or CUDA fault here
 cannot take the parent down (see hiera_core.worker.isolate).
 
@@ -24,9 +24,10 @@ from hiera_core.errors import HieraError
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
 from hiera_core.worker.isolate import die_with_parent
+from hiera_core.worker.requests import EvaluateRequest, PrepareRequest, ProfileRequest, WorkerReply, WorkerRequest
 
 
-def op_prepare(request: dict) -> dict:
+def op_prepare(request: PrepareRequest) -> dict:
     """Spec; with implement=True also the expert plan (unless given) and candidate sources."""
     from hiera_core.plan.planner import ExpertPlanner, Plan
     from hiera_core.spaces import strategies
@@ -35,21 +36,20 @@ def op_prepare(request: dict) -> dict:
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
 
-    task = load_task(request["address"])
-    prepared = prepare(task, request["device"], gpu=request.get("gpu"), force_meta=request.get("meta", False),
-                       measure=request.get("measure", True))
+    task = load_task(request.address)
+    prepared = prepare(task, request.device, gpu=request.gpu, force_meta=request.meta, measure=request.measure)
     result = {"spec": prepared.spec.to_dict(), "meta_only": prepared.meta_only}
-    if not request.get("implement"):
+    if not request.implement:
         return result
-    plan = Plan.from_dict(request["plan"]) if request.get("plan") else ExpertPlanner().plan(prepared.spec)
+    plan = Plan.from_dict(request.plan) if request.plan else ExpertPlanner().plan(prepared.spec)
     result["plan"] = plan.to_dict()
     context = ImplementContext(spec=prepared.spec, reference_class=task.class_name, model=prepared.model,
-                               example_inputs=prepared.inputs, graph=prepared.graph, device=request["device"])
+                               example_inputs=prepared.inputs, graph=prepared.graph, device=request.device)
     registry = strategies()
     candidates, rejected = [], []
     generated: list = []  # the Candidates of `candidates`
     for entry in plan.entries:
-        if len(candidates) >= request["budget"]:
+        if len(candidates) >= request.budget:
             break
         try:
             candidate = registry[entry.strategy].generate(context)
@@ -63,7 +63,7 @@ def op_prepare(request: dict) -> dict:
             generated.append(candidate)
     # The budget counts candidates: combinations of per-region choices fill what the strategies left.
     for variant in (v for c in generated for v in library_variants(c, prepared.spec)):
-        if len(candidates) >= request["budget"]:
+        if len(candidates) >= request.budget:
             break
         candidates.append(variant.to_dict())
     result["candidates"] = candidates
@@ -71,23 +71,23 @@ def op_prepare(request: dict) -> dict:
     return result
 
 
-def op_evaluate(request: dict) -> dict:
+def op_evaluate(request: EvaluateRequest) -> dict:
     """Verify a candidate, then time it against the reference (hiera_core.verify.judge). This process is
     the judge: the candidate runs in a runner process of its own, which this one starts."""
     from hiera_core.task.load import choose_class, read_source, split_address
     from hiera_core.verify.verdicts import static_verification
 
     on_phase = None
-    if request.get("stages_path"):
+    if request.stages_path:
         from hiera_core.events import stage_announcer
 
-        on_phase = stage_announcer(request["stages_path"])  # the judge's verify and time phases
-    path, class_name = split_address(request["address"])
+        on_phase = stage_announcer(request.stages_path)  # the judge's verify and time phases
+    path, class_name = split_address(request.address)
     reference_source = read_source(path)
-    static = static_verification(request["candidate_source"], request["space"],
-                                 choose_class(reference_source, class_name).name, request["first_line"])
+    static = static_verification(request.candidate_source, request.space,
+                                 choose_class(reference_source, class_name).name, request.first_line)
     if static.passed:
-        static = file_verification(request["candidate_path"], reference_source.source, request["candidate_source"])
+        static = file_verification(request.candidate_path, reference_source.source, request.candidate_source)
     if not static.passed:  # rejected before torch and the candidate are even imported
         return {"verification": static.to_dict()}
     from hiera_core.cuda.extension_candidates import prebuild
@@ -95,7 +95,7 @@ def op_evaluate(request: dict) -> dict:
 
     # Extensions the candidate builds (`_hiera_extension`) compile in a child process before any of
     # it runs: compile errors come back trimmed and mapped to its lines, and its own build is a cache hit.
-    failure = prebuild(request["candidate_source"], request["first_line"])
+    failure = prebuild(request.candidate_source, request.first_line)
     if failure:
         static.add([Check("compile", False, failure)])
         return {"verification": static.to_dict()}
@@ -105,12 +105,11 @@ def op_evaluate(request: dict) -> dict:
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "evaluate"):
-        result = evaluate(load_task(request["address"]), Spec.from_dict(request["spec"]), request["candidate_path"],
-                          request["space"], request["device"], sets=request.get("sets", 5), seed=request.get("seed"),
-                          profiler=request.get("profiler", True), timed=request.get("time", True),
-                          profile=request.get("profile", True), exact_rewrite=request.get("exact_rewrite", False),
-                          cpu_threads=request.get("cpu_threads"), device_lock=request.get("device_lock"),
-                          on_phase=on_phase)
+        result = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
+                          request.space, request.device, sets=request.sets, seed=request.seed,
+                          profiler=request.profiler, timed=request.time, profile=request.profile,
+                          exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
+                          device_lock=request.device_lock, on_phase=on_phase)
     result["verification"].checks.insert(0, static.checks[0])
     out = {key: value.to_dict() if hasattr(value, "to_dict") else value for key, value in result.items()}
     out["seconds"] = seconds
@@ -143,18 +142,18 @@ def file_verification(candidate_path: str, reference_source: str, candidate_sour
                                                      "verbatim")])
 
 
-def op_profile(request: dict) -> dict:
+def op_profile(request: ProfileRequest) -> dict:
     """Profile the reference (the last profile the hover shows): timing, top kernels, roofline."""
     from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
 
-    task = load_task(request["address"])
-    prepared = prepare(task, request["device"], gpu=request.get("gpu"), measure=False)
+    task = load_task(request.address)
+    prepared = prepare(task, request.device, gpu=request.gpu, measure=False)
     if prepared.meta_only:
         raise HieraError("the task does not fit in memory here, so it cannot be profiled",
                          file=task.path, kind="oom", hint="profile on a machine with more memory, or shrink the inputs")
-    timing = time_module(prepared.model, prepared.inputs, request["device"])
+    timing = time_module(prepared.model, prepared.inputs, request.device)
     return {"spec": prepared.spec.to_dict(), "timing": timing.to_dict()}
 
 
@@ -175,22 +174,24 @@ def main(argv: list[str]) -> int:
     die_with_parent()  # before any user code: this process and its group end with the run
     request_path, result_path = argv
     with open(request_path, encoding="utf-8") as handle:
-        request = json.load(handle)
-    use_store_caches(request.get("cache_root"))
+        data = json.load(handle)
+    op = data.get("op")
     try:
-        payload = {"ok": True, "result": OPS[request["op"]](request)}
+        request = WorkerRequest.from_dict(data)
+        use_store_caches(request.cache_root)
+        reply = WorkerReply(ok=True, result=OPS[op](request))
     except HieraError as error:
-        payload = {"ok": False, "error": error.to_dict()}
+        reply = WorkerReply(ok=False, error=error.to_dict())
     except MemoryError:
-        payload = {"ok": False, "error": HieraError(
-            f"ran out of host memory during '{request['op']}'", kind="oom",
-            hint="shrink the task's inputs or use a machine with more memory").to_dict()}
+        reply = WorkerReply(ok=False, error=HieraError(
+            f"ran out of host memory during '{op}'", kind="oom",
+            hint="shrink the task's inputs or use a machine with more memory").to_dict())
     except Exception as error:
-        payload = {"ok": False, "error": HieraError(
+        reply = WorkerReply(ok=False, error=HieraError(
             f"internal error in the worker: {type(error).__name__}: {error}", kind="internal",
-            details={"traceback": traceback.format_exc()[-4000:]}).to_dict()}
+            details={"traceback": traceback.format_exc()[-4000:]}).to_dict())
     with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle, default=str)
+        json.dump(reply.to_dict(), handle, default=str)
     return 0
 
 

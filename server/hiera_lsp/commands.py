@@ -20,6 +20,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
 import hiera_lsp
+from hiera_core.events import Event
 from hiera_core.propose.proposal_file import parse_header, proposal_path_for
 from hiera_lsp import kernels, outcomes, proposals
 from hiera_lsp.context import ServerContext
@@ -156,7 +157,7 @@ async def server_info(ls: ServerContext) -> dict:
             "activeJobs": len(ls.jobs.active())}
 
 
-def on_job_update(ls: ServerContext, job: Job, event: dict | None) -> None:
+def on_job_update(ls: ServerContext, job: Job, event: Event | None) -> None:
     """The job queue's listener: progress, log lines, and the outcome when the job ends."""
     if event is None:
         if job.state == RUNNING:
@@ -164,9 +165,9 @@ def on_job_update(ls: ServerContext, job: Job, event: dict | None) -> None:
         elif job.done is not None and job.done.done():
             asyncio.get_running_loop().create_task(outcomes.finish(ls, job))
         return
-    if event.get("event") in ("log", "stderr"):
+    if event.event in ("log", "stderr"):
         ls.window_log_message(types.LogMessageParams(
-            type=types.MessageType.Log, message=f"[{job.id}] {event.get('message', '')}"))
+            type=types.MessageType.Log, message=f"[{job.id}] {event.message}"))
     else:
         ls.progress.report(job, event)
 

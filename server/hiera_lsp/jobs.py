@@ -15,7 +15,6 @@ import asyncio
 import atexit
 import collections
 import itertools
-import json
 import os
 import signal
 import threading
@@ -23,6 +22,8 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from hiera_core.events import Event
 
 QUEUED, RUNNING = "queued", "running"
 SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED = "succeeded", "no_improvement", "failed", "cancelled"
@@ -74,7 +75,7 @@ class Job:
                 "finishedAt": self.finished_at}
 
 
-Listener = Callable[[Job, dict | None], None]
+Listener = Callable[[Job, Event | None], None]
 
 
 class JobQueue:
@@ -175,11 +176,9 @@ class JobQueue:
             if not line:
                 continue
             try:
-                event = json.loads(line)
+                event = Event.from_json(line)
             except ValueError:
-                event = None
-            if not isinstance(event, dict) or "event" not in event:
-                event = {"event": "log", "message": line}
+                event = Event("log", message=line)
             self._absorb(job, event)
             self.listener(job, event)
 
@@ -188,22 +187,20 @@ class JobQueue:
         async for raw in job.process.stderr:
             line = raw.decode("utf-8", "replace").rstrip()
             job.stderr_tail.append(line)
-            self.listener(job, {"event": "stderr", "message": line})
+            self.listener(job, Event("stderr", message=line))
 
     @staticmethod
-    def _absorb(job: Job, event: dict) -> None:
-        kind = event.get("event")
-        data = event.get("data")
-        if event.get("stage"):
-            job.stage = str(event["stage"])
-        if isinstance(event.get("progress"), (int, float)):
-            job.progress = max(job.progress, min(1.0, float(event["progress"])))
-        if event.get("message") and kind in ("start", "stage", "candidate"):
-            job.message = str(event["message"])
-        if kind == "result" and isinstance(data, dict):
-            job.result = data
-        elif kind == "error" and isinstance(data, dict):
-            job.error = data
+    def _absorb(job: Job, event: Event) -> None:
+        if event.stage:
+            job.stage = event.stage
+        if event.progress is not None:
+            job.progress = max(job.progress, min(1.0, event.progress))
+        if event.message and event.event in ("start", "stage", "candidate"):
+            job.message = event.message
+        if event.event == "result" and event.data:
+            job.result = event.data
+        elif event.event == "error" and event.data:
+            job.error = event.data
 
     @staticmethod
     def _outcome(job: Job) -> tuple[str, str]:

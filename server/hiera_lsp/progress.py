@@ -18,12 +18,14 @@ from collections.abc import Callable
 
 from lsprotocol import types
 
+from hiera_core.events import Event
 from hiera_lsp.context import ServerContext
 from hiera_lsp.jobs import FINISHED, RUNNING, Job
 
 log = logging.getLogger(__name__)
 _REPORTED_EVENTS = ("start", "stage", "candidate")
 TICK_S = 1.0
+EARLY_EVENTS_KEPT = 20
 
 
 def elapsed(seconds: float) -> str:
@@ -39,6 +41,8 @@ class JobProgress:
         self.percent: dict[str, int] = {}
         self.last_report: dict[str, tuple[str, float]] = {}  # job id -> (message, when it came)
         self.tickers: dict[str, asyncio.Task] = {}
+        # Stages a job reported while the client was still creating its progress token: shown once it is.
+        self.early: dict[str, list[Event]] = {}
 
     def supported(self) -> bool:
         window = self.ls.client_capabilities.window
@@ -52,8 +56,10 @@ class JobProgress:
             await self.ls.work_done_progress.create_async(token)
         except Exception as error:  # the client refused: run without a progress bar
             log.warning("window/workDoneProgress/create failed for %s: %s", job.id, error)
+            self.early.pop(job.id, None)
             return
         if job.state in FINISHED:  # it ended while the client answered; its message says how
+            self.early.pop(job.id, None)
             return
         self.tokens[job.id] = token
         self.percent[job.id] = 0
@@ -63,16 +69,23 @@ class JobProgress:
             lambda future: on_cancel() if future.cancelled() else None)
         if job.state == RUNNING:  # it started while the client answered
             self.started(job)
+        for event in self.early.pop(job.id, []):
+            self.report(job, event)
 
-    def report(self, job: Job, event: dict) -> None:
+    def report(self, job: Job, event: Event) -> None:
+        if event.event not in _REPORTED_EVENTS:
+            return
         token = self.tokens.get(job.id)
-        if token is None or event.get("event") not in _REPORTED_EVENTS:
+        if token is None:
+            if job.state not in FINISHED and self.supported():
+                self.early.setdefault(job.id, []).append(event)
+                del self.early[job.id][:-EARLY_EVENTS_KEPT]
             return
         # Percentages never go backwards in the UI, whatever order stages report in.
         percent = max(self.percent[job.id], int(round(job.progress * 100)))
         self.percent[job.id] = percent
-        stage = event.get("stage") or job.stage
-        message = str(event.get("message") or "")
+        stage = event.stage or job.stage
+        message = event.message
         text = f"{stage}: {message}" if stage and message else (stage or message)
         self.last_report[job.id] = (text, time.monotonic())
         self.ls.work_done_progress.report(token, types.WorkDoneProgressReport(
@@ -98,6 +111,7 @@ class JobProgress:
 
     def end(self, job: Job, message: str) -> None:
         token = self.tokens.pop(job.id, None)
+        self.early.pop(job.id, None)
         ticker = self.tickers.pop(job.id, None)
         if ticker is not None:
             ticker.cancel()

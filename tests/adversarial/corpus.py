@@ -26,6 +26,7 @@ from hiera_core.propose.proposal_file import assemble_body, candidate_part
 from hiera_core.spaces.detect import infer_space
 from hiera_core.verify.verdicts import Check, Verification, sanitize
 from hiera_core.worker.isolate import run_worker
+from hiera_core.worker.requests import EvaluateRequest, PrepareRequest
 
 HERE = Path(__file__).resolve().parent
 HEADER = re.compile(r"^# hiera-adversarial: (?P<fields>.*)$", re.MULTILINE)
@@ -68,12 +69,12 @@ ENTRIES = [_entry(path, kind) for kind in ("hack", "control")
 
 @cache
 def spec_for(task: str, device: str) -> dict:
-    request = {"address": str(HERE / "tasks" / f"{task}.py"), "device": device, "measure": False}
-    prepared = run_worker("prepare", request, timeout_s=300, device=device, doing=f"building the spec of {task}")
+    request = PrepareRequest(address=str(HERE / "tasks" / f"{task}.py"), device=device, measure=False)
+    prepared = run_worker(request, timeout_s=300, doing=f"building the spec of {task}")
     return prepared["spec"]
 
 
-def request_for(entry: Entry, device: str, folder: Path) -> dict:
+def request_for(entry: Entry, device: str, folder: Path) -> EvaluateRequest:
     """The evaluate request for one corpus candidate, its proposal file written into `folder`."""
     reference = HERE / "tasks" / f"{entry.task}.py"
     code = entry.path.read_text()
@@ -85,9 +86,9 @@ def request_for(entry: Entry, device: str, folder: Path) -> dict:
     path = folder / f"{entry.task}_{entry.path.stem}_{device}.py"
     path.write_text(body)
     source, first_line = candidate_part(body)
-    return {"address": str(reference), "device": device, "spec": spec_for(entry.task, device),
-            "candidate_path": str(path), "candidate_source": source, "first_line": first_line,
-            "space": space}
+    return EvaluateRequest(address=str(reference), device=device, spec=spec_for(entry.task, device),
+                           candidate_path=str(path), candidate_source=source, first_line=first_line, space=space,
+                           profile=False, cpu_threads=1)  # one intra-op thread: evaluate_all runs them side by side
 
 
 def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False) -> dict:
@@ -97,11 +98,9 @@ def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False
     side by side, timing alone: hiera_core.worker.devicelock)."""
     request = request_for(entry, device, folder)
     if side_by_side:
-        request["device_lock"] = str(folder / "device.lock")
+        request.device_lock = str(folder / "device.lock")
     try:
-        # One intra-op thread on CPU: evaluate_all runs evaluations side by side on few cores.
-        result = run_worker("evaluate", {**request, "profile": False, "cpu_threads": 1}, timeout_s=300, device=device,
-                            doing=f"evaluating {entry.name}")
+        result = run_worker(request, timeout_s=300, doing=f"evaluating {entry.name}")
     except HieraError as error:
         if error.kind not in ("crash", "timeout", "oom"):
             raise

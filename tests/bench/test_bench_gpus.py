@@ -23,6 +23,7 @@ from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.worker.isolate import Placement, run_worker
+from hiera_core.worker.requests import PrepareRequest
 from tests.bench.bench_helpers import REPO, hiera
 
 OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
@@ -181,8 +182,8 @@ def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
 
     started = []
 
-    def first_worker_only(op, request, **options):
-        started.append((op, options.get("placement")))
+    def first_worker_only(request, **options):
+        started.append((request.op, options.get("placement")))
         raise HieraError("stopped after the first worker, for the test", kind="test")
 
     monkeypatch.setattr(hiera_core.loop.session, "run_worker", first_worker_only)
@@ -209,10 +210,10 @@ def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
                         "json.dump({'ok': True, 'result': result}, open(sys.argv[-1], 'w'))\n")
     reporter.chmod(reporter.stat().st_mode | stat.S_IEXEC)
     core = sorted(os.sched_getaffinity(0))[-1]
-    got = run_worker("prepare", {}, timeout_s=30, device="cuda", doing="test", python=str(reporter),
-                     placement=Placement("1", (core,)))
+    request = PrepareRequest(address="task.py", device="cuda")
+    got = run_worker(request, timeout_s=30, doing="test", python=str(reporter), placement=Placement("1", (core,)))
     assert got == {"visible": "1", "order": "PCI_BUS_ID", "cpus": [core]}
-    unplaced = run_worker("prepare", {}, timeout_s=30, device="cuda", doing="test", python=str(reporter))
+    unplaced = run_worker(request, timeout_s=30, doing="test", python=str(reporter))
     assert unplaced["visible"] == os.environ.get("CUDA_VISIBLE_DEVICES")
     assert unplaced["cpus"] == sorted(os.sched_getaffinity(0))
 
@@ -221,9 +222,10 @@ def test_after_an_interrupt_no_worker_starts():
     # In a child process: stopping the workers is for a process that is ending.
     code = ("from hiera_core.worker.isolate import run_worker, stop_running_workers\n"
             "from hiera_core.errors import HieraError\n"
+            "from hiera_core.worker.requests import PrepareRequest\n"
             "stop_running_workers()\n"
             "try:\n"
-            "    run_worker('prepare', {}, timeout_s=30, device='cpu', doing='planning X')\n"
+            "    run_worker(PrepareRequest(address='task.py', device='cpu'), timeout_s=30, doing='planning X')\n"
             "except HieraError as error:\n"
             "    print(error.kind, str(error))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)

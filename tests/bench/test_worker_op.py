@@ -10,6 +10,7 @@ from hiera_core.bench.worker_ops import CHECK_SEED, CHECK_TOLERANCE, CHECK_TRIAL
 from hiera_core.task.load import load_task
 from hiera_core.verify.judge import retime
 from hiera_core.worker.isolate import run_worker
+from hiera_core.worker.requests import BenchTimeRequest
 
 TASK = """
 import torch
@@ -60,10 +61,10 @@ def _proposal(task_path, kind: str):
 
 
 def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposal(task_path):
-    result = run_worker("bench_time", {"address": f"{task_path}::Model", "device": "cpu",
-                                       "proposal_paths": [_proposal(task_path, "correct")],
-                                       "compile_modes": ["default", "max-autotune-no-cudagraphs"]},
-                        timeout_s=600, device="cpu", doing="timing")
+    result = run_worker(BenchTimeRequest(address=f"{task_path}::Model", device="cpu",
+                                         proposal_paths=[_proposal(task_path, "correct")],
+                                         compile_modes=["default", "max-autotune-no-cudagraphs"]),
+                        timeout_s=600, doing="timing")
     [proposal] = result["proposals"]
     check = proposal["check"]
     assert check["correct"] and check["trials"] == 5 and check["max_abs_error"] < 1e-5
@@ -104,14 +105,12 @@ def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, mo
         return call
 
     monkeypatch.setattr(torch, "compile", failing_compile)
-    result = op_bench_time({"address": f"{task_path}::Model", "device": "cpu", "proposal_paths": [],
-                            "compile_modes": ["default"]})
+    result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"]))
     assert result["compile"] == {"default": None} and result["proposals"] == []
     assert result["compile_errors"] == {"default": "RuntimeError: inductor could not lower this graph"}
     assert result["eager"]["median_ms"] > 0
 
 
 def test_the_reference_alone_is_timed_only_when_asked(task_path):
-    result = op_bench_time({"address": f"{task_path}::Model", "device": "cpu", "proposal_paths": [],
-                            "time_reference": False})
+    result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", time_reference=False))
     assert result["eager"] is None and "time_eager" not in result["seconds"]

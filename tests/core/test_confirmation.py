@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from hiera_core.errors import HieraError
 from hiera_core.loop.confirm import _confirm_best
 from hiera_core.loop.session import CandidateOutcome
+from hiera_core.worker.requests import BenchTimeRequest, WorkerRequest
 
 
 class FreshProcessTimings:
@@ -27,10 +28,11 @@ class FreshProcessTimings:
     def stage(self, stage: str, message: str, progress: float, **data) -> None:
         self.stages.append(message)
 
-    def worker(self, op: str, doing: str, log_name: str, **request) -> dict:
+    def worker(self, kind: type[WorkerRequest], doing: str, log_name: str, **arguments) -> dict:
+        request = kind(address="m.py", device="cpu", **arguments)
         # the pairings' reference figures only: no torch.compile timing, no reference timed alone
-        assert op == "bench_time" and not request.get("compile_modes") and request["time_reference"] is False
-        names = [Path(path).stem for path in request["proposal_paths"]]
+        assert isinstance(request, BenchTimeRequest) and not request.compile_modes and not request.time_reference
+        names = [Path(path).stem for path in request.proposal_paths]
         self.processes.append(names)
         proposals = []
         for name in names:

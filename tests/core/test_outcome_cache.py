@@ -26,16 +26,18 @@ from hiera_core.loop.session import Settings
 from hiera_core.propose.proposal_file import parse_header
 from hiera_core.store import Store
 from hiera_core.task.load import split_address
+from hiera_core.worker.requests import WorkerRequest
 
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """A real `prepare` result for SIMPLE_TASK on the CPU, with a second candidate beside its own."""
     from hiera_core.worker.ops import op_prepare
+    from hiera_core.worker.requests import PrepareRequest
 
     folder = workspace(tmp_path_factory.mktemp("prepared"))
     task = write_task(folder, "simple.py", SIMPLE_TASK)
-    result = op_prepare({"address": str(task), "device": "cpu", "implement": True, "budget": 4})
+    result = op_prepare(PrepareRequest(address=str(task), device="cpu", implement=True, budget=4))
     first = result["candidates"][0]
     result["candidates"] = [first, {**first, "name": f"{first['name']}_again", "code": first["code"] + "\n# again\n"}]
     return result
@@ -56,18 +58,19 @@ class Workers:
         self.calls: list[str] = []
         self.evaluated: list[str] = []
 
-    def __call__(self, op: str, request: dict, **options) -> dict:
+    def __call__(self, request: WorkerRequest, **options) -> dict:
+        op = request.op
         self.calls.append(op)
         if op == "prepare":
             result = copy.deepcopy(self.prepared)
-            result["spec"]["file"] = split_address(request["address"])[0]
+            result["spec"]["file"] = split_address(request.address)[0]
             return result
         if op == "bench_time":
             return {"eager": None, "proposals": [{"hiera": {"median_ms": 0.5}, "eager": {"median_ms": 1.0},
                                                   "check": {"correct": True, "message": "5 random trials"}}
-                                                 for _ in request["proposal_paths"]]}
+                                                 for _ in request.proposal_paths]}
         assert op == "evaluate", op
-        name = next(c["name"] for c in self.prepared["candidates"] if c["code"] == request["candidate_source"])
+        name = next(c["name"] for c in self.prepared["candidates"] if c["code"] == request.candidate_source)
         self.evaluated.append(name)
         answer = self.answers.get(name)
         if isinstance(answer, HieraError):
@@ -218,11 +221,11 @@ def test_a_rejection_by_the_candidates_own_outputs_is_cached(task, workers):
 
 
 def test_a_failed_re_timing_is_not_cached(task, workers, monkeypatch):
-    def failing_retime(op, request, **options):
-        if op == "bench_time":
-            workers.calls.append(op)
+    def failing_retime(request, **options):
+        if request.op == "bench_time":
+            workers.calls.append(request.op)
             raise HieraError("the re-timing worker crashed", kind="crash")
-        return workers(op, request, **options)
+        return workers(request, **options)
     monkeypatch.setattr(engine, "run_worker", failing_retime)
     first, _ = run(task)
     assert first["confirmation"]["unsettled"] and first["status"] == "no_improvement"

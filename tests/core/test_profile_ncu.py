@@ -23,6 +23,7 @@ from hiera_core.profile.ncu import (
     parse_details_csv,
 )
 from hiera_core.store import Store
+from hiera_core.worker.requests import NcuRequest
 
 DETAILS = Path(__file__).resolve().parents[1] / "data" / "ncu" / "details.csv"
 GEMM = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
@@ -49,9 +50,10 @@ def session_for(tmp_path: Path, device: str = "cuda"):
     run = Store(tmp_path).new_run("optimize")
     requests = []
 
-    def worker(op, doing, log_name, *, timeout_s, **request):
-        requests.append({"op": op, "timeout_s": timeout_s, **request})
-        return op_ncu({"address": "tiny.py::Model", "device": device, **request})
+    def worker(kind, doing, log_name, *, timeout_s, **arguments):
+        request = kind(address="tiny.py::Model", device=device, **arguments)
+        requests.append({**request.to_dict(), "timeout_s": timeout_s})
+        return op_ncu(request)
 
     return SimpleNamespace(settings=SimpleNamespace(device=device), run=run, worker=worker, requests=requests,
                            events=(events := []), emit=events.append)
@@ -78,8 +80,8 @@ def test_no_csv_no_kernels():
 
 def test_a_fake_ncu_on_path_profiles_one_call_with_the_documented_flags(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", f"cat {DETAILS}")
-    report = NcuReport.from_dict(op_ncu({"address": "tiny.py::Model", "device": "cuda", "candidate_path": "c.py", "ncu": str(ncu),
-                                         "kernels_per_call": 3.6}))
+    report = NcuReport.from_dict(op_ncu(NcuRequest(address="tiny.py::Model", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                                         kernels_per_call=3.6)))
     assert report.kernels[0].name == GEMM and report.note == ""
     args = json.loads((tmp_path / "bin" / "args.json").read_text())
     flags = " ".join(args)
@@ -92,8 +94,8 @@ def test_a_fake_ncu_on_path_profiles_one_call_with_the_documented_flags(tmp_path
 
 def test_a_call_with_more_kernels_than_profiled_says_so(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", f"cat {DETAILS}")
-    report = NcuReport.from_dict(op_ncu({"address": "t.py::M", "device": "cuda", "candidate_path": "c.py", "ncu": str(ncu),
-                                         "kernels_per_call": 90.0}))
+    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                                         kernels_per_call=90.0)))
     assert "--launch-count 40" in " ".join(json.loads((tmp_path / "bin" / "args.json").read_text()))
     assert report.note == "(the first 40 of about 90 kernel launches of the call were profiled)"
 
@@ -102,7 +104,7 @@ def test_ncu_without_counter_access_is_a_one_line_note(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", "echo '==PROF== Connected to process 7'\n"
                                      "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
                                      "NVIDIA GPU Performance Counters on the target device 0.'\nexit 1")
-    report = NcuReport.from_dict(op_ncu({"address": "t.py::M", "device": "cuda", "candidate_path": "c.py", "ncu": str(ncu)}))
+    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu))))
     assert report.kernels == []
     assert report.text() == ("Nsight Compute (ncu) gave no kernel figures (exit code 1): ==ERROR== ERR_NVGPUCTRPERM - "
                              "The user does not have permission to access NVIDIA GPU Performance Counters on the "
@@ -111,8 +113,8 @@ def test_ncu_without_counter_access_is_a_one_line_note(tmp_path):
 
 def test_ncu_that_hangs_is_stopped_at_its_time_limit(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", "sleep 60")
-    report = NcuReport.from_dict(op_ncu({"address": "t.py::M", "device": "cuda", "candidate_path": "c.py", "ncu": str(ncu),
-                                         "ncu_timeout_s": 1}))
+    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                                         ncu_timeout_s=1)))
     assert report.text() == "Nsight Compute (ncu) did not finish within 1 s: no hardware counters"
 
 
@@ -167,8 +169,8 @@ def test_the_target_profiles_exactly_one_call_after_its_warm_up(tmp_path, monkey
     task = write_task(tmp_path, "tiny.py", SIMPLE_TASK)
     (tmp_path / "candidate.py").write_text(CANDIDATE)
     request = tmp_path / "target.json"
-    request.write_text(json.dumps({"address": f"{task}::Model", "candidate_path": str(tmp_path / "candidate.py"),
-                                   "device": "cpu"}))
+    request.write_text(json.dumps(NcuRequest(address=f"{task}::Model", device="cpu", ncu="ncu",
+                                             candidate_path=str(tmp_path / "candidate.py")).to_dict()))
     seen = []  # calls made when the profiled range opened and closed (cudaProfilerStart/Stop)
 
     def calls():

@@ -115,8 +115,8 @@ def keyed(tmp_path, two_runs, monkeypatch):
                           lambda event: None)
         ran = []
 
-        def worker(op, doing, log_name, **request):
-            ran.append(op)
+        def worker(kind, doing, log_name, **arguments):
+            ran.append(kind.op)
             return json.loads(json.dumps(entry["prepared"]))
         session.worker = worker
         return engine.prepare_reference(session), bool(ran), session

@@ -12,6 +12,7 @@ from core_helpers import SIMPLE_TASK, hiera, json_files_parse, workspace, write_
 from hiera_core.errors import HieraError
 from hiera_core.store import Store, atomic_write_json, atomic_write_text, find_workspace_root, read_json
 from hiera_core.worker.isolate import run_worker
+from hiera_core.worker.requests import PrepareRequest
 
 
 def _hammer(root: str, writer: int, count: int) -> None:
@@ -72,8 +73,8 @@ def test_workspace_root_is_the_nearest_marked_folder(tmp_path):
 
 
 def _prepare(path, timeout_s=60.0):
-    return run_worker("prepare", {"address": str(path), "device": "cpu", "measure": False},
-                      timeout_s=timeout_s, device="cpu", doing="building the spec")
+    return run_worker(PrepareRequest(address=str(path), device="cpu", measure=False), timeout_s=timeout_s,
+                      doing="building the spec")
 
 
 def test_hanging_forward_is_stopped_and_reported(tmp_path):

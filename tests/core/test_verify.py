@@ -26,6 +26,7 @@ from hiera_core.verify.inputs import input_sets
 from hiera_core.verify.judge import evaluate
 from hiera_core.verify.static_checks import check_candidate
 from hiera_core.verify.verdicts import roofline_check, sanitize, streams_check
+from hiera_core.worker.requests import EvaluateRequest
 from hiera_core.worker.runner import Poison
 
 ADVERSARIAL_TASKS = Path(__file__).resolve().parents[1] / "adversarial" / "tasks"
@@ -264,8 +265,8 @@ def test_sanitize_runs_the_verification_under_the_tool_and_reports_its_errors(tm
     candidate = tmp_path / "candidate.py"
     candidate.write_text(reference.read_text() + "\n\nclass ModelNew(Model):\n    pass\n")
     spec = prepare(load_task(str(reference)), "cpu", measure=False).spec
-    request = {"address": str(reference), "device": "cpu", "spec": spec.to_dict(), "candidate_path": str(candidate),
-               "candidate_source": candidate.read_text(), "first_line": 1, "space": "pytorch", "seed": 4242}
+    request = EvaluateRequest(address=str(reference), device="cpu", spec=spec.to_dict(), candidate_path=str(candidate),
+                              candidate_source=candidate.read_text(), first_line=1, space="pytorch", seed=4242)
     memcheck = sanitize("memcheck", request, timeout_s=120, log_path=tmp_path / "memcheck.log")
     assert not memcheck.passed and "Invalid __global__ read of size 4 bytes" in memcheck.message
     assert "run seed 4242: seed 4242" in memcheck.reproducer  # the sets it ran

@@ -23,8 +23,8 @@ def cuda_session(tmp_path: Path):
     """What hardware_counters uses of a Session on a CUDA run, its worker op run in this process."""
     run = Store(tmp_path).new_run("optimize")
     return SimpleNamespace(settings=SimpleNamespace(device="cuda"), run=run, emit=lambda event: None,
-                           worker=lambda op, doing, log_name, *, timeout_s, **request: op_ncu(
-                               {"address": "tiny.py::Model", "device": "cuda", **request}))
+                           worker=lambda kind, doing, log_name, *, timeout_s, **arguments: op_ncu(
+                               kind(address="tiny.py::Model", device="cuda", **arguments)))
 
 
 def counters_with(session):
