@@ -18,11 +18,12 @@ def _profile_ops(fn: Callable, rotation: InputRotation, flush: L2Flush | None,
     Memcpy entries, left out) or over CPU aten ops, the top entries, and (GPU) kernels per call.
     Calls as timed: fresh inputs, and on the GPU an L2 flush before each."""
     import torch
-    from torch.profiler import ProfilerActivity, profile, record_function
+    from torch.profiler import record_function
+
+    from hiera_core.profile.harness import op_profiler, profiled_events
 
     device = "cpu" if flush is None else "cuda"
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
-    with profile(activities=activities) as prof:
+    with op_profiler(cuda=device == "cuda") as prof:
         for _ in range(calls):
             with record_function(HARNESS_RANGE):
                 args = rotation.next()
@@ -33,7 +34,7 @@ def _profile_ops(fn: Callable, rotation: InputRotation, flush: L2Flush | None,
             torch.cuda.synchronize()
     totals: dict[str, float] = {}
     launches = 0
-    for event in prof.events():
+    for event in profiled_events(prof):
         if device == "cuda":
             # GPU-side copies of record_function ranges (the harness's own) are annotations, not kernels.
             if (event.device_type == torch.autograd.DeviceType.CUDA and not event.is_user_annotation

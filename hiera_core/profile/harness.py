@@ -152,3 +152,25 @@ def available_host_memory() -> int:
     except OSError:
         pass
     return 4 * 2**30
+
+
+def op_profiler(cuda: bool = False):
+    """A Kineto profiler of CPU ops (and, with `cuda`, GPU kernels); `profiled_events` reads it.
+    torch.profiler.profile starts by testing hasattr(torch, "_inductor"), which imports inductor,
+    dynamo and sympy (2-3 s in every process that profiles) only to read inductor's cudagraphs
+    setting, which is at its default unless inductor is already loaded. So: torch.profiler.profile
+    once inductor is loaded, else the autograd profiler it wraps, started the same way."""
+    import sys
+
+    if "torch._inductor" in sys.modules:
+        from torch.profiler import ProfilerActivity, profile
+
+        return profile(activities=[ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else []))
+    from torch.autograd import profiler
+
+    return profiler.profile(use_cpu=True, use_device="cuda" if cuda else None, use_kineto=True)
+
+
+def profiled_events(profiler) -> list:
+    """The events an op_profiler recorded, whichever profiler it was."""
+    return profiler.events() if hasattr(profiler, "events") else profiler.function_events

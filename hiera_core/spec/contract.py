@@ -126,12 +126,12 @@ def measured_shares(model, inputs: list, device: str) -> dict[str, float]:
     times: the ops recorded by the dispatch mode are the outermost ones, and e.g. the cuDNN
     kernels of aten::convolution run inside nested aten ops."""
     import torch
-    from torch.profiler import ProfilerActivity, profile
 
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    from hiera_core.profile.harness import op_profiler
+
     with torch.no_grad():
         model(*inputs)
-        with profile(activities=activities) as prof:
+        with op_profiler(cuda=device == "cuda") as prof:
             for _ in range(3):
                 model(*inputs)
             if device == "cuda":

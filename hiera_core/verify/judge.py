@@ -288,12 +288,12 @@ class Judge(CheckedCalls):
 def profile_ops(task: Task, model, input_set: InputSet) -> dict[str, int]:
     """The aten ops one call of `model` runs, with their counts (CPU profiler)."""
     import torch
-    from torch.profiler import ProfilerActivity, profile
 
+    from hiera_core.profile.harness import op_profiler
     from hiera_core.worker.runner import aten_op_counts
 
     inputs = clone_inputs(input_set.inputs)
-    with profile(activities=[ProfilerActivity.CPU]) as prof, torch.no_grad():
+    with op_profiler() as prof, torch.no_grad():
         task.run_forward(model, inputs)
     return aten_op_counts(prof)
 

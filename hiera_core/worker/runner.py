@@ -21,11 +21,11 @@ import sys
 import threading
 import traceback
 
-from hiera_core.verify.inputs import tensors_equal
+from hiera_core.profile.harness import op_profiler, profiled_events
+from hiera_core.verify.inputs import POISON_BYTE, tensors_equal
 from hiera_core.worker.channel import Channel, ChannelClosed
 from hiera_core.worker.isolate import die_with_parent
 
-POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}  # 0xFF..: NaN in every float format; 0xFE: glibc perturb byte 0x01
 M_PERTURB = -6  # glibc mallopt: fill each allocation with (byte ^ 0xFF)
 # Functions a candidate could replace to fake a time or a measurement; checked by identity.
 HARNESS_FUNCTIONS = (
@@ -320,9 +320,7 @@ class Runner:
         around = contextlib.nullcontext()
         profiler = None
         if message.get("profile"):
-            from torch.profiler import ProfilerActivity, profile
-
-            profiler = around = profile(activities=[ProfilerActivity.CPU])
+            profiler = around = op_profiler()
         with self.poison, torch.no_grad(), around:
             out = self.modules[message["slot"]](*inputs)
             if self.device == "cuda":
@@ -416,7 +414,7 @@ def storage_aliases(inputs: list, outs: list) -> list[str | None]:
 def aten_op_counts(profiler) -> dict[str, int]:
     """The aten ops a profiled call ran, with their counts (the judge compares the reference's)."""
     counts: dict[str, int] = {}
-    for event in profiler.events():
+    for event in profiled_events(profiler):
         if event.name.startswith("aten::"):
             counts[event.name] = counts.get(event.name, 0) + 1
     return counts
