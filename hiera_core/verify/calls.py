@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from hiera_core.errors import HieraError
 from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
-from hiera_core.verify.inputs import InputSet, clone_inputs, forward_parameter_names, tensors_equal
+from hiera_core.verify.inputs import POISON_BYTE, InputSet, clone_inputs, forward_parameter_names, tensors_equal
 from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.runner_process import Rejected, Reply, RunnerProcess
 from hiera_core.verify.verdicts import Check, Verification, compare, patch_check_name, trivial_output
 from hiera_core.worker.channel import BadMessage, ChannelClosed, ChannelTimeout
 
-POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}
 FIRST_CALL_FLOOR_S = 180.0  # a compile (torch.compile, autotuning) may happen in an instance's first call
 CALL_FLOOR_S = 20.0
 CALL_LIMIT_RATIO = 100.0  # a later call may take this many times the reference's

@@ -19,6 +19,9 @@ from hiera_core.task.load import Task
 DISTRIBUTIONS = ("task", "offset", "normal", "mixed-magnitude", "large", "task-reseeded")
 OFFSET = 100.0  # the "offset" distribution: values around +-OFFSET with unit spread (8 in half precision)
 BOUNDARY_SIZES = (1, 17, 129)
+# What output buffers are filled with before a call, so an element the candidate never wrote is
+# seen: 0xFF.. is NaN in every float format; 0xFE is what glibc's perturb byte 0x01 fills with.
+POISON_BYTE = {"cuda": 0xFF, "cpu": 0xFE}
 
 
 @dataclass
