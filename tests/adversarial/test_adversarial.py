@@ -45,8 +45,13 @@ def judge(entry, result: dict) -> None:
         assert result["candidate"]["median_ms"] > 0, "a passing candidate is timed"
         return
     if entry.expect == "no-speedup":  # verified, but no speedup may be claimed for it
-        assert not failed, f"{entry.name} was rejected:\n{describe(result)}"
-        assert not result["significant"], f"{entry.name} counted as {result['speedup']:.2f}x: {result['timing_verdict']}"
+        # On a machine busier than the judge's clock allows for, the timing-window check may refuse
+        # the candidate's timing instead: no speedup counts either way. Any other check is a false rejection.
+        refused_timing = [check["name"] for check in failed] == ["timing-window"]
+        assert not failed or refused_timing, f"{entry.name} was rejected:\n{describe(result)}"
+        if not refused_timing:
+            assert not result["significant"], (f"{entry.name} counted as {result['speedup']:.2f}x: "
+                                               f"{result['timing_verdict']}")
         return
     assert failed, f"{entry.name} passed verification:\n{describe(result)}"
     expected = entry.expect.split("|")  # a|b: either check may catch it first (on another device)
