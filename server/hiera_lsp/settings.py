@@ -88,19 +88,19 @@ def _validate(name: str, value: Any) -> tuple[Any, str | None]:
             return sys.executable, None
         return value, None
     if name == "device":
-        if value != "" and defaults.device_problem(value):
-            return None, f"must be {defaults.device_problem(value)} (or empty), got {value!r}"
+        if value != "" and (problem := defaults.device_problem(value)):
+            return None, f"must be {problem} (or empty), got {value!r}"
         return value, None
     if name == "budget":
-        if defaults.budget_problem(value):
-            return None, f"must be {defaults.budget_problem(value)}, got {value!r}"
+        if problem := defaults.budget_problem(value):
+            return None, f"must be {problem}, got {value!r}"
         return value, None
     if name == "maxParallelJobs":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             return None, f"must be a positive integer, got {value!r}"
         return value, None
     if name == "jobTimeLimit":
-        if defaults.seconds_problem(value):
-            return None, f"must be {defaults.seconds_problem(value)}, got {value!r}"
+        if problem := defaults.seconds_problem(value):
+            return None, f"must be {problem}, got {value!r}"
         return float(value), None
     return value, None
