@@ -28,6 +28,11 @@ WINDOW_SHARE = 0.3
 WINDOW_SLACK_MS = {"cpu": 0.5, "cuda": 0.02}
 MAKE_RATIO = 3.0
 MIN_TIMED_CHECKS = 3
+# A timing whose window check fails is taken afresh, up to this many times in all, and only the
+# figures of a timing that passes count: a busy machine can delay every step of one timing (seen: an
+# honest CPU control's, while two evaluations shared two cores), while time a candidate leaves out of
+# its reports shows in every timing. Each timing is held to the same rule as the first.
+WINDOW_ATTEMPTS = 3
 TAIL_CALLS = 11  # calls, each alone on an idle device, that measure the work left after the end event
 
 
@@ -105,12 +110,21 @@ class PairedTiming:
         """(reference timing, candidate timing), or (None, None) when a check failed while timing."""
         for side in self.sides:
             side.step("warm_up", self.calls(3))
-        try:
-            timings = self._run_cuda() if self.device == "cuda" else self._run_cpu()
-        except Rejected as rejected:  # a timed output was wrong: no figures to summarise
-            self.checks.append(rejected.check)
-            return None, None
-        self._window_check()
+        for attempt in range(1, WINDOW_ATTEMPTS + 1):
+            self.excess, self.walls = [], []
+            self.make_ms = {"reference": [], "candidate": []}
+            try:
+                timings = self._run_cuda() if self.device == "cuda" else self._run_cpu()
+            except Rejected as rejected:  # a timed output was wrong: no figures to summarise
+                self.checks.append(rejected.check)
+                return None, None
+            window = self._window_check()
+            if window is None or window.passed or attempt == WINDOW_ATTEMPTS:
+                break
+        if window is not None:
+            if not window.passed and WINDOW_ATTEMPTS > 1:
+                window.message += f" (in each of {WINDOW_ATTEMPTS} timings taken afresh)"
+            self.checks.append(window)
         return timings if all(check.passed for check in self.checks) else (None, None)
 
     def _candidate_step(self, calls: list, reported_ms: float, wall_ms: float, overhead_ms: float) -> None:
@@ -139,28 +153,28 @@ class PairedTiming:
         steps = [self.sides[1].step(step, self.calls(calls)) for _ in range(4)][1:]
         return max(0.0, min(wall - float(figures.get("harness_ms", 0.0)) for figures, wall in steps))
 
-    def _window_check(self) -> None:
+    def _window_check(self) -> Check | None:
         """The least excess over the candidate's steps: on a busy machine some steps wait for the
         scheduler, but time left out of every report shows in every step, the cleanest included."""
         if not self.excess:
-            return
+            return None
         makes = {name: statistics.median(values) for name, values in self.make_ms.items() if values}
         if len(makes) == 2 and makes["candidate"] > MAKE_RATIO * makes["reference"] + WINDOW_SLACK_MS[self.device]:
-            self.checks.append(Check("timing-window", False, f"the candidate's process reports {makes['candidate']:.4g} "
-                                     f"ms per call of the harness's own work (making the fresh values of its timed "
-                                     f"calls, releasing outputs), the reference's {makes['reference']:.4g} ms for the "
-                                     f"same work: time moved out of the calls it reports"))
-            return
+            return Check("timing-window", False, f"the candidate's process reports {makes['candidate']:.4g} ms per "
+                                                 f"call of the harness's own work (making the fresh values of its "
+                                                 f"timed calls, releasing outputs), the reference's "
+                                                 f"{makes['reference']:.4g} ms for the same work: time moved out of "
+                                                 f"the calls it reports")
         clean = min(range(len(self.excess)), key=self.excess.__getitem__)
         excess, wall = self.excess[clean], self.walls[clean]
         if excess > WINDOW_SHARE * wall and excess > WINDOW_SLACK_MS[self.device]:
-            self.checks.append(Check("timing-window", False, f"every timing step of the candidate took longer by the "
-                                     f"judge's clock than its process reports: at best {wall:.4g} ms per call, "
-                                     f"{excess:.4g} ms more than the reported times and the steps' own overhead "
-                                     f"explain; the reported times leave out work, or were not measured as reported"))
-        else:
-            self.checks.append(Check("timing-window", True, f"the candidate's reported times explain the judge's wall "
-                                                            f"clock within {max(excess, 0):.3g} ms per call"))
+            return Check("timing-window", False, f"every timing step of the candidate took longer by the judge's "
+                                                 f"clock than its process reports: at best {wall:.4g} ms per call, "
+                                                 f"{excess:.4g} ms more than the reported times and the steps' own "
+                                                 f"overhead explain; the reported times leave out work, or were not "
+                                                 f"measured as reported")
+        return Check("timing-window", True, f"the candidate's reported times explain the judge's wall clock within "
+                                            f"{max(excess, 0):.3g} ms per call")
 
     def _run_cpu(self):
         from hiera_core.profile.stats import _summarise, median_interval

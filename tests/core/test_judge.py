@@ -13,7 +13,7 @@ import torch
 
 from hiera_core.profile.stats import median_interval
 from hiera_core.profile.steps import FreshValues
-from hiera_core.verify.paired_timing import PairedTiming, significance
+from hiera_core.verify.paired_timing import WINDOW_ATTEMPTS, PairedTiming, significance
 from hiera_core.verify.perturb import perturbed_state
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.worker.channel import BadMessage, Channel
@@ -113,13 +113,17 @@ class _Side:
     """A timing side whose calls sleep `call_ms`; it reports `reported` of that time as the calls'
     and `as_making` of it as time spent making their values."""
 
-    def __init__(self, name, call_ms, reported=1.0, as_making=0.0):
+    def __init__(self, name, call_ms, reported=1.0, as_making=0.0, busy_steps=0):
         self.name, self.call_ms, self.reported, self.as_making = name, call_ms, reported, as_making
+        self.busy_steps = busy_steps  # timed steps first delayed by a busy machine (time no call reports)
 
     def step(self, step, calls, head_start_ms=0.0):
         started = time.perf_counter()
         if not step.startswith("noop") and step != "warm_up":
             time.sleep(self.call_ms * len(calls) / 1000)
+            if self.busy_steps:
+                self.busy_steps -= 1
+                time.sleep(2 * self.call_ms * len(calls) / 1000)
         wall = (time.perf_counter() - started) * 1000
         making = 0.0 if step.startswith("noop") else self.call_ms * self.as_making * len(calls)
         return {"times": [self.call_ms * self.reported] * len(calls), "ms": self.call_ms, "harness_ms": making}, wall
@@ -145,6 +149,23 @@ def test_reported_times_the_judges_clock_does_not_bear_out_are_rejected():
     shifted.run()
     failed = [check for check in shifted.checks if not check.passed]
     assert failed and failed[0].name == "timing-window" and "making the fresh values" in failed[0].message
+
+
+def test_a_timing_a_busy_machine_delayed_throughout_is_taken_again_and_a_forged_one_never_passes():
+    def always_right(call, outs):
+        return None
+
+    # Every step of the first timing (5 calls of 3 ms: 4 steps) waits for the machine, the next does not.
+    delayed = PairedTiming(_Side("reference", 3.0), _Side("candidate", 3.0, busy_steps=4), "cpu", True, always_right)
+    reference, candidate = delayed.run()
+    assert all(check.passed for check in delayed.checks), delayed.checks
+    assert candidate is not None and candidate.median_ms == pytest.approx(3.0)
+    forged = PairedTiming(_Side("reference", 3.0), _Side("candidate", 3.0, reported=0.01, busy_steps=4), "cpu", True,
+                          always_right)
+    assert forged.run() == (None, None)
+    failed = [check for check in forged.checks if not check.passed]
+    assert [check.name for check in failed] == ["timing-window"]
+    assert failed[0].message.endswith(f"(in each of {WINDOW_ATTEMPTS} timings taken afresh)")
 
 
 def test_a_wrong_timed_output_is_found_whichever_call_it_was():
