@@ -221,6 +221,18 @@ class DiagnosticsPublisher:
         self._tasks: dict[str, asyncio.Task] = {}
         self._child: ProcessPoolExecutor | None = None
 
+    def close(self) -> None:
+        """End the analysis child now (shutdown, exit): a large file's analysis takes seconds, and
+        the server would wait for findings nobody will see before it exits (at exit Python joins an
+        executor's busy workers). The server's only multiprocessing children are the executor's."""
+        if self._child is not None:
+            import multiprocessing
+
+            self._child.shutdown(wait=False, cancel_futures=True)
+            for process in multiprocessing.active_children():
+                process.kill()
+            self._child = None
+
     async def _findings_in_child(self, document: Document) -> list:
         """A large CUDA file's findings from a child process: in a thread its rules would hold the
         GIL for seconds, and on the analysis thread every other document would wait for them."""
@@ -228,7 +240,11 @@ class DiagnosticsPublisher:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self._child = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            from hiera_core.worker.isolate import die_with_parent
+
+            # It dies with the server however the server ends, not when its analysis is done.
+            self._child = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                              initializer=die_with_parent, initargs=(os.getpid(),))
         # Seconds of work: the log says why this file's diagnostics lag behind the others'.
         name = os.path.basename(document.path or document.uri)
         self.ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=(

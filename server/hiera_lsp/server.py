@@ -225,10 +225,12 @@ def create_server() -> HieraLanguageServer:
     def shutdown(ls: HieraLanguageServer, params: None) -> None:
         for job in ls.jobs.active():
             ls.jobs.cancel(job.id)
+        ls.diagnostics.close()
 
     @server.feature(types.EXIT)
     def exit_(ls: HieraLanguageServer, params: None) -> None:
         ls.jobs.kill_all()
+        ls.diagnostics.close()
 
     for name, handler in commands.HANDLERS.items():  # all advertised in executeCommandProvider
         server.command(name)(handler)

@@ -1,14 +1,16 @@
 """Diagnostics follow the text as it is typed: incremental edits give what a fresh analysis of the
-same text gives, findings of text that was edited meanwhile are never shown, and a large file's
-analysis never holds up answers about other files."""
+same text gives, findings of text that was edited meanwhile are never shown, a large file's
+analysis never holds up answers about other files, and never holds up the server's exit."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from lsprotocol import types
 
+from hiera_core.worker.isolate import process_alive
 from hiera_lsp.positions import LineIndex, encode
 
 PARSE_GATE = Path(__file__).parent / "parse_gate"
@@ -191,3 +193,29 @@ async def test_a_hover_elsewhere_is_not_held_up_by_parsing_a_large_file(start_se
     assert not in_large.done()
     gate.touch()
     assert "scale_0" in (await asyncio.wait_for(in_large, 60)).contents.value
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+async def test_the_server_exits_without_waiting_for_a_large_files_analysis(start_server, tmp_path):
+    gate = tmp_path / "analysis-gate"  # never made: the child's analysis would last its 120 s
+    session = await start_server("push", env={"PYTHONPATH": str(PARSE_GATE), "HIERA_TEST_ANALYSIS_GATE": str(gate)})
+    session.open("kernels/large.cu", cuda_source(LARGE_BLOCKS))
+    await _analysing(session, "large.cu", 1)
+    server = session.client._server
+    children = _children(server.pid)
+    assert children  # the analysis child
+
+    await session.shutdown()
+    await asyncio.wait_for(server.wait(), 60)  # not the 120 s the analysis would take
+    assert server.returncode == 0
+    assert not any(process_alive(pid) for pid in children)

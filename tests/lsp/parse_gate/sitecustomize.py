@@ -1,6 +1,7 @@
 """Loaded by a test's language server (PYTHONPATH): parses of large documents wait until the file
-named by HIERA_TEST_PARSE_GATE exists, so a test can hold a parse in progress for as long as it needs
-instead of racing a parse that happens to be quick."""
+named by HIERA_TEST_PARSE_GATE exists, and a large file's analysis in the server's child process
+until the file named by HIERA_TEST_ANALYSIS_GATE does, so a test can hold either in progress for as
+long as it needs instead of racing work that happens to be quick."""
 
 import os
 import time
@@ -20,3 +21,18 @@ if _GATE:
         return _parse(language, data, old)
 
     hiera_lsp.documents.parse = _gated_parse
+
+_ANALYSIS_GATE = os.environ.get("HIERA_TEST_ANALYSIS_GATE")
+
+if _ANALYSIS_GATE:  # also loaded by the analysis child (spawned with the server's environment)
+    import hiera_lsp.diagnostics
+
+    _analyze = hiera_lsp.diagnostics.analyze_in_child
+
+    def _gated_analysis(path, data, config):
+        deadline = time.monotonic() + 120
+        while not os.path.exists(_ANALYSIS_GATE) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return _analyze(path, data, config)
+
+    hiera_lsp.diagnostics.analyze_in_child = _gated_analysis
