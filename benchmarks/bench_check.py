@@ -87,6 +87,16 @@ def import_time(env: dict[str, str], cwd: Path, module: str) -> float:
     return total / 1e6
 
 
+def replicated_source(enough) -> str:
+    """The small corpus's kernels, renamed per copy, concatenated until `enough(text)`."""
+    sources = sorted(SMALL_CORPUS.glob("*.cu"))
+    text, index = "", 0
+    while not enough(text):
+        text += sources[index % len(sources)].read_text().replace("void ", f"void r{index}_")
+        index += 1
+    return text
+
+
 def adversarial_inputs(directory: Path) -> list[tuple[str, str]]:
     """(description, file name) of inputs that were pathological: issue 26's list."""
     folder = directory / "adversarial"
@@ -163,11 +173,7 @@ def main() -> None:
 
         from hiera_core.analysis import analyze_file
 
-        sources = sorted(SMALL_CORPUS.glob("*.cu"))
-        big, index = "", 0
-        while big.count("\n") < 3000:
-            big += sources[index % len(sources)].read_text().replace("void ", f"void r{index}_")
-            index += 1
+        big = replicated_source(lambda text: text.count("\n") >= 3000)
         runs = []
         for _ in range(options.runs):
             start = time.perf_counter()
@@ -175,6 +181,14 @@ def main() -> None:
             runs.append(time.perf_counter() - start)
         print(f"analyze_file on a {big.count(chr(10))}-line .cu (the editor's re-analysis): "
               f"median {statistics.median(runs) * 1000:.0f} ms")
+        # Up to the 1 MB the editor still analyses: the time should grow with the size, not its square.
+        sizes = []
+        for kilobytes in (250, 500, 1000):
+            text = replicated_source(lambda text, size=kilobytes * 1000: len(text) >= size)
+            start = time.perf_counter()
+            analyze_file("large.cu", text)
+            sizes.append(f"{kilobytes} KB {time.perf_counter() - start:.2f} s")
+        print(f"analyze_file on the corpus replicated to a large file: {', '.join(sizes)}")
     finally:
         shutil.rmtree(directory)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -33,6 +35,7 @@ TYPE_SIZES = {
     "uint4": 16, "double2": 16, "float3": 12, "int3": 12,
 }
 _COMMENT_RE = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_IDENTIFIER_RE = re.compile(r"\w+", re.ASCII)  # as rb"\w+" reads the bytes; latin-1 keeps offsets
 
 
 @dataclass
@@ -205,15 +208,73 @@ class CudaDocument:
 
     def function_named(self, name: str) -> CudaFunction | None:
         """The first `__global__` function called `name`, or else the first function of that name."""
-        matches = self._functions_by_name.get(name, [])
+        matches = self.functions_named(name)
         return next((function for function in matches if function.is_kernel), matches[0] if matches else None)
 
+    def functions_named(self, name: str) -> list[CudaFunction]:
+        """Every declaration and definition of that name (overloads, specialisations), in file order."""
+        return self._functions_by_name.get(name, [])
+
+    def launches_of(self, kernel: str) -> list[Launch]:
+        return self._launches_by_kernel.get(kernel, [])
+
+    def shared_in(self, function: Node | None) -> list[SharedDecl]:
+        """The shared-memory declarations inside a function definition (None: at file scope), in file order."""
+        return self._shared_by_scope.get(None if function is None else function.id, [])
+
+    def uses_of(self, name: str) -> list[int]:
+        """Where the code (comments left out) names a function: the start of each whole-word match."""
+        uses = self._function_name_uses.get(name)
+        if uses is None:  # not a plain identifier (an operator, a qualified name): searched alone
+            uses = [match.start() for match in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\b", self.code_text)]
+        return uses
+
+    def code_matches(self, pattern: bytes) -> bool:
+        """Whether the code (comments left out) matches `pattern` anywhere."""
+        return self.answer(("code matches", pattern), lambda: re.search(pattern, self.code_text) is not None)
+
+    def answer(self, question: Hashable, compute: Callable[[], Any]) -> Any:
+        """A file-level question's answer, computed once per document: rules ask the same of many
+        functions and launches (a file that defines a name many times asks it of each), and an
+        answer reads the whole file."""
+        if question not in self._answers:
+            self._answers[question] = compute()
+        return self._answers[question]
+
+    # One pass over the file each, so that rules asking per function or launch stay linear in its size.
     @functools.cached_property
     def _functions_by_name(self) -> dict[str, list[CudaFunction]]:
         by_name: dict[str, list[CudaFunction]] = {}
         for function in self.functions:
             by_name.setdefault(function.name, []).append(function)
         return by_name
+
+    @functools.cached_property
+    def _launches_by_kernel(self) -> dict[str, list[Launch]]:
+        by_kernel: dict[str, list[Launch]] = {}
+        for launch in self.launches:
+            by_kernel.setdefault(launch.kernel, []).append(launch)
+        return by_kernel
+
+    @functools.cached_property
+    def _shared_by_scope(self) -> dict[int | None, list[SharedDecl]]:
+        by_scope: dict[int | None, list[SharedDecl]] = {}
+        for decl in self.shared:
+            by_scope.setdefault(None if decl.function is None else decl.function.id, []).append(decl)
+        return by_scope
+
+    @functools.cached_property
+    def _function_name_uses(self) -> dict[str, list[int]]:
+        uses: dict[str, list[int]] = {name: [] for name in self._functions_by_name if _IDENTIFIER_RE.fullmatch(name)}
+        for match in _IDENTIFIER_RE.finditer(self.code_text.decode("latin-1")):
+            found = uses.get(match.group())
+            if found is not None:
+                found.append(match.start())
+        return uses
+
+    @functools.cached_property
+    def _answers(self) -> dict:
+        return {}
 
     def function_at(self, byte: int) -> CudaFunction | None:
         """The innermost function whose definition contains `byte` (for hovers)."""

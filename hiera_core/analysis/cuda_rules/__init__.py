@@ -12,7 +12,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
-from hiera_core.analysis.cuda_document import CudaDocument, CudaFunction, Launch, SharedDecl
+from hiera_core.analysis.cuda_document import CudaDocument, CudaFunction, SharedDecl
 from hiera_core.analysis.cuda_flow import FunctionFlow
 from hiera_core.analysis.cuda_rules.bounds import (
     floor_grid,
@@ -128,19 +128,12 @@ def _check_cuda_cached(doc: CudaDocument, path: str, arch: str | None, cache: di
             flows[function.node.id] = FunctionFlow(doc, function)
         return flows[function.node.id]
 
-    launches: dict[str, list[Launch]] = {}
-    for launch in doc.launches:
-        launches.setdefault(launch.kernel, []).append(launch)
     # HC119 of file-scope shared memory reads every function: then it runs over all of them, below
-    shared_reads = not any(decl.function is None for decl in doc.shared)
-    shared_by_function: dict[int, list[SharedDecl]] = {}
-    for decl in doc.shared:
-        if decl.function is not None:
-            shared_by_function.setdefault(decl.function.id, []).append(decl)
+    shared_reads = not doc.shared_in(None)
     kept: dict = {}
     keys, summaries = [], []
     for function in functions:
-        key = function_key(doc, function, launches.get(function.name, []), shared_reads)
+        key = function_key(doc, function, doc.launches_of(function.name), shared_reads)
         names = cache.get(("calls", key))
         if names is None:
             names = tuple(call.name for call in flow_of(function).calls)
@@ -155,7 +148,7 @@ def _check_cuda_cached(doc: CudaDocument, path: str, arch: str | None, cache: di
         entry = cache.get(entry_key)
         if entry is None or not entry.fits(function):
             flow = flow_of(function)
-            own_shared = shared_by_function.get(function.node.id) if shared_reads else None
+            own_shared = doc.shared_in(function.node) if shared_reads else None
             entry = CachedFindings.of(function, _function_findings(doc, flow, path, syncing, own_shared),
                                       list(unguarded_index(flow, path)))
         kept[entry_key] = entry

@@ -6,6 +6,7 @@ with n a known multiple of B) needs no bounds guard, and a grid that rounds down
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -129,7 +130,7 @@ def _is_multiple(doc: CudaDocument, numerator: Node, divisor: Node, at: int) -> 
     tokens = [re.escape(token) for token in re.findall(r"\w+|\S", node_text(numerator))]
     divisor_tokens = [re.escape(token) for token in re.findall(r"\w+|\S", node_text(divisor))]
     pattern = r"\(?\s*".join(tokens) + r"\s*\)?\s*%\s*\(?\s*" + r"\s*".join(divisor_tokens)
-    return re.search(pattern.encode(), doc.code_text) is not None
+    return doc.code_matches(pattern.encode())
 
 
 MAX_VALUE_DEPTH = 8  # locals followed into the values they are initialised with
@@ -239,7 +240,11 @@ def _specialisation(doc: CudaDocument, function: CudaFunction) -> str | None:
 def launched_exactly(doc: CudaDocument, function: CudaFunction, exact: set[str]) -> bool:
     """Whether every launch that reaches this definition of the kernel is exact: all launches of its
     name (`exact`, from kernels_launched_exactly), or those of its explicit specialisation."""
-    return function.name in exact or _launched_exactly_as_specialised(doc, function)
+    if function.name in exact:
+        return True
+    own = _specialisation(doc, function)
+    return doc.answer(("launched exactly as", function.name, own),
+                      lambda: _launched_exactly_as_specialised(doc, function.name, own))
 
 
 def launched_elsewhere(doc: CudaDocument, function: CudaFunction) -> bool:
@@ -249,24 +254,29 @@ def launched_elsewhere(doc: CudaDocument, function: CudaFunction) -> bool:
     launches none, and its kernels are judged as if launched with a rounded-up grid."""
     if not function.is_kernel or not doc.launches:
         return False
-    code = doc.code_text
-    uses = [match.start() for match in re.finditer(rb"\b" + re.escape(function.name.encode()) + rb"\b", code)]
-    own = [(other.node.start_byte, other.body.start_byte if other.body is not None else other.node.end_byte)
-           for other in doc.functions if other.name == function.name]
-    return all(any(start <= use < end for start, end in own) for use in uses)
+    return doc.answer(("named only where declared", function.name), lambda: _named_only_where_declared(doc, function.name))
 
 
-def _launched_exactly_as_specialised(doc: CudaDocument, function: CudaFunction) -> bool:
-    """Whether every launch that reaches this definition of the kernel is exact, telling apart explicit
-    specialisations: `k<float><<<...>>>` runs the `k<float>` specialisation, `k<<<...>>>` and other
-    arguments the primary template."""
-    own = _specialisation(doc, function)
-    launches = [launch for launch in doc.launches if launch.kernel == function.name]
+def _named_only_where_declared(doc: CudaDocument, name: str) -> bool:
+    own = sorted((other.node.start_byte, other.body.start_byte if other.body is not None else other.node.end_byte)
+                 for other in doc.functions_named(name))
+    starts = [start for start, _ in own]
+    for use in doc.uses_of(name):
+        before = bisect.bisect_right(starts, use) - 1  # the one declaration a use can lie in
+        if before < 0 or use >= own[before][1]:
+            return False
+    return True
+
+
+def _launched_exactly_as_specialised(doc: CudaDocument, name: str, own: str | None) -> bool:
+    """Whether every launch that reaches the definitions of kernel `name` with the explicit
+    specialisation `own` (None: the primary template) is exact: `k<float><<<...>>>` runs the
+    `k<float>` specialisation, `k<<<...>>>` and other arguments the primary template."""
+    launches = doc.launches_of(name)
     if own is not None:
         relevant = [launch for launch in launches if _template_args(doc.source, launch.name_span.end_byte) == own]
     else:
-        specialised = {_specialisation(doc, other) for other in doc.functions
-                       if other.name == function.name and other is not function} - {None}
+        specialised = {_specialisation(doc, other) for other in doc.functions_named(name)} - {None}
         relevant = [launch for launch in launches
                     if _template_args(doc.source, launch.name_span.end_byte) not in specialised]
     return bool(relevant) and all(_launch_is_exact(doc, launch) for launch in relevant)

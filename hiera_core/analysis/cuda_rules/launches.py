@@ -46,8 +46,8 @@ def missing_restrict(kernel: CudaFunction, path: str) -> Iterator[Finding]:
 
 def static_shared(doc: CudaDocument, kernel: CudaFunction, path: str) -> Iterator[Finding]:
     total = 0
-    for decl in doc.shared:
-        if decl.function is None or decl.function.id != kernel.node.id or decl.size_bytes is None:
+    for decl in doc.shared_in(kernel.node):
+        if decl.size_bytes is None:
             continue
         total += decl.size_bytes
         if total > STATIC_SHARED_LIMIT:
@@ -59,8 +59,7 @@ def static_shared(doc: CudaDocument, kernel: CudaFunction, path: str) -> Iterato
 
 
 def static_shared_bytes(doc: CudaDocument, kernel: CudaFunction) -> int:
-    return sum(decl.size_bytes or 0 for decl in doc.shared
-               if decl.function is not None and decl.function.id == kernel.node.id)
+    return sum(decl.size_bytes or 0 for decl in doc.shared_in(kernel.node))
 
 
 # -- HC105, HC106, HC108, HC109 (launches) -------------------------------------------------------

@@ -24,8 +24,7 @@ _SYNC_NAME_RE = re.compile(r"(?:sync|barrier|arrive|wait|fence)\w*$|^asm$", re.I
 
 def _shared_names(flow: FunctionFlow) -> set[str]:
     """Names of the shared arrays a GPU function can see: its own and the file's."""
-    function_id = flow.function.node.id
-    return {decl.name for decl in flow.doc.shared if decl.function is None or decl.function.id == function_id}
+    return {decl.name for decl in flow.doc.shared_in(None) + flow.doc.shared_in(flow.function.node)}
 
 
 # -- HC117, HC119 (shared memory) ---------------------------------------------------------------
