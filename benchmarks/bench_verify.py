@@ -31,6 +31,12 @@ from hiera_core.worker.isolate import run_worker  # noqa: E402
 from hiera_core.worker.requests import EvaluateRequest, PrepareRequest  # noqa: E402
 
 
+def as_dict(result) -> dict:
+    """An op's result as a dict, as every checkout gives it: a typed result record's, or the dict a
+    checkout from before them returns."""
+    return result if isinstance(result, dict) else result.to_dict()
+
+
 def measure(path: Path, device: str, folder: Path) -> dict:
     prepared = run_worker(PrepareRequest(address=str(path), device=device, measure=False), timeout_s=600,
                           doing=f"building the spec of {path.stem}")
@@ -41,13 +47,13 @@ def measure(path: Path, device: str, folder: Path) -> dict:
     candidate_path = folder / f"{path.stem}_candidate.py"
     candidate_path.write_text(body)
     candidate, first_line = candidate_part(body)
-    request = EvaluateRequest(address=str(path), device=device, spec=prepared["spec"],
+    request = EvaluateRequest(address=str(path), device=device, spec=as_dict(prepared)["spec"],
                               candidate_path=str(candidate_path), candidate_source=candidate, first_line=first_line,
                               space="pytorch", profile=False)
     row = {"example": path.stem}
     for label, timed in (("verify", False), ("total", True)):
         started = time.perf_counter()
-        result = run_worker(replace(request, time=timed), timeout_s=600, doing=f"evaluating {path.stem}")
+        result = as_dict(run_worker(replace(request, time=timed), timeout_s=600, doing=f"evaluating {path.stem}"))
         row[label] = time.perf_counter() - started
         if not result["verification"]["passed"]:
             failed = next(c for c in result["verification"]["checks"] if not c["passed"])

@@ -3,6 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+
+class ErrorKind(StrEnum):
+    """What went wrong, as a HieraError's machine-readable `kind`; the value is what JSON, events and
+    bench records carry."""
+
+    GENERAL = "error"  # nothing more specific applies, or a kind from another HIERA version (from_dict)
+    USAGE = "usage"  # the command cannot do what was asked: no such file, an ambiguous class, a missing tool
+    CONFIG = "config"  # a bad setting in pyproject.toml's [tool.hiera], the environment or the editor
+    SYNTAX = "syntax"  # the task file does not parse, or is not UTF-8
+    DIRECTIVE = "directive"  # a `# hiera:` directive is malformed or names a function the file lacks
+    IMPORT = "import"  # importing the task file raised
+    INIT = "init"  # constructing the module with the init function's arguments raised
+    INPUTS = "inputs"  # the class has no inputs function, or it (or the init function) raised or gave no list
+    FORWARD = "forward"  # the reference's forward() raised on its inputs or returned no tensors
+    OOM = "oom"  # the task or a worker ran out of GPU or host memory
+    TIMEOUT = "timeout"  # a worker step ran past its time limit and was stopped
+    CRASH = "crash"  # a worker or the candidate's process died or never started
+    CANCELLED = "cancelled"  # the run was interrupted: a signal, or the editor cancelled the job
+    STORE = "store"  # HIERA's .hiera/ store or the proposal file could not be written
+    INTERNAL = "internal"  # a bug in HIERA: a malformed worker request, an unexpected exception in a worker
+    LLM_AUTH = "llm-auth"  # the model endpoint rejected the API key (401/403)
+    LLM_MODEL = "llm-model"  # the model endpoint does not know the model (404)
+    LLM_CONNECTION = "llm-connection"  # nothing listens at the model endpoint's base URL
+    LLM_REQUEST = "llm-request"  # the model endpoint refused a request outright, which no retry fixes
+    LLM_DROPPED = "llm-dropped"  # too many model requests in a row were lost, so the run goes on without the model
 
 
 @dataclass
@@ -13,7 +40,7 @@ class HieraError(Exception):
     file: str | None = None
     line: int | None = None
     hint: str | None = None
-    kind: str = "error"  # short machine-readable category, e.g. "syntax", "inputs", "forward", "timeout"
+    kind: ErrorKind = ErrorKind.GENERAL
     details: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -36,4 +63,10 @@ class HieraError(Exception):
 
     @classmethod
     def from_dict(cls, data: dict) -> HieraError:
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "kind" in fields:
+            try:
+                fields["kind"] = ErrorKind(fields["kind"])
+            except ValueError:  # a kind from another HIERA version: still an error with its message and hint
+                fields["kind"] = ErrorKind.GENERAL
+        return cls(**fields)

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 
 STORE_DIR = ".hiera"
 CACHE_DIR = "cache"
@@ -126,7 +126,7 @@ def _writing(root: Path) -> Iterator[None]:
         yield
     except OSError as error:
         where = f" ({error.filename})" if error.filename and str(error.filename) != str(root) else ""
-        raise HieraError(f"cannot write HIERA's store {root}: {error.strerror or error}{where}", kind="store",
+        raise HieraError(f"cannot write HIERA's store {root}: {error.strerror or error}{where}", kind=ErrorKind.STORE,
                          hint="HIERA records every run there (the editor reads it too): make it a folder you can "
                               "write, or remove it") from None
 

@@ -19,7 +19,7 @@ from hiera_core.bench.results import REPORT_HTML, RESULTS_CSV, RESULTS_JSON, Ben
 from hiera_core.bench.runner import run_bench
 from hiera_core.bench.suite import discover
 from hiera_core.bench.task_run import BenchSettings
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
 
 
@@ -111,11 +111,11 @@ def run(sources: list[str], levels: tuple[int, ...], limit: int | None, settings
     require_matplotlib()
     tasks = discover(sources, levels, limit)
     if not tasks:
-        raise HieraError("no task files found in " + ", ".join(sources), kind="usage",
+        raise HieraError("no task files found in " + ", ".join(sources), kind=ErrorKind.USAGE,
                          hint=f"check --levels (now {','.join(map(str, levels))}) and the suite's levelN/ folders")
     unknown = [task_id for task_id in rerun if task_id not in {task.id for task in tasks}]
     if unknown:
-        raise HieraError(f"--rerun names no task of this suite: {', '.join(unknown)}", kind="usage",
+        raise HieraError(f"--rerun names no task of this suite: {', '.join(unknown)}", kind=ErrorKind.USAGE,
                          hint=f"use the ids of results.json, e.g. {tasks[0].id}")
     with progress(err) as (emit, on_record):
         results = run_bench(tasks, settings, out, resume=resume, command=command, emit=emit, on_record=on_record,

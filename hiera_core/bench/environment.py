@@ -16,7 +16,7 @@ from importlib import metadata
 from urllib.parse import urlsplit, urlunsplit
 
 from hiera_core import __version__
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 
 # nvidia-smi query field -> (our key, numeric?)
 GPU_FIELDS = {
@@ -120,17 +120,18 @@ def gpu_indices() -> list[str]:
         return visible
     executable = shutil.which("nvidia-smi")
     if executable is None:
-        raise HieraError("nvidia-smi was not found, so the GPUs cannot be listed", kind="usage",
+        raise HieraError("nvidia-smi was not found, so the GPUs cannot be listed", kind=ErrorKind.USAGE,
                          hint="name the GPUs, e.g. --gpus 0,1, or install the NVIDIA driver's tools")
     try:
         answer = subprocess.run([executable, "--query-gpu=index", "--format=csv,noheader"], capture_output=True,
                                 text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise HieraError(f"nvidia-smi failed: {error}", kind="usage", hint="name the GPUs, e.g. --gpus 0,1") from None
+        raise HieraError(f"nvidia-smi failed: {error}", kind=ErrorKind.USAGE,
+                         hint="name the GPUs, e.g. --gpus 0,1") from None
     listed = [line.strip() for line in answer.stdout.splitlines() if line.strip()]
     if answer.returncode != 0 or not listed:
-        raise HieraError(f"nvidia-smi lists no GPU: {(answer.stderr or answer.stdout).strip()[:200]}", kind="usage",
-                         hint="check the driver with nvidia-smi, or run on CPU with --device cpu")
+        raise HieraError(f"nvidia-smi lists no GPU: {(answer.stderr or answer.stdout).strip()[:200]}",
+                         kind=ErrorKind.USAGE, hint="check the driver with nvidia-smi, or run on CPU with --device cpu")
     return listed
 
 

@@ -30,7 +30,7 @@ from hiera_core.bench.environment import host_environment, task_environment
 from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.suite import BenchTask
 from hiera_core.bench.task_run import BenchSettings, run_task, slug
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event, discard
 from hiera_core.store import find_workspace_root
 from hiera_core.worker.isolate import Placement
@@ -50,7 +50,7 @@ def require_ray():
     try:
         import ray
     except ImportError:
-        raise HieraError("--ray needs Ray, which is not installed", kind="usage", hint=INSTALL_HINT) from None
+        raise HieraError("--ray needs Ray, which is not installed", kind=ErrorKind.USAGE, hint=INSTALL_HINT) from None
     return ray
 
 
@@ -189,7 +189,7 @@ def _connect(ray, address: str, runtime_env: dict) -> None:
         ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
     except (ConnectionError, ValueError, RuntimeError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise HieraError(f"cannot connect to a Ray cluster at {address}: {first}", kind="usage",
+        raise HieraError(f"cannot connect to a Ray cluster at {address}: {first}", kind=ErrorKind.USAGE,
                          hint="start one (`ray start --head` on the head node, `ray start --address=HEAD:6379` "
                               "on the others; docs/bench.md), then pass its address or `auto` on a node of it"
                          ) from None
@@ -202,10 +202,10 @@ def _check_cluster(ray, settings: BenchSettings) -> str:
     gpus = sum(node["Resources"].get("GPU", 0) for node in nodes)
     most_cpus = max((node["Resources"].get("CPU", 0) for node in nodes), default=0)
     if settings.device == "cuda" and not gpus:
-        raise HieraError("the Ray cluster has no GPU, and each task asks for one (--device cuda)", kind="usage",
+        raise HieraError("the Ray cluster has no GPU, and each task asks for one (--device cuda)", kind=ErrorKind.USAGE,
                          hint="start the nodes on GPU machines, or run on CPU cores with --device cpu")
     if most_cpus < settings.ray_cpus:
         raise HieraError(f"no node of the Ray cluster has {settings.ray_cpus} CPU cores (the most is "
-                         f"{most_cpus:g}), which each task asks for", kind="usage",
+                         f"{most_cpus:g}), which each task asks for", kind=ErrorKind.USAGE,
                          hint=f"pass --ray-cpus {max(1, int(most_cpus))} or less")
     return f"{len(nodes)} node(s), {gpus:g} GPU(s), {sum(node['Resources'].get('CPU', 0) for node in nodes):g} CPU(s)"

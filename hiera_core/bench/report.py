@@ -14,7 +14,7 @@ import math
 
 from hiera_core.bench.measures import BASELINES, P_VALUES, geomean, level_name, p_key
 from hiera_core.bench.record import TaskRecord
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 
 BASELINE_TITLES = {"eager": "eager", "compile": "torch.compile", "best_compile": "best torch.compile mode"}
 TASK_COLUMNS = (  # (field, header, format)
@@ -37,7 +37,7 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise HieraError("hiera bench draws its report with matplotlib, which is not installed", kind="usage",
+        raise HieraError("hiera bench draws its report with matplotlib, which is not installed", kind=ErrorKind.USAGE,
                          hint="pip install matplotlib (a dependency of hiera: reinstall it to get it back)") from None
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hiera_core.bench.measures import summarise
 from hiera_core.bench.record import TaskRecord
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.store import atomic_write_json, atomic_write_text, iso_time, read_json
 
 RESULTS_JSON = "results.json"
@@ -63,7 +63,7 @@ def load(folder: Path) -> BenchResults | None:
         return None
     data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise HieraError(f"{path} is not a hiera bench results file", file=str(path), kind="usage",
+        raise HieraError(f"{path} is not a hiera bench results file", file=str(path), kind=ErrorKind.USAGE,
                          hint="choose another --out folder")
     return BenchResults.from_dict(data)
 
@@ -72,8 +72,8 @@ def check_resumable(previous: BenchResults, settings: dict, folder: Path) -> Non
     changed = [key for key in RESUME_MUST_MATCH if previous.settings.get(key) != settings.get(key)]
     if changed:
         detail = ", ".join(f"{key} {previous.settings.get(key)!r} -> {settings.get(key)!r}" for key in changed)
-        raise HieraError(f"cannot resume {folder}: it was measured with other settings ({detail})", kind="usage",
-                         hint="resume with the same settings, or write to another --out folder")
+        raise HieraError(f"cannot resume {folder}: it was measured with other settings ({detail})",
+                         kind=ErrorKind.USAGE, hint="resume with the same settings, or write to another --out folder")
 
 
 def _cell(value) -> str:

@@ -25,7 +25,7 @@ from hiera_core.bench.record import TaskRecord
 from hiera_core.bench.results import BenchResults, check_resumable, load, save
 from hiera_core.bench.suite import BenchTask
 from hiera_core.bench.task_run import BenchSettings, run_task
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
 from hiera_core.loop.session import llm_config_for
 from hiera_core.profile.timing import METHOD_VERSION as TIMING_METHOD
@@ -83,7 +83,7 @@ def run_bench(tasks: Sequence[BenchTask], settings: BenchSettings, out: Path, *,
                     "samples": config.samples if config.enabled else None}
     results = load(out)
     if results is not None and not (resume or rerun):
-        raise HieraError(f"{out} already holds bench results", kind="usage",
+        raise HieraError(f"{out} already holds bench results", kind=ErrorKind.USAGE,
                          hint="pass --resume to continue that run, or choose another --out folder")
     if results is None:
         results = BenchResults(settings=run_settings, environment=host, command=command)

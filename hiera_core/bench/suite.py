@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 
 LEVEL_FOLDER = re.compile(r"^level(\d+)$")
 DEFAULT_LEVELS = (1, 2, 3)
@@ -66,14 +66,14 @@ def _suite_tasks(folder: str, levels: Sequence[int]) -> list[BenchTask]:
              if (level := _level_of(entry)) is not None and os.path.isdir(os.path.join(folder, entry))}
     if not found:
         raise HieraError(f"{folder} is not a suite in KernelBench's layout (no level1/, level2/, ... folders)",
-                         file=folder, kind="usage",
+                         file=folder, kind=ErrorKind.USAGE,
                          hint="give a folder holding levelN/ folders of task files, a levelN/ folder, or task files")
     return [task for level in sorted(found) if level in levels for task in _folder_tasks(found[level], level)]
 
 
 def _file_task(path: str) -> BenchTask:
     if not path.endswith(".py"):
-        raise HieraError(f"{path} is not a Python task file", file=path, kind="usage",
+        raise HieraError(f"{path} is not a Python task file", file=path, kind=ErrorKind.USAGE,
                          hint="give .py files in KernelBench format, or a suite folder")
     level = _level_of(os.path.dirname(os.path.abspath(path)))
     name = os.path.basename(path)
@@ -91,13 +91,13 @@ def discover(sources: Iterable[str], levels: Sequence[int] = DEFAULT_LEVELS,
         elif os.path.isfile(source):
             tasks.append(_file_task(source))
         else:
-            raise HieraError(f"no such file or folder: {source}", kind="usage",
+            raise HieraError(f"no such file or folder: {source}", kind=ErrorKind.USAGE,
                              hint="give a suite folder (KernelBench layout) or task files")
     unique: dict[str, BenchTask] = {}
     for task in tasks:
         other = unique.get(task.id)
         if other is not None and other.path != task.path:
-            raise HieraError(f"two tasks share the id {task.id}: {other.path} and {task.path}", kind="usage",
+            raise HieraError(f"two tasks share the id {task.id}: {other.path} and {task.path}", kind=ErrorKind.USAGE,
                              hint="run the two suites into separate --out folders")
         unique[task.id] = task
     if limit is None:

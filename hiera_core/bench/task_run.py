@@ -21,7 +21,7 @@ from hiera_core.loop.optimize import optimize
 from hiera_core.loop.session import Settings
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
-from hiera_core.worker.requests import BenchTimeRequest
+from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult
 
 
 @dataclass
@@ -76,9 +76,9 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
                                log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
     except HieraError as error:
         return _failed(record, "timing", error, host, started, gpu)
-    record.worker_s["bench_time"].update(timed.get("seconds", {}))
+    record.worker_s["bench_time"].update(timed.seconds)
     _record_timing(record, timed, spec)
-    record.environment = task_environment(host, timed["environment"], gpu)
+    record.environment = task_environment(host, timed.environment, gpu)
     if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
         record.environment.update(model=result["llm"]["model"], endpoint=redact_endpoint(result["llm"]["endpoint"]))
     record.wall_s = time.monotonic() - started
@@ -119,26 +119,25 @@ def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
         record.proposal = str(target.relative_to(out))
 
 
-def _record_timing(record: TaskRecord, timed: dict, spec: dict) -> None:
-    record.eager_ms = timed["eager"]["median_ms"]
-    record.compile_modes_ms = {mode: timing["median_ms"] if timing else None for mode, timing in timed["compile"].items()}
-    record.compile_errors = timed["compile_errors"]
+def _record_timing(record: TaskRecord, timed: BenchTimeResult, spec: dict) -> None:
+    record.eager_ms = timed.eager.median_ms
+    record.compile_modes_ms = {mode: timing.median_ms if timing else None for mode, timing in timed.compile.items()}
+    record.compile_errors = timed.compile_errors
     record.compile_ms = record.compile_modes_ms.get("default")
     record.compile_error = record.compile_errors.get("default")
     ran = {mode: ms for mode, ms in record.compile_modes_ms.items() if ms}
     if ran:
         record.best_compile_mode = min(ran, key=ran.get)
         record.best_compile_ms = ran[record.best_compile_mode]
-    proposal = timed["proposals"][0] if timed["proposals"] else {"check": None, "hiera": None, "eager": None}
-    record.timings = {"eager": timed["eager"], **{f"compile:{mode}": timing for mode, timing in timed["compile"].items()
-                                                  if timing}}
-    if proposal["hiera"]:
-        record.timings.update(hiera=proposal["hiera"], paired_eager=proposal["eager"])
+    proposal = timed.proposals[0] if timed.proposals else None
+    record.timings = {"eager": timed.eager.to_dict(), **{f"compile:{mode}": timing.to_dict()
+                                                         for mode, timing in timed.compile.items() if timing}}
+    if proposal is not None and proposal.hiera is not None:
+        record.timings.update(hiera=proposal.hiera.to_dict(), paired_eager=proposal.eager.to_dict())
     if record.outcome == "proposal":
-        check = proposal["check"]
-        record.correct, record.check = check["correct"], check["message"]
+        record.correct, record.check = proposal.check.correct, proposal.check.message
         if record.correct:
-            record.hiera_ms, record.paired_eager_ms = proposal["hiera"]["median_ms"], proposal["eager"]["median_ms"]
+            record.hiera_ms, record.paired_eager_ms = proposal.hiera.median_ms, proposal.eager.median_ms
     else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
         record.correct, record.check = True, "reference kept: no verified candidate beat it"
         record.hiera_ms = record.paired_eager_ms = record.eager_ms

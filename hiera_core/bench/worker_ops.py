@@ -10,7 +10,7 @@ paired method (hiera_core.verify.judge.retime); each entry carries the reference
 
 from __future__ import annotations
 
-from hiera_core.worker.requests import BenchTimeRequest
+from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult, ProposalTiming
 
 CHECK_TRIALS = 5
 CHECK_TOLERANCE = 1e-2  # KernelBench's atol and rtol, so correctness compares with published numbers
@@ -20,13 +20,10 @@ CHECK_SEED = 100  # trial i uses seed CHECK_SEED + i: other inputs than the timi
 COMPILE_MODES = {"cuda": ("default", "max-autotune-no-cudagraphs", "reduce-overhead"), "cpu": ("default",)}
 
 
-def op_bench_time(request: BenchTimeRequest) -> dict:
+def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     """request: the proposal files (possibly none), the torch.compile modes to time the reference in
     (possibly none), and whether eager is timed alone too (the re-timing of optimize's contenders
-    needs only each pairing's). Returns the environment, the timing of eager (None when not asked for), "compile": {mode:
-    timing, or None when it failed}, "compile_errors": {mode: why}, per proposal, in order, {"path",
-    "check", "hiera": its timing or None when the check failed, "eager": the reference's timing of
-    its pairing}, and the seconds of its phases."""
+    needs only each pairing's)."""
     from hiera_core.events import stopwatch
     from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import environment
@@ -38,25 +35,24 @@ def op_bench_time(request: BenchTimeRequest) -> dict:
     with stopwatch(seconds, "load"):
         task = load_task(request.address)
         reference = task.build_model(device, seed=0)
-    result: dict = {"environment": environment(device), "compile": {}, "compile_errors": {}, "proposals": [],
-                    "seconds": seconds}
+    result = BenchTimeResult(environment=environment(device), seconds=seconds)
     inputs = task.make_inputs(device, seed=0)
-    result["eager"] = None
     if request.time_reference:
         with stopwatch(seconds, "time_eager"):
-            result["eager"] = time_module(reference, inputs, device, profile=False).to_dict()
+            result.eager = time_module(reference, inputs, device, profile=False)
     for mode in request.compile_modes:
         with stopwatch(seconds, f"compile_{mode}"):
             compiled, error = _compile_reference(reference, inputs, mode)
-            result["compile"][mode] = time_module(compiled, inputs, device, profile=False).to_dict() if compiled is not None else None
+            result.compile[mode] = time_module(compiled, inputs, device, profile=False) if compiled is not None else None
             if error:
-                result["compile_errors"][mode] = error
+                result.compile_errors[mode] = error
     with stopwatch(seconds, "time_proposals"):
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
         for path in request.proposal_paths:
             # Each proposal in a process of its own, timed against the reference alternately by the judge
             # here: this process never imports proposal code (hiera_core.verify.judge).
-            result["proposals"].append({"path": path, **retime(task, path, device, trials, CHECK_TOLERANCE)})
+            result.proposals.append(ProposalTiming.from_dict({"path": path, **retime(task, path, device, trials,
+                                                                                     CHECK_TOLERANCE)}))
     return result
 
 

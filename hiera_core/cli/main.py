@@ -106,7 +106,7 @@ def main() -> None:
 @spec_options
 def spec(address, device, gpu, meta, timeout, no_cache, as_json, events) -> None:
     """Build the contract-augmented spec of a module."""
-    from hiera_core.spec.model import Spec, render_text
+    from hiera_core.spec.model import render_text
 
     options = run_options(address, as_json, events, device=device, timeout_s=timeout)
     # The budget is optimize's default here, so the entry this caches is the one `hiera optimize` reads.
@@ -118,13 +118,12 @@ def spec(address, device, gpu, meta, timeout, no_cache, as_json, events) -> None
         except HieraError as error:
             fail(error, as_json, events)
     say_spec_cache(session, text=not as_json and not events)
-    spec_obj = Spec.from_dict(built)
     if events:
-        emit(Event("result", stage="spec", message="spec built", progress=1.0, data=built))
+        emit(Event("result", stage="spec", message="spec built", progress=1.0, data=built.to_dict()))
     elif as_json:
-        click.echo(spec_obj.to_json())
+        click.echo(built.to_json())
     else:
-        stdout.print(render_text(spec_obj), highlight=False, markup=False)
+        stdout.print(render_text(built), highlight=False, markup=False)
 
 
 @main.command()
@@ -271,14 +270,17 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
         except HieraError as error:
             fail(error, as_json, events)
     result, passed, chosen = verified.result, verified.passed, verified.space
-    verification = result["verification"]
+    verification = verified.recorded
     if events:
         emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0, data=verification))
     elif as_json:
-        timing = {key: result[key] for key in ("seed", "speedup", "speedup_interval", "significant", "timing_verdict",
-                                               "unreliable", "baseline", "candidate") if key in result}
+        # What the judge got to: the run seed once it drew input sets, the timing once it timed the candidate.
+        shown = (("seed",) if result.seed is not None else ()) + (
+            ("speedup", "speedup_interval", "significant", "timing_verdict", "unreliable", "baseline", "candidate")
+            if result.candidate is not None else ())
+        figures = result.to_dict()
         click.echo(json.dumps({"passed": passed, "space": chosen.space, "space_reason": chosen.reason, **verification,
-                               **timing}, indent=2))
+                               **{key: figures[key] for key in shown}}, indent=2))
     else:
         print_verification(reference, candidate, verified)
     sys.exit(0 if passed else 1)

@@ -160,23 +160,23 @@ def print_verification(reference: str, candidate: str, verified: FileVerificatio
     when it passed, and the seed that draws the same inputs."""
     result, passed, scripts = verified.result, verified.passed, verified.reproduce
     stdout.print(f"space {verified.space.space}: {verified.space.reason}", highlight=False, markup=False)
-    for index, check in enumerate(result["verification"]["checks"]):
-        mark = "[green]ok[/]" if check["passed"] else "[red]FAILED[/]"
-        detail = f": {check['message']}" if check["message"] else ""
-        stdout.print(f"{mark} {escape(check['name'] + detail)}", highlight=False)
+    for index, check in enumerate(result.verification.checks):
+        mark = "[green]ok[/]" if check.passed else "[red]FAILED[/]"
+        detail = f": {check.message}" if check.message else ""
+        stdout.print(f"{mark} {escape(check.name + detail)}", highlight=False)
         if index in scripts:
-            stdout.print(f"   failing inputs: {check['reproducer']}", highlight=False, markup=False)
+            stdout.print(f"   failing inputs: {check.reproducer}", highlight=False, markup=False)
             stdout.print(f"   reproduce with: {scripts[index]}", highlight=False, markup=False)
-        elif check["reproducer"]:
-            stdout.print(f"   reproduce with: {check['reproducer']}", highlight=False, markup=False)
-    if passed and "candidate" in result:
-        low, high = result["speedup_interval"]
-        stdout.print(f"timing: {result['candidate']['median_ms']:.4g} ms vs reference "
-                     f"{result['baseline']['median_ms']:.4g} ms: {result['speedup']:.2f}x (95% interval "
-                     f"{low:.2f}-{high:.2f}x), {result['timing_verdict']}"
-                     + (f"; unreliable timing of the {' and the '.join(result['unreliable'])}"
-                        if result.get("unreliable") else ""), highlight=False, markup=False)
-    if "seed" in result:
-        stdout.print(f"run seed {result['seed']}: `hiera verify {reference} {candidate} --seed {result['seed']}` "
+        elif check.reproducer:
+            stdout.print(f"   reproduce with: {check.reproducer}", highlight=False, markup=False)
+    if passed and result.candidate is not None:
+        low, high = result.speedup_interval
+        stdout.print(f"timing: {result.candidate.median_ms:.4g} ms vs reference "
+                     f"{result.baseline.median_ms:.4g} ms: {result.speedup:.2f}x (95% interval "
+                     f"{low:.2f}-{high:.2f}x), {result.timing_verdict}"
+                     + (f"; unreliable timing of the {' and the '.join(result.unreliable)}"
+                        if result.unreliable else ""), highlight=False, markup=False)
+    if result.seed is not None:
+        stdout.print(f"run seed {result.seed}: `hiera verify {reference} {candidate} --seed {result.seed}` "
                      f"draws the same inputs", highlight=False, markup=False)
     stdout.print("[bold green]verified[/]" if passed else "[bold red]rejected[/]")

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.llm.config import LLMConfig
 
 RETRY_STATUSES = {408, 409, 429}
@@ -135,7 +135,7 @@ class ChatClient:
                 if self._lost_in_a_row >= BREAKER_FAILURES and self._dropped is None:
                     self._dropped = ModelUnavailable(
                         f"dropped {self._where()} after {self._lost_in_a_row} requests lost in a row "
-                        f"(the last: {lost.reason})"[:300], kind="llm-dropped")
+                        f"(the last: {lost.reason})"[:300], kind=ErrorKind.LLM_DROPPED)
                 dropped = self._dropped
             if dropped is not None:
                 raise dropped from None
@@ -169,20 +169,21 @@ class ChatClient:
                     raise ContextTooLong(f"the prompt does not fit {model}'s context window: {text}"[:300],
                                          attempts, retries) from None
                 raise ModelUnavailable(f"{self._where()} refused the request for {model} (400): {text}"[:300],
-                                       kind="llm-request") from None
+                                       kind=ErrorKind.LLM_REQUEST) from None
             except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
                 raise ModelUnavailable(f"{self._where()} rejected the API key ({error.status_code}): set "
-                                       f"OPENAI_API_KEY to a valid key for this endpoint", kind="llm-auth") from None
+                                       f"OPENAI_API_KEY to a valid key for this endpoint",
+                                       kind=ErrorKind.LLM_AUTH) from None
             except openai.NotFoundError:
                 raise ModelUnavailable(f"model '{model}' not found at {self._where()} (404): check --model / "
                                        f"HIERA_MODEL, and that the base URL ends in /v1 (GET {self._where()}/models "
-                                       "lists the server's models)", kind="llm-model") from None
+                                       "lists the server's models)", kind=ErrorKind.LLM_MODEL) from None
             except openai.APIStatusError as error:
                 status = error.status_code
                 reason = f"HTTP {status}: {self._redact(_server_message(error))}"[:200]
                 if status not in RETRY_STATUSES and status < 500:
                     raise ModelUnavailable(f"{self._where()} refused the request for {model} ({reason})",
-                                           kind="llm-request") from None
+                                           kind=ErrorKind.LLM_REQUEST) from None
                 wait = _retry_after(error.response.headers)
             except (openai.APITimeoutError, _Slow):
                 reason = f"no answer within {timeout:.3g} s"
@@ -190,7 +191,8 @@ class ChatClient:
             except openai.APIConnectionError as error:
                 if _refused(error):
                     raise ModelUnavailable(f"cannot connect to {self._where()}: connection refused (is the server "
-                                           "running, and is the base URL right?)", kind="llm-connection") from None
+                                           "running, and is the base URL right?)",
+                                           kind=ErrorKind.LLM_CONNECTION) from None
                 reason = f"connection failed: {self._redact(str(error.__cause__ or error))}"[:200]
                 wait = None
             except openai.OpenAIError as error:

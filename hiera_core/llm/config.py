@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from hiera_core import settings as defaults
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 
 ENV_MODEL = "HIERA_MODEL"
 ENV_PLAN_MODEL = "HIERA_PLAN_MODEL"
@@ -137,7 +137,7 @@ class RunSettings:
 def run_settings(workspace: str | os.PathLike | None, budget: int | None = None, device: str | None = None,
                  timeout_s: float | None = None) -> RunSettings:
     """The CLI flags (None: not given) over [tool.hiera] budget, device and timeout over the defaults;
-    raises HieraError(kind="config") for a bad value in pyproject.toml."""
+    raises HieraError(kind=ErrorKind.CONFIG) for a bad value in pyproject.toml."""
     settings = RunSettings()
     flags = {"budget": budget, "device": device, "timeout_s": timeout_s}
     layers = [("pyproject.toml [tool.hiera]", _toml_table(workspace)[1]),
@@ -155,7 +155,7 @@ def run_settings(workspace: str | os.PathLike | None, budget: int | None = None,
 def _validated_run(name: str, value: Any, source: str) -> Any:
     def bad(expected: str) -> HieraError:
         key = next(key for key, field_name in RUN_TOML_KEYS.items() if field_name == name)
-        return HieraError(f"{source}: {key} must be {expected}, got {value!r}", kind="config",
+        return HieraError(f"{source}: {key} must be {expected}, got {value!r}", kind=ErrorKind.CONFIG,
                           hint="fix it in pyproject.toml, or override it with the command's flag")
 
     problem = {"device": defaults.device_problem, "budget": defaults.budget_problem,
@@ -173,7 +173,7 @@ def without_credentials(url: str) -> str:
 
 def resolve(overrides: Overrides, workspace: str | os.PathLike | None, env: Mapping[str, str] | None = None
             ) -> LLMConfig:
-    """Merge the four layers; raises HieraError(kind="config") naming the layer of a bad value."""
+    """Merge the four layers; raises HieraError(kind=ErrorKind.CONFIG) naming the layer of a bad value."""
     env = os.environ if env is None else env
     config = LLMConfig()
     layers = [("editor settings", _editor_layer(env)),
@@ -192,7 +192,8 @@ def resolve(overrides: Overrides, workspace: str | os.PathLike | None, env: Mapp
     if config.enabled and not config.api_key:
         if not config.base_url:
             raise HieraError(f"model {config.model} is configured for the OpenAI API but {ENV_API_KEY} is not set",
-                             kind="config", hint=f"export {ENV_API_KEY}=..., or point --base-url at a local server")
+                             kind=ErrorKind.CONFIG,
+                             hint=f"export {ENV_API_KEY}=..., or point --base-url at a local server")
         config.api_key = NO_KEY_PLACEHOLDER
     return config
 
@@ -204,10 +205,10 @@ def _editor_layer(env: Mapping[str, str]) -> dict:
     try:
         data = json.loads(raw)
     except ValueError as error:
-        raise HieraError(f"{ENV_EDITOR} is not valid JSON: {error}", kind="config",
+        raise HieraError(f"{ENV_EDITOR} is not valid JSON: {error}", kind=ErrorKind.CONFIG,
                          hint='it must be an object such as {"model": "...", "baseUrl": "..."}') from None
     if not isinstance(data, dict):
-        raise HieraError(f"{ENV_EDITOR} must be a JSON object, got {type(data).__name__}", kind="config")
+        raise HieraError(f"{ENV_EDITOR} must be a JSON object, got {type(data).__name__}", kind=ErrorKind.CONFIG)
     if isinstance(data.get("hiera"), dict):  # the editor's whole settings object, section "hiera"
         data = data["hiera"]
     return {EDITOR_KEYS[key]: value for key, value in data.items() if key in EDITOR_KEYS and value not in (None, "")}
@@ -224,7 +225,7 @@ def _toml_table(workspace: str | os.PathLike | None) -> tuple[Path | None, dict]
     except FileNotFoundError:
         return None, {}
     except (OSError, tomllib.TOMLDecodeError) as error:
-        raise HieraError(f"cannot read {path}: {error}", file=str(path), kind="config") from None
+        raise HieraError(f"cannot read {path}: {error}", file=str(path), kind=ErrorKind.CONFIG) from None
 
 
 def _toml_layer(workspace: str | os.PathLike | None, warnings: list[str]) -> dict:
@@ -250,14 +251,14 @@ def prices_from(workspace: str | os.PathLike | None) -> dict[str, dict[str, floa
     path, table = _toml_table(workspace)
     prices = table.get("prices", {})
     if not isinstance(prices, dict):
-        raise HieraError(f"{path}: [tool.hiera] prices must be a table of models", kind="config",
+        raise HieraError(f"{path}: [tool.hiera] prices must be a table of models", kind=ErrorKind.CONFIG,
                          hint='e.g. [tool.hiera.prices] "gpt-5" = { input = 1.25, output = 10.0 }')
     checked = {}
     for model, entry in prices.items():
         if not (isinstance(entry, dict) and set(entry) == {"input", "output"}
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in entry.values())):
             raise HieraError(f"{path}: [tool.hiera.prices] {model!r} must be {{ input = N, output = N }} (prices per "
-                             f"1M prompt and completion tokens, >= 0), got {entry!r}", kind="config",
+                             f"1M prompt and completion tokens, >= 0), got {entry!r}", kind=ErrorKind.CONFIG,
                              hint=f'e.g. "{model}" = {{ input = 1.25, output = 10.0 }}')
         checked[model] = {"input": float(entry["input"]), "output": float(entry["output"])}
     return checked
@@ -282,7 +283,7 @@ _NON_NEGATIVE_INTS = ("max_retries", "region_chains")
 
 def _validated(name: str, value: Any, source: str) -> Any:
     def bad(expected: str) -> HieraError:
-        return HieraError(f"{source}: {name} must be {expected}, got {value!r}", kind="config")
+        return HieraError(f"{source}: {name} must be {expected}, got {value!r}", kind=ErrorKind.CONFIG)
 
     if name in ("model", "plan_model", "base_url"):
         if not isinstance(value, str) or not value.strip():

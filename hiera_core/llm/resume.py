@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.store import STORE_DIR, find_workspace_root, read_json
 
 
@@ -61,14 +61,15 @@ def find_run(run: str, cwd: str | os.PathLike = ".") -> Path:
     known = sorted(p.name for p in runs.iterdir() if (p / "run.json").is_file()) if runs.is_dir() else []
     hint = (f"give a run folder, or one of the runs in {runs}: " + ", ".join(known[-5:])) if known else \
         f"give a run folder (holding run.json), or the id of a run in {runs}"
-    raise HieraError(f"--resume {run}: no such run (no run.json there or under {runs})", kind="usage", hint=hint)
+    raise HieraError(f"--resume {run}: no such run (no run.json there or under {runs})", kind=ErrorKind.USAGE,
+                     hint=hint)
 
 
 def load_resumed(folder: Path) -> ResumedRun:
     state = read_json(folder / "run.json")
     if not isinstance(state, dict) or state.get("kind") != "optimize":
         raise HieraError(f"--resume {folder}: not the record of a hiera optimize run", file=str(folder / "run.json"),
-                         kind="usage", hint="resume a run folder made by hiera optimize")
+                         kind=ErrorKind.USAGE, hint="resume a run folder made by hiera optimize")
     outcomes = {}
     for path in sorted((folder / "candidates").glob("*.json")):
         entry = read_json(path)

@@ -8,7 +8,7 @@ from hiera_core.errors import HieraError
 from hiera_core.loop.session import CandidateOutcome, Session
 from hiera_core.plan.planner import MIN_SPEEDUP
 from hiera_core.store import iso_time
-from hiera_core.worker.requests import BenchTimeRequest
+from hiera_core.worker.requests import BenchTimeRequest, ProposalTiming
 
 CONFIRM_TRIES = 2  # best verified candidates re-timed in a fresh process before one is proposed
 
@@ -55,7 +55,7 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
     # check on a busy machine, say) gets one more fresh process: the second verdict stands.
     for outcome in contenders:
         timed = timings[outcome.name]
-        if not isinstance(timed, HieraError) and timed[1]["check"].get("failed_in") == "judge":
+        if not isinstance(timed, HieraError) and timed[1].check.failed_in == "judge":
             try:
                 timings.update(_retime(session, [outcome]))
             except HieraError as error:
@@ -71,22 +71,22 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
             unsettled.append(outcome.name)
             continue
         eager_ms, entry = timed
-        if not entry["hiera"] and entry["check"].get("failed_in") == "judge":
-            notes.append(f"{outcome.name}: failed in a fresh process twice ({entry['check']['message']})")
+        if entry.hiera is None and entry.check.failed_in == "judge":
+            notes.append(f"{outcome.name}: failed in a fresh process twice ({entry.check.message})")
             unsettled.append(outcome.name)
             continue
-        if not entry["hiera"]:  # it failed KernelBench's own allclose check: HIERA's verifier decides
-            notes.append(f"{outcome.name}: not re-timed ({entry['check']['message']})")
+        if entry.hiera is None:  # it failed KernelBench's own allclose check: HIERA's verifier decides
+            notes.append(f"{outcome.name}: not re-timed ({entry.check.message})")
             retimed[outcome.name] = None
             standing[outcome.name] = outcome.speedup
             continue
-        speedup = eager_ms / entry["hiera"]["median_ms"]
+        speedup = eager_ms / entry.hiera.median_ms
         retimed[outcome.name] = speedup
         standing[outcome.name] = min(outcome.speedup, speedup)
         if speedup < MIN_SPEEDUP:
             notes.append(f"{outcome.name} measured {outcome.speedup:.2f}x in the loop but {speedup:.2f}x when "
                          f"re-timed in a fresh process ({eager_ms:.4g} ms eager -> "
-                         f"{entry['hiera']['median_ms']:.4g} ms)")
+                         f"{entry.hiera.median_ms:.4g} ms)")
     chosen = max(standing, key=standing.get, default=None)
     measured = {"retimed": retimed, "notes": notes, "unsettled": unsettled, "confirmed": iso_time()}
     if chosen is None or standing[chosen] < MIN_SPEEDUP:
@@ -94,12 +94,12 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
     return {"candidate": chosen, "held": True, "speedup": retimed[chosen], **measured}
 
 
-def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float | None, dict]]:
+def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, tuple[float | None, ProposalTiming]]:
     """One fresh worker times each contender against the reference, alternately: name -> (the
     reference's ms of that pairing, None when the contender was not timed; its entry)."""
     names = [o.name for o in contenders]
     paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
     timed = session.worker(BenchTimeRequest, f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
                            proposal_paths=paths, time_reference=False)
-    return {name: (entry["eager"]["median_ms"] if entry["eager"] else None, entry)
-            for name, entry in zip(names, timed["proposals"])}
+    return {name: (entry.eager.median_ms if entry.eager is not None else None, entry)
+            for name, entry in zip(names, timed.proposals)}

@@ -123,7 +123,8 @@ def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, de
     """Nsight Compute's figures of one call of the verified candidate `name`, as text for its profile
     (hiera_core.profile.ncu), recorded as candidates/NAME.ncu.json; a one-line note when ncu is absent,
     fails or would outlast the time budget; "" off CUDA."""
-    from hiera_core.profile.ncu import NCU_TIMEOUT_S, NOT_FOUND, NcuReport, find_ncu
+    from hiera_core.profile.ncu import NCU_TIMEOUT_S, NOT_FOUND, find_ncu
+    from hiera_core.profile.ncu_report import NcuReport
 
     if not session.settings.device.startswith("cuda"):
         return ""
@@ -137,11 +138,11 @@ def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, de
         session.emit(Event("log", stage="profile", message=f"{name}: reading its kernels' hardware counters with "
                                                             f"Nsight Compute (at most {limit:.0f} s)"))
         try:
-            report = NcuReport.from_dict(session.worker(
+            report = session.worker(
                 NcuRequest, f"profiling {name} with Nsight Compute", f"{name}.ncu", timeout_s=limit, ncu=ncu,
                 candidate_path=str(session.run.path / "candidates" / f"{name}.py"),
                 kernels_per_call=(outcome.timing or {}).get("kernels_per_call"),
-                ncu_timeout_s=limit - NCU_WORKER_START_S))
+                ncu_timeout_s=limit - NCU_WORKER_START_S)
         except HieraError as error:
             report = NcuReport(note=f"Nsight Compute (ncu) failed: {str(error).splitlines()[0]}")
     session.run.write_json(f"candidates/{name}.ncu.json", report.to_dict())
@@ -173,21 +174,22 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
         return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],
                                 failed_check={"check": error.kind, "message": error.message,
                                               "reproducer": error.details.get("log", "")[-500:]})
-    verification = result["verification"]
-    failed = next((check for check in verification["checks"] if not check["passed"]), None)
+    verification = result.verification
+    failed = next((check for check in verification.checks if not check.passed), None)
     if failed:
         text = reproducer(session.address, path, session.settings.device, failed)
         script = session.run.write_text(f"candidates/{script_path(path).name}", text) if text else None
-        return CandidateOutcome(**base, status="rejected", reason=f"{failed['name']}: {failed['message']}",
-                                verification="failed", failed_check={"check": failed["name"], "message": failed["message"],
-                                                                     "reproducer": failed["reproducer"],
+        return CandidateOutcome(**base, status="rejected", reason=f"{failed.name}: {failed.message}",
+                                verification="failed", failed_check={"check": failed.name, "message": failed.message,
+                                                                     "reproducer": failed.reproducer,
                                                                      "script": str(script) if script else ""})
-    summary = (f"passed: {len(verification['checks'])} checks, {verification['input_sets']} input sets, "
-               f"max error {verification['max_abs_error']:.2g}")
-    return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result["speedup"],
-                            ms=result["candidate"]["median_ms"], baseline_ms=result["baseline"]["median_ms"],
-                            verification=summary, baseline_timing=result["baseline"], timing=result["candidate"],
-                            significant=result["significant"], timing_verdict=result["timing_verdict"])
+    summary = (f"passed: {len(verification.checks)} checks, {verification.input_sets} input sets, "
+               f"max error {verification.max_abs_error:.2g}")
+    return CandidateOutcome(**base, status="verified", reason=candidate["reason"], speedup=result.speedup,
+                            ms=result.candidate.median_ms, baseline_ms=result.baseline.median_ms,
+                            verification=summary, baseline_timing=result.baseline.to_dict(),
+                            timing=result.candidate.to_dict(), significant=result.significant,
+                            timing_verdict=result.timing_verdict)
 
 
 def _describe(outcome: CandidateOutcome) -> str:

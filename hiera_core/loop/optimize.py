@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
 from hiera_core.llm.record import LLMRecord
 from hiera_core.loop.evaluate import evaluate_side_by_side, hardware_counters, host_bound_refinements, run_candidate
@@ -52,21 +52,21 @@ def _optimize(session: Session) -> dict:
     settings = session.settings
     run = session.run
     prepared = prepare_reference(session)
-    spec = Spec.from_dict(prepared["spec"])
-    session.outcome_cache = OutcomeCache(session.store, session.spec_parts, prepared["spec"],
+    spec, plan = prepared.spec, prepared.plan
+    session.outcome_cache = OutcomeCache(session.store, session.spec_parts, spec.to_dict(),
                                          {"timeout_s": settings.timeout_s, "candidate_floor_s": settings.candidate_floor_s},
                                          read=settings.cache)
-    plan = Plan.from_dict(prepared["plan"])
-    run.write_json("spec.json", prepared["spec"])
-    run.write_json("plan.json", prepared["plan"])
+    run.write_json("spec.json", spec.to_dict())
+    run.write_json("plan.json", plan.to_dict())
     session.update_index(spec={"run": run.id, "path": str(run.path / "spec.json")})
     session.stage("plan", plan.summary, 0.3, ranking=[e.strategy for e in plan.entries])
-    session.state.rejected_strategies = prepared.get("rejected", [])
-    candidates = prepared.get("candidates", [])
+    session.state.rejected_strategies = prepared.rejected
+    candidates = [candidate.to_dict() for candidate in prepared.candidates]  # the loop's candidates are dicts
     session.stage("implement", f"{len(candidates)} candidate(s): " + ", ".join(c["name"] for c in candidates), 0.35)
-    if prepared.get("meta_only"):
+    if prepared.meta_only:
         raise HieraError("the task does not fit in memory on this machine: spec and plan were built from a "
-                         "meta-device trace, but candidates cannot be verified here", file=session.path, kind="oom",
+                         "meta-device trace, but candidates cannot be verified here", file=session.path,
+                         kind=ErrorKind.OOM,
                          hint="optimize on a machine with more memory, or try the loop here on smaller shapes: "
                               f"add `# hiera: inputs=small_inputs init=small_init` directly above `class "
                               f"{session.class_name}`, with functions that return smaller forward() inputs and "

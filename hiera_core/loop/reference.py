@@ -13,13 +13,13 @@ import subprocess
 from pathlib import Path
 
 from hiera_core import __version__
+from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.loop.session import Session, Settings
-from hiera_core.plan.planner import Plan
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
 from hiera_core.store import cache_key, iso_time, source_digest
-from hiera_core.worker.requests import PrepareRequest
+from hiera_core.worker.requests import PrepareRequest, PrepareResult
 
 # A reference measured at this share of its roofline bound or more has at most 1/share to gain: no
 # candidate is compiled for it unless one changes the work itself (an exact algebraic rewrite).
@@ -29,7 +29,7 @@ SPEC_CACHE = "spec"  # the store's cache kind
 SPEC_CACHE_FORMAT = 1  # the entry's layout; a change makes old entries misses
 
 
-def prepare_reference(session: Session) -> dict:
+def prepare_reference(session: Session) -> PrepareResult:
     """The worker's `prepare` result (spec, plan, candidates), from the store's cache when an entry
     matches and --no-cache was not given; a fresh, measured result is cached. Says which it was
     (optimize, spec and plan)."""
@@ -40,8 +40,8 @@ def prepare_reference(session: Session) -> dict:
     if key and settings.cache:
         prepared = cached_prepared(session.store.read_cache(SPEC_CACHE, key), parts)
         if prepared is not None:
-            prepared["spec"]["file"] = session.path  # the content is the key: the module may have moved
-            measured = prepared["spec"].get("environment", {}).get("created", "earlier")
+            prepared.spec.file = session.path  # the content is the key: the module may have moved
+            measured = prepared.spec.environment.get("created", "earlier")
             note = f"spec from cache (key {key[:12]}, measured {measured}; --no-cache measures afresh)"
             session.state.spec_cache = {"key": key, "used": True, "note": note}
             session.stage("spec", note, 0.25, cache={"key": key, "used": True,
@@ -52,11 +52,11 @@ def prepare_reference(session: Session) -> dict:
                               meta=settings.meta, implement=True, budget=settings.budget)
     if key is None:
         note = f"spec not cached: {why_not}"
-    elif prepared.get("meta_only") or not prepared["spec"].get("measured"):
+    elif prepared.meta_only or not prepared.spec.measured:
         note = "spec not cached: it was not measured (a meta-device trace)"  # memory may be free next time
     else:
         session.store.write_cache(SPEC_CACHE, key, {"format": SPEC_CACHE_FORMAT, "key": key, "parts": parts,
-                                                    "written": iso_time(), "prepared": prepared})
+                                                    "written": iso_time(), "prepared": prepared.to_dict()})
         note = f"spec measured and cached (key {key[:12]})"
     session.state.spec_cache = {"key": key, "used": False, "note": note}
     session.emit(Event("log", stage="spec", message=note, data={"cache": {"key": key, "used": False}}))
@@ -80,22 +80,16 @@ def spec_cache_parts(session: Session) -> tuple[dict | None, str]:
             "budget": settings.budget, "hiera": hiera_version(), **versions}, ""
 
 
-def cached_prepared(entry: dict | None, parts: dict) -> dict | None:
+def cached_prepared(entry: dict | None, parts: dict) -> PrepareResult | None:
     """The entry's prepare result when it was written for exactly `parts` and reads as one (a
     partial or corrupt entry is no entry); else None."""
-    from hiera_core.spaces.strategy import Candidate
-
     if not entry or entry.get("format") != SPEC_CACHE_FORMAT or entry.get("parts") != parts:
         return None
-    prepared = entry.get("prepared")
     try:
-        Spec.from_dict(prepared["spec"])
-        Plan.from_dict(prepared["plan"])
-        for candidate in prepared["candidates"]:
-            Candidate(**candidate)
-        if not isinstance(prepared.get("rejected", []), list):
-            return None
-    except (KeyError, TypeError, ValueError, AttributeError):
+        prepared = PrepareResult.from_dict(entry["prepared"])
+    except (KeyError, TypeError, ValueError, AttributeError, HieraError):
+        return None
+    if prepared.plan is None or not isinstance(prepared.rejected, list):
         return None
     return prepared
 
@@ -174,7 +168,8 @@ def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
 
 
 def profile_record(spec: Spec, timing: dict) -> dict:
-    """The index's `profile` entry (what the hover shows)."""
+    """The index's `profile` entry (what the hover shows); `timing` as a dict (a Timing's, or a
+    candidate outcome's record of one)."""
     bound = spec.roofline.bound_ms
     return {"device": spec.device, "device_name": spec.environment.get("device_name", spec.device),
             "latency_ms": timing["median_ms"], "spread_ms": timing["iqr_ms"], "method": timing["method"],

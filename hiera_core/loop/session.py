@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hiera_core import settings as defaults
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import CANDIDATE_STAGES, Emit, Event, Fanout, stopwatch
 from hiera_core.llm.config import LLMConfig, without_credentials
 from hiera_core.llm.config import Overrides as LLMOverrides
@@ -23,7 +23,7 @@ from hiera_core.spec.model import Spec
 from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task.load import choose_class, read_source, split_address
 from hiera_core.worker.isolate import Placement, run_worker
-from hiera_core.worker.requests import WorkerRequest
+from hiera_core.worker.requests import Result, WorkerRequest
 
 # A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
 # iterations); one this many times slower than the reference, or hanging, is stopped. The floor
@@ -171,10 +171,11 @@ class Session:
             self.save()
             self.emit(Event("stage", stage=stage, message=message, progress=progress, data=data))
 
-    def worker(self, kind: type[WorkerRequest], doing: str, log_name: str, *, timeout_s: float | None = None,
-               timeout_hint: str | None = None, **arguments) -> dict:
-        """Run one worker op, a `kind` request of `arguments` on this run's module, device and cache;
-        `timeout_s` (default: the --timeout setting) bounds it."""
+    def worker(self, kind: type[WorkerRequest[Result]], doing: str, log_name: str, *, timeout_s: float | None = None,
+               timeout_hint: str | None = None, **arguments) -> Result:
+        """Run one worker op, a `kind` request of `arguments` on this run's module, device and cache,
+        and return its result; `timeout_s` (default: the --timeout setting) bounds it. The op's own
+        breakdown of its wall seconds, when it reports one, joins worker_seconds."""
         request = kind(address=self.address, device=self.settings.device, cache_root=str(self.store.cache_root),
                        **arguments)
         seconds = self.worker_seconds[log_name] = {}
@@ -182,7 +183,7 @@ class Session:
             result = run_worker(request, timeout_s=timeout_s or self.settings.timeout_s, doing=doing,
                                 log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
                                 placement=self.settings.placement, timeout_hint=timeout_hint)
-        seconds.update(result.get("seconds", {}))
+        seconds.update(getattr(result, "seconds", {}))
         return result
 
     def candidate_stage(self, name: str, stage: str, index: int, total: int) -> None:
@@ -230,7 +231,7 @@ class Session:
         its end time and the candidates that finished; the model's open exchanges are closed; the
         index's last run says so. Best effort: the process is ending."""
         self.state.status = "interrupted"
-        self.state.error = {"kind": "cancelled", "message": f"interrupted by {how} during {self.state.stage}"}
+        self.state.error = {"kind": ErrorKind.CANCELLED, "message": f"interrupted by {how} during {self.state.stage}"}
         self.state.finished = time.time()
         try:
             if self.llm_record is not None:

@@ -13,16 +13,17 @@ from hiera_core.events import Emit, Event
 from hiera_core.loop.reference import prepare_reference, profile_record
 from hiera_core.loop.session import Session, Settings, configure_llm
 from hiera_core.plan.planner import Plan
-from hiera_core.worker.requests import ProfileRequest
+from hiera_core.spec.model import Spec
+from hiera_core.worker.requests import PrepareResult, ProfileRequest, ProfileResult
 
 T = TypeVar("T")
 
 
-def spec(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict]:
+def spec(address: str, settings: Settings, emit: Emit) -> tuple[Session, Spec]:
     """The contract-augmented spec of ADDRESS, recorded as the module's spec: (the run, the spec)."""
     session, prepared = _in_run(address, "spec", settings, emit, prepare_reference)
-    _record_spec(session, prepared["spec"])
-    return session, prepared["spec"]
+    _record_spec(session, prepared.spec)
+    return session, prepared.spec
 
 
 def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, dict]:
@@ -33,16 +34,15 @@ def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, d
     from hiera_core.llm.record import LLMRecord
     from hiera_core.loop.refine_planning import plan_only
     from hiera_core.plan.planner import ExpertPlanner
-    from hiera_core.spec.model import Spec
 
-    def prepared_after_the_mode(session: Session) -> dict:
+    def prepared_after_the_mode(session: Session) -> PrepareResult:
         mode = configure_llm(session).mode_line(budget=False)
         session.emit(Event("log", stage="load", message=mode, data={"mode": mode,
                                                                      "warnings": session.llm_config.warnings}))
         return prepare_reference(session)
 
     session, prepared = _in_run(address, "plan", settings, emit, prepared_after_the_mode)
-    reference = Spec.from_dict(prepared["spec"])
+    reference = prepared.spec
     config = session.llm_config
     if config.enabled:
         session.stage("plan", f"asking {config.planning_model} to choose the implementation space", 0.5)
@@ -53,7 +53,7 @@ def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, d
                                data={"llm_error": error.to_dict()}))
     else:
         chosen = ExpertPlanner().plan(reference)
-    _record_spec(session, prepared["spec"])
+    _record_spec(session, reference)
     session.run.write_json("plan.json", chosen.to_dict())
     # Without a model the output is the offline plan exactly; with one, also the mode and the exchange's record.
     output = chosen.to_dict() if not config.enabled else {**chosen.to_dict(), "mode": config.mode_line(budget=False),
@@ -64,20 +64,19 @@ def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, d
 def profile(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict, dict]:
     """Time ADDRESS (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel,
     recorded as the module's profile: (the run, the worker's timing, the index's profile entry)."""
-    from hiera_core.spec.model import Spec
-
-    def timed(session: Session) -> dict:
+    def timed(session: Session) -> ProfileResult:
         doing = f"profiling on {settings.device}"
         session.stage("profile", f"{doing}: {session.address}", 0.1)
         return session.worker(ProfileRequest, doing, "profile", gpu=settings.gpu)
 
     session, result = _in_run(address, "profile", settings, emit, timed)
-    record = profile_record(Spec.from_dict(result["spec"]), result["timing"])
-    session.run.write_json("profile.json", {"timing": result["timing"], "profile": record})
+    timing = result.timing.to_dict()
+    record = profile_record(result.spec, timing)
+    session.run.write_json("profile.json", {"timing": timing, "profile": record})
     session.state.status = "done"
     session.save()
     session.update_index(profile=record)
-    return session, result["timing"], record
+    return session, timing, record
 
 
 def _in_run(address: str, kind: str, settings: Settings, emit: Emit,
@@ -94,8 +93,8 @@ def _in_run(address: str, kind: str, settings: Settings, emit: Emit,
         raise
 
 
-def _record_spec(session: Session, built: dict) -> None:
-    path = session.run.write_json("spec.json", built)
+def _record_spec(session: Session, built: Spec) -> None:
+    path = session.run.write_json("spec.json", built.to_dict())
     session.state.status = "done"
     session.save()
     session.update_index(spec={"run": session.run.id, "path": str(path)})

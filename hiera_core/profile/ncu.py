@@ -9,9 +9,10 @@ After a model candidate verified and was timed on a CUDA device, the worker op `
 The target (`main` below) builds the candidate as the judge's runner does, warms it up, and brackets
 one call with cudaProfilerStart/Stop, so that only that call's kernels are profiled (K: the kernels
 per call the timing saw, at most MAX_LAUNCHES). `--clock-control none` leaves the clocks as the
-timing had them. The CSV becomes an `NcuReport`: per kernel (its launches in the call together),
-duration, SM and memory throughput as % of peak, achieved and theoretical occupancy, registers per
-thread, L2 hit rate, DRAM throughput; the refinement prompt shows the top kernels by duration.
+timing had them. The CSV becomes an `NcuReport` (hiera_core.profile.ncu_report): per kernel (its
+launches in the call together), duration, SM and memory throughput as % of peak, achieved and
+theoretical occupancy, registers per thread, L2 hit rate, DRAM throughput; the refinement prompt
+shows the top kernels by duration.
 
 Bounded: the worker op runs under a time limit, and anything that goes wrong (ncu missing, counters
 not permitted, a timeout, a CSV without kernels) is a one-line note in the report, never a failed run.
@@ -27,17 +28,15 @@ import math
 import os
 import subprocess
 import sys
-from dataclasses import asdict, dataclass, field
 
 from hiera_core.cuda import find_tool
+from hiera_core.profile.ncu_report import KernelCounters, NcuReport
 from hiera_core.worker.requests import NcuRequest
 
 NCU_SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats")
 NCU_TIMEOUT_S = 120.0  # the whole op: a Python start, warm-up, and replays of each kernel per section
 MAX_LAUNCHES = 40  # kernels profiled in the call (each is replayed once per counter pass)
-TOP_KERNELS = 5
 WARM_UP_CALLS = 3  # compiles, autotuning and the allocator's first growth happen outside the profiled call
-NAME_CHARS = 100
 NOT_FOUND = "Nsight Compute (ncu) not found: no hardware counters"
 # (section, metric) in ncu's details page -> KernelCounters field. "Memory Throughput" is % of peak in
 # the speed-of-light section and bytes per second in the memory-workload one: keyed by section.
@@ -53,70 +52,6 @@ METRICS = {
 }
 TIME_UNITS_NS = {"nsecond": 1.0, "ns": 1.0, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6,
                  "second": 1e9, "s": 1e9}
-
-
-@dataclass
-class KernelCounters:
-    """One kernel of the profiled call: its launches together (durations summed; the other figures
-    are those of its longest launch)."""
-
-    name: str
-    launches: int = 0
-    duration_ns: float | None = None
-    sm_throughput_pct: float | None = None
-    memory_throughput_pct: float | None = None
-    dram_throughput_pct: float | None = None
-    l2_hit_pct: float | None = None
-    achieved_occupancy_pct: float | None = None
-    theoretical_occupancy_pct: float | None = None
-    registers: float | None = None
-
-    def line(self) -> str:
-        name = self.name if len(self.name) <= NAME_CHARS else self.name[:NAME_CHARS - 3] + "..."
-        parts = [f"{self.duration_ns / 1000:.4g} us" if self.duration_ns is not None else "duration ?"]
-        if self.sm_throughput_pct is not None or self.memory_throughput_pct is not None:
-            parts.append(f"SM {_pct(self.sm_throughput_pct)} / memory {_pct(self.memory_throughput_pct)} of peak")
-        if self.dram_throughput_pct is not None:
-            parts.append(f"DRAM {_pct(self.dram_throughput_pct)}")
-        if self.l2_hit_pct is not None:
-            parts.append(f"L2 hit {_pct(self.l2_hit_pct)}")
-        if self.achieved_occupancy_pct is not None:
-            parts.append(f"occupancy {_pct(self.achieved_occupancy_pct)} achieved"
-                         + (f" of {_pct(self.theoretical_occupancy_pct)} theoretical"
-                            if self.theoretical_occupancy_pct is not None else ""))
-        if self.registers is not None:
-            parts.append(f"{self.registers:.0f} registers/thread")
-        launches = f" x{self.launches}" if self.launches > 1 else ""
-        return f"{name}{launches}: " + "; ".join(parts)
-
-
-@dataclass
-class NcuReport:
-    """What Nsight Compute measured of one call (kernels by duration, longest first), or why nothing."""
-
-    kernels: list[KernelCounters] = field(default_factory=list)
-    note: str = ""  # why there are no figures, or what was left out of them
-
-    def text(self) -> str:
-        lines = []
-        if self.kernels:
-            lines.append(f"Nsight Compute, one call (top {min(TOP_KERNELS, len(self.kernels))} of "
-                         f"{len(self.kernels)} kernels by duration):")
-            lines += [f"  {kernel.line()}" for kernel in self.kernels[:TOP_KERNELS]]
-        if self.note:
-            lines.append(self.note)
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> NcuReport:
-        return cls([KernelCounters(**kernel) for kernel in data.get("kernels", [])], data.get("note", ""))
-
-
-def _pct(value: float | None) -> str:
-    return "?" if value is None else f"{value:.0f}%"
 
 
 def find_ncu() -> str | None:
@@ -190,8 +125,8 @@ def error_line(output: str) -> str:
 
 # ---- the worker op and its target -----------------------------------------------------------------
 
-def op_ncu(request: NcuRequest) -> dict:
-    """The worker op: ncu around this module's target, its CSV read into an NcuReport (as a dict)."""
+def op_ncu(request: NcuRequest) -> NcuReport:
+    """The worker op: ncu around this module's target, its CSV read into an NcuReport."""
     import tempfile
 
     from hiera_core.worker.isolate import kill_group
@@ -210,18 +145,18 @@ def op_ncu(request: NcuRequest) -> dict:
             output, _ = process.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             return NcuReport(note=f"Nsight Compute (ncu) did not finish within {timeout_s:.0f} s: no hardware "
-                                  f"counters").to_dict()
+                                  f"counters")
         finally:
             kill_group(process)
     print(output[-20000:])  # into the worker's log
     kernels = parse_details_csv(output)
     if not kernels:
         return NcuReport(note=f"Nsight Compute (ncu) gave no kernel figures (exit code {process.returncode}): "
-                              f"{error_line(output)}").to_dict()
+                              f"{error_line(output)}")
     per_call = request.kernels_per_call
     note = (f"(the first {launches} of about {per_call:.0f} kernel launches of the call were profiled)"
             if per_call and per_call > launches else "")
-    return NcuReport(kernels, note).to_dict()
+    return NcuReport(kernels, note)
 
 
 def main(argv: list[str]) -> int:

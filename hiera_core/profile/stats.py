@@ -46,6 +46,10 @@ class Timing:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Timing:
+        return cls(**{**data, "kernels": [KernelShare(**kernel) for kernel in data.get("kernels", [])]})
+
     @property
     def spread_pct(self) -> float:
         return 100.0 * self.iqr_ms / self.median_ms if self.median_ms else 0.0

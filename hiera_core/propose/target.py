@@ -7,7 +7,7 @@ import difflib
 import os
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.store import Run, atomic_write_text
 
 
@@ -27,7 +27,7 @@ def write_target(run: Run, target: str, text: str) -> str | None:
     try:
         atomic_write_text(Path(target), text)
     except OSError as error:
-        raise HieraError(f"cannot write the proposal to {target}: {error.strerror or error}", kind="store",
+        raise HieraError(f"cannot write the proposal to {target}: {error.strerror or error}", kind=ErrorKind.STORE,
                          hint=f"make its folder writable, or leave out --write (the proposal is in {run.path})"
                          ) from None
     return previous

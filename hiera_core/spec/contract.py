@@ -13,7 +13,7 @@ import platform
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.spec import gpus
 from hiera_core.spec.model import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
 from hiera_core.spec.opkinds import kind_of_module, kind_of_name
@@ -323,7 +323,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     import torch
 
     if device == "cuda" and not torch.cuda.is_available():
-        raise HieraError("--device cuda was asked for, but torch sees no CUDA GPU", kind="usage",
+        raise HieraError("--device cuda was asked for, but torch sees no CUDA GPU", kind=ErrorKind.USAGE,
                          hint="use --device cpu, or run on a machine with a GPU")
     not_measured: list[str] = []
     fits, why = (False, "--meta was given") if force_meta else fits_in_memory(task, device)
@@ -336,7 +336,7 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         out, ops, flops = record_ops(model, inputs)
     except Exception as error:
         raise task.user_error(error, f"{task.class_name}.forward", task.site.line,
-                              "fix forward() or the inputs it is given", "forward") from None
+                              "fix forward() or the inputs it is given", ErrorKind.FORWARD) from None
     check_outputs(out, task)
     task_outputs = outputs_as_list(out)
     if meta_only:

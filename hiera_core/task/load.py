@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.task.directives import Directives, directives_above
 
 INPUTS_HINT = ("add `# hiera: inputs=make_inputs init=make_init` directly above `class {cls}` "
@@ -67,20 +67,20 @@ class SourceInfo:
 def read_source(path: str) -> SourceInfo:
     """Read and statically inspect a task file; syntax errors are reported with their location."""
     if not os.path.exists(path):
-        raise HieraError("no such file", file=path, kind="usage", hint="check the path (FILE or FILE::Class)")
+        raise HieraError("no such file", file=path, kind=ErrorKind.USAGE, hint="check the path (FILE or FILE::Class)")
     if not path.endswith(".py"):
-        raise HieraError(f"{path} is not a Python file", file=path, kind="usage",
+        raise HieraError(f"{path} is not a Python file", file=path, kind=ErrorKind.USAGE,
                          hint="point hiera at the .py file that defines the nn.Module")
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
     except UnicodeDecodeError as error:
         raise HieraError(f"file is not valid UTF-8 ({error.reason} at byte {error.start})", file=path,
-                         kind="syntax", hint="save the file as UTF-8") from None
+                         kind=ErrorKind.SYNTAX, hint="save the file as UTF-8") from None
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
-        raise HieraError(f"syntax error: {error.msg}", file=path, line=error.lineno, kind="syntax",
+        raise HieraError(f"syntax error: {error.msg}", file=path, line=error.lineno, kind=ErrorKind.SYNTAX,
                          hint="fix the syntax; `python -m py_compile FILE` shows the same error") from None
     lines = source.splitlines()
     classes = []
@@ -101,7 +101,7 @@ def choose_class(info: SourceInfo, class_name: str | None) -> ClassSite:
     if len(namesakes) > 1:
         lines = ", ".join(str(other.line) for other in namesakes)
         raise HieraError(f"{len(namesakes)} classes named {site.name} (lines {lines}): Python keeps only the last one",
-                         file=info.path, line=namesakes[-1].line, kind="usage",
+                         file=info.path, line=namesakes[-1].line, kind=ErrorKind.USAGE,
                          hint="rename or delete all but one (a rewrite of Model is named ModelNew)")
     return site
 
@@ -114,7 +114,7 @@ def _choose_class(info: SourceInfo, class_name: str | None) -> ClassSite:
                 return site
         names = ", ".join(s.name for s in modules) or "none"
         raise HieraError(f"no class '{class_name}' in the file (nn.Module classes found: {names})",
-                         file=info.path, kind="usage", hint="use FILE::Class with one of those names")
+                         file=info.path, kind=ErrorKind.USAGE, hint="use FILE::Class with one of those names")
     by_name = {site.name: site for site in info.classes}
     if "Model" in by_name:
         return by_name["Model"]
@@ -124,11 +124,11 @@ def _choose_class(info: SourceInfo, class_name: str | None) -> ClassSite:
     if len(modules) == 1:
         return modules[0]
     if not modules:
-        raise HieraError("no nn.Module subclass found", file=info.path, kind="usage",
+        raise HieraError("no nn.Module subclass found", file=info.path, kind=ErrorKind.USAGE,
                          hint="define `class Model(nn.Module)` (KernelBench format) or a module with a "
                               "`# hiera: inputs=...` directive")
     names = ", ".join(site.name for site in (marked or modules))
-    raise HieraError(f"several nn.Module classes ({names}); which one?", file=info.path, kind="usage",
+    raise HieraError(f"several nn.Module classes ({names}); which one?", file=info.path, kind=ErrorKind.USAGE,
                      hint=f"address one as {info.path}::{(marked or modules)[0].name}")
 
 
@@ -157,7 +157,7 @@ class Task:
 
     # ---- running user code, with errors mapped back to the task file -------------------------
     def user_error(self, error: BaseException, doing: str, fallback_line: int | None, hint: str,
-                   kind: str) -> HieraError:
+                   kind: ErrorKind) -> HieraError:
         import torch
 
         line = fallback_line
@@ -168,7 +168,7 @@ class Task:
         message = str(error).lower()
         if isinstance(error, (torch.OutOfMemoryError, MemoryError)) or "out of memory" in message \
                 or "can't allocate memory" in message:
-            return HieraError(f"ran out of memory while {doing}", file=self.path, line=line, kind="oom",
+            return HieraError(f"ran out of memory while {doing}", file=self.path, line=line, kind=ErrorKind.OOM,
                               hint="reduce the sizes in the inputs function, or use --device cpu / a larger GPU")
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""
         return HieraError(f"{doing} raised {type(error).__name__}: {first}", file=self.path, line=line,
@@ -181,10 +181,10 @@ class Task:
             value = self.init_fn()
         except Exception as error:
             raise self.user_error(error, f"{self.init_fn.__name__}()", self.init_line,
-                                  "make the init function return the constructor arguments", "inputs") from None
+                                  "make the init function return the constructor arguments", ErrorKind.INPUTS) from None
         if not isinstance(value, (list, tuple)):
             raise HieraError(f"{self.init_fn.__name__}() returned {type(value).__name__}, not a list",
-                             file=self.path, line=self.init_line, kind="inputs",
+                             file=self.path, line=self.init_line, kind=ErrorKind.INPUTS,
                              hint="return a list of constructor arguments, e.g. [4096]")
         return list(value)
 
@@ -199,10 +199,10 @@ class Task:
         except Exception as error:
             raise self.user_error(error, f"{self.inputs_fn.__name__}()", self.inputs_line,
                                   "make the inputs function return the list of forward() arguments",
-                                  "inputs") from None
+                                  ErrorKind.INPUTS) from None
         if not isinstance(value, (list, tuple)):
             raise HieraError(f"{self.inputs_fn.__name__}() returned {type(value).__name__}, not a list",
-                             file=self.path, line=self.inputs_line, kind="inputs",
+                             file=self.path, line=self.inputs_line, kind=ErrorKind.INPUTS,
                              hint="return a list of forward() arguments, e.g. [torch.randn(16, 64)]")
         if device != "meta":
             value = [v.to(device) if isinstance(v, torch.Tensor) and v.device.type != device else v
@@ -220,7 +220,7 @@ class Task:
         except Exception as error:
             raise self.user_error(error, f"constructing {self.class_name}", self.site.line,
                                   "the constructor must accept the arguments the init function returns",
-                                  "init") from None
+                                  ErrorKind.INIT) from None
         if device != "meta":
             model = model.to(device)
         # Inference contract: dropout off, batch norm on running statistics, no state carried.
@@ -235,7 +235,7 @@ class Task:
                 out = model(*inputs)
         except Exception as error:
             raise self.user_error(error, f"{self.class_name}.forward", self.site.line,
-                                  "fix forward() or the inputs it is given", "forward") from None
+                                  "fix forward() or the inputs it is given", ErrorKind.FORWARD) from None
         check_outputs(out, self)
         return out
 
@@ -247,7 +247,7 @@ def check_outputs(out, task: Task) -> None:
     if not items or not all(isinstance(item, torch.Tensor) for item in items):
         kinds = ", ".join(type(item).__name__ for item in items) or "nothing"
         raise HieraError(f"{task.class_name}.forward returned {kinds}; HIERA needs a tensor or a tuple of tensors",
-                         file=task.path, line=task.site.line, kind="forward",
+                         file=task.path, line=task.site.line, kind=ErrorKind.FORWARD,
                          hint="return the result tensor(s) from forward()")
 
 
@@ -266,17 +266,17 @@ def load_task(address: str) -> Task:
 
     if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
         raise HieraError(f"class {site.name} is not an nn.Module subclass", file=path, line=site.line,
-                         kind="usage", hint="HIERA optimizes torch.nn.Module subclasses")
+                         kind=ErrorKind.USAGE, hint="HIERA optimizes torch.nn.Module subclasses")
     directives = site.directives
     for problem in directives.problems:
-        raise HieraError(problem.message, file=path, line=problem.line, kind="directive", hint=problem.hint)
+        raise HieraError(problem.message, file=path, line=problem.line, kind=ErrorKind.DIRECTIVE, hint=problem.hint)
     if directives.declared and directives.inputs:
         inputs_name, init_name, task_format = directives.inputs, directives.init, "directive"
     elif callable(getattr(module, "get_inputs", None)):
         inputs_name, task_format = "get_inputs", "kernelbench"
         init_name = "get_init_inputs" if callable(getattr(module, "get_init_inputs", None)) else None
     else:
-        raise HieraError(f"class {site.name} has no inputs", file=path, line=site.line, kind="inputs",
+        raise HieraError(f"class {site.name} has no inputs", file=path, line=site.line, kind=ErrorKind.INPUTS,
                          hint=INPUTS_HINT.format(cls=site.name))
     functions = {}
     for role, name in (("inputs", inputs_name), ("init", init_name)):
@@ -286,7 +286,8 @@ def load_task(address: str) -> Task:
         if not callable(function):
             line = directives.lines[0] if directives.declared else site.line
             raise HieraError(f"the {role} function '{name}' is not defined in the file", file=path, line=line,
-                             kind="directive", hint=f"define `def {name}():` at the top level of {os.path.basename(path)}")
+                             kind=ErrorKind.DIRECTIVE,
+                             hint=f"define `def {name}():` at the top level of {os.path.basename(path)}")
         functions[role] = function
     return Task(path=path, class_name=site.name, info=info, site=site, module=module, cls=cls,
                 inputs_fn=functions["inputs"], init_fn=functions.get("init"), task_format=task_format,
@@ -316,5 +317,5 @@ def import_file(info: SourceInfo, module_name: str | None = None):
         hint = ("install the missing package in the interpreter that runs hiera"
                 if isinstance(error, ImportError) else "fix the error; `python FILE` shows the full traceback")
         raise HieraError(f"importing the file raised {type(error).__name__}: {first}", file=info.path,
-                         line=line, kind="import", hint=hint) from None
+                         line=line, kind=ErrorKind.IMPORT, hint=hint) from None
     return module

@@ -9,7 +9,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
 from hiera_core.verify.inputs import POISON_BYTE, InputSet, clone_inputs, forward_parameter_names, tensors_equal
@@ -17,6 +17,17 @@ from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.runner_process import Rejected, Reply, RunnerProcess
 from hiera_core.verify.verdicts import Check, Verification, compare, patch_check_name, trivial_output
 from hiera_core.worker.channel import BadMessage, ChannelClosed, ChannelTimeout
+from hiera_core.worker.messages import (
+    Argument,
+    CallRequest,
+    CallResult,
+    LoadRequest,
+    LoadStateRequest,
+    RunnerReply,
+    RunnerRequest,
+    StartRequest,
+    StartResult,
+)
 
 FIRST_CALL_FLOOR_S = 180.0  # a compile (torch.compile, autotuning) may happen in an instance's first call
 CALL_FLOOR_S = 20.0
@@ -56,8 +67,8 @@ class CheckedCalls:
         # evaluations share the cores (OpenMP threads beyond the free cores stall for whole time
         # slices: beside other work a 1 ms reference op once measured 120 ms).
         threads = cpu_threads if device == "cpu" else None
-        self.runner.channel.send({"op": "start", "device": device, "path": candidate_path, "address": task.address,
-                                  "threads": threads})
+        self.runner.channel.send(StartRequest(device=device, path=candidate_path, address=task.address,
+                                              threads=threads).to_dict())
         if threads:
             import torch
 
@@ -82,34 +93,32 @@ class CheckedCalls:
 
     # ---- talking to the runner ---------------------------------------------------------------------
 
-    def ask(self, message: dict, tensors: list | None = None, *, doing: str, timeout_s: float | None = None) -> Reply:
-        reply = self.runner.request(message, tensors, timeout_s=timeout_s or self._limit(first=False), doing=doing)
-        answer = reply.message
-        changes = answer.get("state_changes") or []
-        if changes:
-            raise Rejected(self._state_check(changes, doing))
-        if answer.get("threads"):
+    def ask(self, request: RunnerRequest, tensors: list | None = None, *, doing: str,
+            timeout_s: float | None = None) -> Reply:
+        reply = self.runner.request(request, tensors, timeout_s=timeout_s or self._limit(first=False), doing=doing)
+        answer = reply.answer
+        if answer.state_changes:
+            raise Rejected(self._state_check(answer.state_changes, doing))
+        if answer.threads:
             raise Rejected(Check("threads", False, f"threads started by the candidate still run after {doing}: "
-                                                   f"{', '.join(map(str, answer['threads']))}"))
-        if not answer.get("ok"):
-            check = str(answer.get("check", "runs"))
-            text = str(answer.get("message", ""))
-            if check == "runs":
-                text = f"forward raised {text}"
-            raise Rejected(Check(check, False, text[:700]))
+                                                   f"{', '.join(answer.threads)}"))
+        if not answer.ok:
+            text = f"forward raised {answer.message}" if answer.check == "runs" else answer.message
+            raise Rejected(Check(answer.check, False, text[:700]))
         return reply
 
     def started(self) -> None:
         """The answer to the start request sent when the runner was spawned."""
         try:
-            answer, _ = self.runner.channel.receive(timeout_s=FIRST_CALL_FLOOR_S, device=self.device)
+            message, _ = self.runner.channel.receive(timeout_s=FIRST_CALL_FLOOR_S, device=self.device)
+            answer = RunnerReply.from_dict(message, StartResult)
         except (ChannelClosed, ChannelTimeout, BadMessage):
             self.runner.kill()
-            raise HieraError("the candidate's process did not start", kind="crash",
+            raise HieraError("the candidate's process did not start", kind=ErrorKind.CRASH,
                              hint="see the worker log: importing torch or the task failed there") from None
-        if not answer.get("ok"):
-            raise HieraError(f"the candidate's process did not start: {answer.get('message')}", kind="crash",
-                             details={"log": str(answer.get("traceback", ""))})
+        if not answer.ok:
+            raise HieraError(f"the candidate's process did not start: {answer.message}", kind=ErrorKind.CRASH,
+                             details={"log": answer.traceback})
 
     def _state_check(self, changes: list, doing: str) -> Check:
         replaced = [str(change).removesuffix(" was replaced") for change in changes if str(change).endswith(" was replaced")]
@@ -130,16 +139,15 @@ class CheckedCalls:
         """Build ModelNew into `slot` (importing the candidate afresh unless `reimport` is False: a
         module may register things only once per process) and load the reference's `state`."""
         self.loads += 1
-        self.ask({"op": "load", "slot": slot, "seed": 0, "largest_output_bytes": self.largest_output_bytes,
-                  "reimport": reimport},
+        self.ask(LoadRequest(slot=slot, largest_output_bytes=self.largest_output_bytes, reimport=reimport),
                  doing="importing the candidate and building ModelNew", timeout_s=FIRST_CALL_FLOOR_S)
         names = list(state)
-        reply = self.ask({"op": "load_state", "slot": slot, "names": names}, [state[n] for n in names],
+        reply = self.ask(LoadStateRequest(slot=slot, names=names), [state[n] for n in names],
                          doing="loading the reference's state_dict")
-        unconsumed = reply.message.get("unexpected") or []
+        unconsumed = reply.answer.result.unexpected
         if unconsumed:
             raise Rejected(Check("state-dict", False, f"ModelNew.load_state_dict(Model(...).state_dict()) left "
-                                                      f"reference entries unused: {', '.join(map(str, unconsumed[:8]))}"
+                                                      f"reference entries unused: {', '.join(unconsumed[:8])}"
                                                       f". Keep the reference's parameter and buffer names (state of "
                                                       f"the candidate's own may be added), or consume them in "
                                                       f"_load_from_state_dict"))
@@ -204,18 +212,16 @@ class CheckedCalls:
         import torch
 
         where = self.describe(input_set)
-        specs, tensors = [], []
+        arguments, tensors = [], []
         for value in input_set.inputs:
             if isinstance(value, torch.Tensor):
-                specs.append({"tensor": len(tensors)})
+                arguments.append(Argument(tensor=len(tensors)))
                 tensors.append(value)
             else:
-                specs.append({"value": value})
-        message = {"op": "call", "slot": slot, "id": call_id, "inputs": specs, "profile": profile}
-        if into:
-            message["into"] = into
+                arguments.append(Argument(value=value))
+        request = CallRequest(slot=slot, call_id=call_id, inputs=arguments, profile=profile, into=into)
         try:
-            return self.ask(message, tensors, doing=f"calling forward ({where})", timeout_s=self._limit(first))
+            return self.ask(request, tensors, doing=f"calling forward ({where})", timeout_s=self._limit(first))
         except Rejected as rejected:
             rejected.check.reproducer = rejected.check.reproducer or where
             raise
@@ -225,24 +231,22 @@ class CheckedCalls:
         """Send the set's inputs, receive outputs and changed inputs, and judge them here."""
         where = self.describe(reference.input_set)
         reply = self.send_call(slot, reference.input_set, call_id, first=first, profile=profile, into=into)
-        answer = reply.message
-        count = answer.get("outputs")
-        if not isinstance(count, int) or count != len(reference.outputs) or count > len(reply.tensors):
+        answer: CallResult = reply.answer.result  # its lists describe its `outputs` (CallResult.from_dict)
+        count = answer.outputs
+        if count != len(reference.outputs) or count > len(reply.tensors):
             raise Rejected(Check("output-type", False, f"returned {count} tensor(s), the reference returns "
                                                        f"{len(reference.outputs)}", where))
         outs, changed = reply.tensors[:count], reply.tensors[count:]
-        devices = answer.get("devices") or []
-        wrong = next((i for i, kind in enumerate(devices) if kind != self.device), None)
-        if wrong is not None or len(devices) != count:
-            raise Rejected(Check("device", False, f"output {wrong} is on {devices[wrong] if wrong is not None else '?'}"
-                                                  f", expected {self.device}", where))
-        mutated = answer.get("mutated") or []
+        wrong = next((i for i, kind in enumerate(answer.devices) if kind != self.device), None)
+        if wrong is not None:
+            raise Rejected(Check("device", False, f"output {wrong} is on {answer.devices[wrong]}, expected "
+                                                  f"{self.device}", where))
         if profile:
-            self.candidate_ops = {str(k): int(v) for k, v in (answer.get("ops") or {}).items()}
-        self.judge_inputs(mutated, changed, reference, where)
+            self.candidate_ops = dict(answer.ops)
+        self.judge_inputs(answer.mutated, changed, reference, where)
         self.judge_outputs(outs, reference, where)
-        aliases = answer.get("aliases") or [None] * count
-        if list(aliases) != list(reference.aliases):
+        aliases = answer.aliases
+        if aliases != list(reference.aliases):
             differing = next(i for i, (a, b) in enumerate(zip(aliases, reference.aliases)) if a != b)
             raise Rejected(Check("aliasing", False, f"output {differing} "
                                  + (f"shares storage with {aliases[differing]}" if aliases[differing] else

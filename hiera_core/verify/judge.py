@@ -28,6 +28,7 @@ from hiera_core.verify.paired_timing import (
 from hiera_core.verify.perturb import perturbed_state
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import LIBRARY_KINDS, Check, compare, tolerances_for
+from hiera_core.worker.messages import Argument, AuditRequest, ReleaseRequest, ResendRequest, TimingSetsRequest
 
 PERTURBED_SETS = ("task", "offset")  # distributions of the sets run with perturbed parameters
 
@@ -71,7 +72,7 @@ class Judge(CheckedCalls):
             result.checks.append(Check("uninitialized-output", True, "no output holds poisoned memory"))
             result.checks.append(Check("aliasing", True, "outputs share storage as the reference's do"))
             self._check_kept_output("v0", self.first_outputs, references[0])
-            self.ask({"op": "release", "ids": [f"v{index}" for index in range(len(references))]},
+            self.ask(ReleaseRequest(call_ids=[f"v{index}" for index in range(len(references))]),
                      doing="releasing outputs")
             if profiler:
                 self._check_reference_ops(references[0])
@@ -125,8 +126,7 @@ class Judge(CheckedCalls):
         return calls
 
     def _audit(self, after: str) -> None:
-        reply = self.ask({"op": "audit"}, doing=f"auditing the process after {after}")
-        changes = reply.message.get("changes") or []
+        changes = self.ask(AuditRequest(), doing=f"auditing the process after {after}").answer.result.changes
         if changes:
             raise Rejected(self._state_check(changes, after))
 
@@ -178,12 +178,12 @@ class Judge(CheckedCalls):
         self.result.checks.append(Check("state", True, f"set {other.input_set.seed} in the tensors set "
                                                        f"{first.input_set.seed} was just computed from, then "
                                                        f"{first.input_set.seed} again: each matches its reference"))
-        self.ask({"op": "release", "ids": ["r1", "r2", "s1", "s2"]}, doing="releasing outputs")
+        self.ask(ReleaseRequest(call_ids=["r1", "r2", "s1", "s2"]), doing="releasing outputs")
 
     def _check_kept_output(self, call_id: str, received: list, reference: ReferenceCall) -> None:
         """An earlier call's outputs, kept alive by the runner, re-sent after later calls on other
         values: they must be what they were (no buffer reused for a later result)."""
-        resent = self.ask({"op": "resend", "id": call_id}, doing="re-sending an earlier call's outputs").tensors
+        resent = self.ask(ResendRequest(call_id=call_id), doing="re-sending an earlier call's outputs").tensors
         # An output that is a view of an input, as the reference's is, changes with that input by design.
         if len(resent) != len(received) or not all(r.shape == o.shape and tensors_equal(r, o)
                                                    for r, o, alias in zip(resent, received, reference.aliases)
@@ -227,18 +227,17 @@ class Judge(CheckedCalls):
         base = [s.inputs for s in timing_sets]
         values = FreshValues(base)
         local = LocalSide(BatchTimer(self.timed_model, values, self.device))
-        specs, tensors = [], []
+        sets, tensors = [], []
         for inputs in base:
-            entry = []
+            arguments = []
             for value in inputs:
                 if hasattr(value, "data_ptr"):
-                    entry.append({"tensor": len(tensors)})
+                    arguments.append(Argument(tensor=len(tensors)))
                     tensors.append(value)
                 else:
-                    entry.append({"value": value})
-            specs.append(entry)
-        self.ask({"op": "timing_sets", "slot": self.timed_slot, "sets": specs}, tensors,
-                 doing="receiving the timing sets")
+                    arguments.append(Argument(value=value))
+            sets.append(arguments)
+        self.ask(TimingSetsRequest(slot=self.timed_slot, sets=sets), tensors, doing="receiving the timing sets")
         remote = RemoteSide(self)
         rolls = self._rolls_keep_outputs_finite(values)
         driver = PairedTiming(local, remote, self.device, rolls, self._check_timed_output(values))
@@ -371,8 +370,9 @@ def retime(task: Task, candidate_path: str, device: str, trials: list[list], tol
         for index, reference in enumerate(references):
             reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
             outs = reply.tensors[:len(reference.outputs)]
-            if reply.message.get("outputs") != len(reference.outputs):
-                return _kernelbench_failed(f"trial {index}: {reply.message.get('outputs')} outputs, the reference "
+            count = reply.answer.result.outputs
+            if count != len(reference.outputs):
+                return _kernelbench_failed(f"trial {index}: {count} outputs, the reference "
                                            f"has {len(reference.outputs)}", worst, "trials")
             for out, ref in zip(outs, reference.outputs):
                 if out.shape != ref.shape or out.dtype != ref.dtype:

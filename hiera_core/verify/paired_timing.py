@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from hiera_core.task.load import outputs_as_list
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import Check, roofline_check, streams_check
+from hiera_core.worker.messages import TimedOutputsRequest, TimeRequest
 
 if TYPE_CHECKING:
     from hiera_core.verify.calls import CheckedCalls
@@ -62,19 +63,16 @@ class RemoteSide:
         self.judge = judge
 
     def step(self, step: str, calls: list, head_start_ms: float = 0.0) -> tuple[dict, float]:
-        reply = self.judge.ask({"op": "time", "step": step, "calls": calls, "head_start_ms": head_start_ms},
+        # The figures are those of the step (TimeRequest.reply_from), or the runner is rejected as runner-exit.
+        reply = self.judge.ask(TimeRequest(step=step, calls=calls, head_start_ms=head_start_ms),
                                doing=f"timing ({step.replace('_', ' ')})",
                                timeout_s=self.judge._limit(first=step == "warm_up", calls=len(calls)))
-        figures = reply.message.get("result")
-        if not isinstance(figures, dict):
-            raise Rejected(Check("runner-exit", False, "the candidate's process answered a timing step without "
-                                                       "figures"))
-        return figures, reply.wall_ms
+        return reply.answer.result.figures, reply.wall_ms
 
     def outputs(self, indices: list[int]) -> list[list]:
-        reply = self.judge.ask({"op": "timed_outputs", "indices": indices}, doing="sending timed outputs")
-        per_call = reply.message.get("per_call")
-        if not isinstance(per_call, int) or per_call * len(indices) != len(reply.tensors):
+        reply = self.judge.ask(TimedOutputsRequest(indices=indices), doing="sending timed outputs")
+        per_call = reply.answer.result.per_call
+        if per_call * len(indices) != len(reply.tensors):
             raise Rejected(Check("revalidation", False, "the candidate's process sent timed outputs that do not "
                                                         "match the calls asked for"))
         return [reply.tensors[i * per_call:(i + 1) * per_call] for i in range(len(indices))]

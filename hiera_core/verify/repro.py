@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hiera_core import PACKAGE_ROOT
+
 # Checks of the outputs on one input set: a script rebuilding that set shows the same mismatch.
 # (Timeouts, crashes, state across calls and timed calls on rolled values need more than one call.)
 REPRODUCED_CHECKS = ("values", "nan", "trivial-output", "shape", "dtype")
@@ -43,8 +45,6 @@ def script_path(candidate_path: Path) -> Path:
 
 def script_text(address: str, candidate_path: str, device: str, inputs: FailingInputs, check: str,
                 description: str) -> str:
-    from hiera_core.worker.isolate import PACKAGE_ROOT
-
     if inputs.perturbed_seed is None:
         state, perturbed_import = "reference.state_dict()", ""
     else:  # the judge's check with moved parameters
@@ -83,15 +83,14 @@ sys.exit(compare_outputs(got, expected, TOLERANCES))
 '''
 
 
-def reproducer(address: str, candidate_path: Path, device: str, failed: dict) -> str | None:
-    """The text of the reproducer of a failed check (a Verification check as a dict) of the candidate
-    at `candidate_path`, or None when the check is not a mismatch that one input set shows."""
-    recorded = failed.get("inputs")
-    if failed.get("name") not in REPRODUCED_CHECKS or not recorded:
+def reproducer(address: str, candidate_path: Path, device: str, failed) -> str | None:
+    """The text of the reproducer of a failed check (a hiera_core.verify.verdicts.Check) of the
+    candidate at `candidate_path`, or None when the check is not a mismatch that one input set shows."""
+    if failed.name not in REPRODUCED_CHECKS or failed.inputs is None:
         return None
     path, _, class_name = address.partition("::")  # absolute: the script may be run from anywhere
     return script_text(f"{os.path.abspath(path)}::{class_name}", str(candidate_path.resolve()), device,
-                       FailingInputs(**recorded), failed["name"], failed.get("reproducer") or "the failing input set")
+                       failed.inputs, failed.name, failed.reproducer or "the failing input set")
 
 
 def compare_outputs(outs: list, refs: list, tolerances: list[list[float]]) -> int:

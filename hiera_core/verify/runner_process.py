@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hiera_core.verify.verdicts import Check
 from hiera_core.worker.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
+from hiera_core.worker.messages import RunnerReply, RunnerRequest
 
 
 class Rejected(Exception):
@@ -24,9 +25,9 @@ class Rejected(Exception):
 
 @dataclass
 class Reply:
-    message: dict
+    answer: RunnerReply  # checked against the protocol
     tensors: list
-    wall_ms: float
+    wall_ms: float  # from sending the request to receiving the answer
 
 
 class RunnerProcess:
@@ -50,11 +51,13 @@ class RunnerProcess:
         self.channel = Channel(from_runner_read, to_runner_write, send_path=judge_file, receive_path=runner_file)
         self.calls = 0
 
-    def request(self, message: dict, tensors: list | None = None, *, timeout_s: float, doing: str) -> Reply:
+    def request(self, request: RunnerRequest, tensors: list | None = None, *, timeout_s: float, doing: str) -> Reply:
         started = time.perf_counter()
         try:
-            self.channel.send(message, tensors)
-            answer, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
+            self.channel.send(request.to_dict(), tensors)
+            message, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
+            wall_ms = (time.perf_counter() - started) * 1000  # the runner's time, not the reading of its answer
+            answer = request.reply_from(message)
         except (ChannelClosed, BrokenPipeError):
             raise Rejected(self._ended(doing)) from None
         except ChannelTimeout:
@@ -66,7 +69,7 @@ class RunnerProcess:
             self.kill()
             raise Rejected(Check("runner-exit", False, f"the candidate's process answered {doing} with what the "
                                                        f"protocol does not allow ({error})")) from None
-        return Reply(answer, received, (time.perf_counter() - started) * 1000)
+        return Reply(answer, received, wall_ms)
 
     def _ended(self, doing: str) -> Check:
         try:

@@ -1,6 +1,7 @@
-"""The verifier's judgements: comparing outputs, the static checks' verdict, the checks on a timing,
-and compute-sanitizer runs. The checklist of DESIGN.md, hardened against the reward hacks in
-../shared/notes/reward-hacks.md (tests/adversarial holds attacks and legitimate controls).
+"""The verifier's judgements: comparing outputs, the static checks' verdict, the checks on a timing
+(compute-sanitizer's runs are hiera_core.verify.sanitizer). The checklist of DESIGN.md, hardened
+against the reward hacks in ../shared/notes/reward-hacks.md (tests/adversarial holds attacks and
+legitimate controls). Importing it does not import torch: the worker's results carry its records.
 
 The verification itself runs in hiera_core.verify.judge, which never imports candidate code: the
 candidate runs in its own process (hiera_core.worker.runner) and only answers the judge's requests.
@@ -10,20 +11,11 @@ error. docs/verification.md describes the processes, the input policy and the si
 
 from __future__ import annotations
 
-import functools
-import json
-import re
-import subprocess
-import sys
-import tempfile
-from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from dataclasses import asdict, dataclass, field
 
-from hiera_core.errors import HieraError
 from hiera_core.spec.model import Spec, Tolerance
 from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.static_checks import check_candidate, patch_check
-from hiera_core.worker.requests import EvaluateRequest, WorkerReply
 
 LIBRARY_KINDS = {"matmul", "conv", "attention"}  # cuBLAS/cuDNN calls a custom-kernel candidate may make
 # The harness functions whose replacement the runner reports (hiera_core.worker.runner.HARNESS_FUNCTIONS)
@@ -73,6 +65,12 @@ class Verification:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Verification:
+        checks = [Check(**{**check, "inputs": FailingInputs(**check["inputs"]) if check.get("inputs") else None})
+                  for check in data.get("checks", [])]
+        return cls(**{**data, "checks": checks})
 
 
 # ---- comparing -----------------------------------------------------------------------------------
@@ -269,88 +267,3 @@ def roofline_check(spec: Spec, timed, baseline, device_key: str | None, where: s
 def _gpu_ms(timed) -> float:
     """The call's GPU time: its CUDA-event median, the median where the timing has none."""
     return timed.gpu_median_ms if timed.gpu_median_ms is not None else timed.median_ms
-
-
-# ---- compute-sanitizer ---------------------------------------------------------------------------
-
-SANITIZER_TOOLS = ("memcheck", "racecheck")
-SANITIZER_ERROR_EXIT = 86
-SANITIZER_PADDING_BYTES = 4096
-
-
-def find_compute_sanitizer() -> str | None:
-    from hiera_core.cuda import find_tool
-
-    return find_tool("compute-sanitizer")
-
-
-def sanitize(tool: str, request: EvaluateRequest, *, timeout_s: float, log_path: Path, python: str | None = None) -> Check:
-    """Re-run the verification (a few input sets, no timing) in a worker under `compute-sanitizer
-    --tool TOOL`; any error it reports fails the check. Without the caching allocator under memcheck,
-    so an access past a tensor's end is past an allocation's end."""
-    from hiera_core.worker.isolate import PARENT_PID_VARIABLE, kill_group, log_tail, worker_environment
-
-    sanitizer = find_compute_sanitizer()
-    if sanitizer is None:
-        raise HieraError("--sanitize needs compute-sanitizer (CUDA toolkit) on PATH or under $CUDA_HOME/bin",
-                         kind="usage", hint="install the CUDA toolkit, or drop --sanitize")
-    with tempfile.TemporaryDirectory(prefix="hiera-sanitize-") as folder:
-        request_path = Path(folder) / "request.json"
-        result_path = Path(folder) / "result.json"
-        report_path = Path(folder) / "sanitizer.txt"
-        checked = replace(request, time=False, sets=2, profiler=False)
-        request_path.write_text(json.dumps(checked.to_dict(), default=str), encoding="utf-8")
-        env = worker_environment()
-        env.pop(PARENT_PID_VARIABLE)  # the worker's parent is compute-sanitizer, which dies with us
-        if tool == "memcheck":
-            env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
-        command = [sanitizer, "--tool", tool, "--report-api-errors", "no", "--print-limit", "20",
-                   "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--log-file", str(report_path)]
-        if tool == "memcheck" and _sanitizer_has_padding(sanitizer):
-            # cudaMalloc packs allocations back to back: a read one element past a tensor's end lands
-            # in its neighbour, which memcheck counts as valid unless a padding buffer sits between.
-            command += ["--padding", str(SANITIZER_PADDING_BYTES)]
-        command += [python or sys.executable, "-m", "hiera_core.worker.ops", str(request_path), str(result_path)]
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "ab") as log:
-            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                       env=env, start_new_session=True)
-            try:
-                code = process.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                return Check(tool, False, f"compute-sanitizer --tool {tool} did not finish within {timeout_s:.0f} s")
-            finally:
-                kill_group(process)
-        report = report_path.read_text(encoding="utf-8", errors="replace") if report_path.exists() else ""
-        sets = ""
-        if result_path.exists():
-            reply = WorkerReply.from_dict(json.loads(result_path.read_text(encoding="utf-8")))
-            if reply.ok:
-                sets = "; ".join(reply.result["verification"]["sets_checked"])
-    errors = _sanitizer_errors(report)
-    if errors:
-        findings = [line.strip("= ").strip() for line in report.splitlines()
-                    if re.match(r"=+\s+(Invalid|Race|Error:|Uninitialized|Barrier|Warning:)", line)]
-        return Check(tool, False, f"{errors} error(s): " + " | ".join(dict.fromkeys(findings))[:700], sets)
-    if code != 0 or errors is None:
-        return Check(tool, False, f"the worker under compute-sanitizer exited with code {code} without an error "
-                                  f"summary: {log_tail(log_path, 8)}"[:800], sets)
-    return Check(tool, True, f"compute-sanitizer --tool {tool}: no errors", sets)
-
-
-@functools.cache
-def _sanitizer_has_padding(sanitizer: str) -> bool:
-    try:
-        usage = subprocess.run([sanitizer, "--help"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return "--padding" in usage
-
-
-def _sanitizer_errors(report: str) -> int | None:
-    """The error count of compute-sanitizer's summary line (memcheck: `ERROR SUMMARY: N errors`;
-    racecheck: `RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)`); None without one."""
-    match = (re.search(r"ERROR SUMMARY:\s*(\d+)\s+error", report)
-             or re.search(r"RACECHECK SUMMARY:.*?\((\d+)\s+errors?,", report))
-    return int(match.group(1)) if match else None
-

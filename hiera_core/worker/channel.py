@@ -32,7 +32,8 @@ class ChannelTimeout(Exception):
 
 
 class BadMessage(Exception):
-    """A message that is not what the protocol allows (the runner's fault, never the judge's)."""
+    """A message that is not what the protocol allows (hiera_core.worker.messages): from the runner,
+    its fault, never the judge's; to the runner, from a judge of another version."""
 
 
 @dataclass(frozen=True)

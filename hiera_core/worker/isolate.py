@@ -25,11 +25,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hiera_core.errors import HieraError
-from hiera_core.worker.requests import WorkerReply, WorkerRequest
+from hiera_core import PACKAGE_ROOT
+from hiera_core.errors import ErrorKind, HieraError
 
-PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+if TYPE_CHECKING:  # run_worker imports the records when it runs: their results import the planner,
+    # which die_with_parent's users (the candidate's runner, the language server) have no use for
+    from hiera_core.worker.requests import Result, WorkerRequest
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,7 @@ atexit.register(stop_running_workers)
 
 
 def _interrupted(doing: str) -> HieraError:
-    return HieraError(f"{doing}: stopped, the run was interrupted", kind="cancelled")
+    return HieraError(f"{doing}: stopped, the run was interrupted", kind=ErrorKind.CANCELLED)
 
 
 def _total_memory() -> int:
@@ -188,12 +191,14 @@ def log_tail(path: Path, lines: int = 15) -> str:
     return "\n".join(kept[-lines:])
 
 
-def run_worker(request: WorkerRequest, *, timeout_s: float, doing: str, log_path: Path | None = None,
+def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, log_path: Path | None = None,
                python: str | None = None, placement: Placement | None = None,
-               timeout_hint: str | None = None) -> dict:
+               timeout_hint: str | None = None) -> Result:
     """Run `request`'s op in a child (on `placement`'s GPU and cores when given); returns its result
-    or raises HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says
-    instead of the default (the limit is --timeout)."""
+    (the request's result_type) or raises HieraError (timeout, crash, user error). `timeout_hint`:
+    what a timeout's hint says instead of the default (the limit is --timeout)."""
+    from hiera_core.worker.requests import WorkerReply
+
     device = request.device
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
         request_path = Path(folder) / "request.json"
@@ -225,7 +230,8 @@ def run_worker(request: WorkerRequest, *, timeout_s: float, doing: str, log_path
                 code = process.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 kill_group(process)
-                raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s and was stopped", kind="timeout",
+                raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s and was stopped",
+                                 kind=ErrorKind.TIMEOUT,
                                  hint=timeout_hint or "the forward may hang (e.g. an endless loop); fix it, or "
                                                       "raise --timeout if the task is just slow") from None
             except BaseException:
@@ -241,7 +247,7 @@ def run_worker(request: WorkerRequest, *, timeout_s: float, doing: str, log_path
         if result_path.exists():
             reply = WorkerReply.from_dict(json.loads(result_path.read_text(encoding="utf-8")))
             if reply.ok:
-                return reply.result
+                return request.result_type.from_dict(reply.result)
             raise HieraError.from_dict(reply.error)
         tail = log_tail(log)
         if code < 0:
@@ -251,10 +257,10 @@ def run_worker(request: WorkerRequest, *, timeout_s: float, doing: str, log_path
         else:
             reason = f"exited with code {code}"
         if "MemoryError" in tail or "out of memory" in tail.lower() or "Cannot allocate memory" in tail:
-            raise HieraError(f"{doing} ran out of memory ({reason} after {elapsed:.1f} s)", kind="oom",
+            raise HieraError(f"{doing} ran out of memory ({reason} after {elapsed:.1f} s)", kind=ErrorKind.OOM,
                              hint="shrink the inputs or use a machine with more memory",
                              details={"log": tail})
-        raise HieraError(f"{doing}: the worker process {reason} after {elapsed:.1f} s", kind="crash",
+        raise HieraError(f"{doing}: the worker process {reason} after {elapsed:.1f} s", kind=ErrorKind.CRASH,
                          hint="see the log below; a CUDA fault or a crash in native code ends the worker",
                          details={"log": tail})
 

@@ -3,9 +3,10 @@
     python -m hiera_core.worker.ops REQUEST.json RESULT.json
 
 The request is one of hiera_core.worker.requests' records (its op and arguments); the result file
-receives a WorkerReply: {"ok": true, "result": ...} or {"ok": false, "error": HieraError-as-dict}. Anything the user's code prints goes to this
-process's stdout/stderr, which the parent keeps as a log. A crash, hang or CUDA fault here
-cannot take the parent down (see hiera_core.worker.isolate).
+receives a WorkerReply: {"ok": true, "result": the op's result record as a dict} or {"ok": false,
+"error": HieraError-as-dict}. Anything the user's code prints goes to this process's stdout/stderr,
+which the parent keeps as a log. A crash, hang or CUDA fault here cannot take the parent down (see
+hiera_core.worker.isolate).
 
 A request's `cache_root` (the store's cache folder) becomes inductor's and Triton's cache folders
 unless the user set TORCHINDUCTOR_CACHE_DIR / TRITON_CACHE_DIR; an evaluation's `stages_path`
@@ -20,14 +21,23 @@ import sys
 import traceback
 
 from hiera_core.bench.worker_ops import op_bench_time
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
 from hiera_core.worker.isolate import die_with_parent
-from hiera_core.worker.requests import EvaluateRequest, PrepareRequest, ProfileRequest, WorkerReply, WorkerRequest
+from hiera_core.worker.requests import (
+    EvaluateRequest,
+    EvaluateResult,
+    PrepareRequest,
+    PrepareResult,
+    ProfileRequest,
+    ProfileResult,
+    WorkerReply,
+    WorkerRequest,
+)
 
 
-def op_prepare(request: PrepareRequest) -> dict:
+def op_prepare(request: PrepareRequest) -> PrepareResult:
     """Spec; with implement=True also the expert plan (unless given) and candidate sources."""
     from hiera_core.plan.planner import ExpertPlanner, Plan
     from hiera_core.spaces import strategies
@@ -38,16 +48,14 @@ def op_prepare(request: PrepareRequest) -> dict:
 
     task = load_task(request.address)
     prepared = prepare(task, request.device, gpu=request.gpu, force_meta=request.meta, measure=request.measure)
-    result = {"spec": prepared.spec.to_dict(), "meta_only": prepared.meta_only}
+    result = PrepareResult(spec=prepared.spec, meta_only=prepared.meta_only)
     if not request.implement:
         return result
-    plan = Plan.from_dict(request.plan) if request.plan else ExpertPlanner().plan(prepared.spec)
-    result["plan"] = plan.to_dict()
+    plan = result.plan = Plan.from_dict(request.plan) if request.plan else ExpertPlanner().plan(prepared.spec)
     context = ImplementContext(spec=prepared.spec, reference_class=task.class_name, model=prepared.model,
                                example_inputs=prepared.inputs, graph=prepared.graph, device=request.device)
     registry = strategies()
-    candidates, rejected = [], []
-    generated: list = []  # the Candidates of `candidates`
+    candidates, rejected = result.candidates, result.rejected
     for entry in plan.entries:
         if len(candidates) >= request.budget:
             break
@@ -59,19 +67,17 @@ def op_prepare(request: PrepareRequest) -> dict:
         if candidate is None:
             rejected.append({"strategy": entry.strategy, "reason": "the pattern it needs was not found in the graph"})
         else:
-            candidates.append(candidate.to_dict())
-            generated.append(candidate)
+            candidates.append(candidate)
+    generated = list(candidates)  # the strategies' own, which the variants below combine
     # The budget counts candidates: combinations of per-region choices fill what the strategies left.
     for variant in (v for c in generated for v in library_variants(c, prepared.spec)):
         if len(candidates) >= request.budget:
             break
-        candidates.append(variant.to_dict())
-    result["candidates"] = candidates
-    result["rejected"] = rejected
+        candidates.append(variant)
     return result
 
 
-def op_evaluate(request: EvaluateRequest) -> dict:
+def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
     """Verify a candidate, then time it against the reference (hiera_core.verify.judge). This process is
     the judge: the candidate runs in a runner process of its own, which this one starts."""
     from hiera_core.task.load import choose_class, read_source, split_address
@@ -89,7 +95,7 @@ def op_evaluate(request: EvaluateRequest) -> dict:
     if static.passed:
         static = file_verification(request.candidate_path, reference_source.source, request.candidate_source)
     if not static.passed:  # rejected before torch and the candidate are even imported
-        return {"verification": static.to_dict()}
+        return EvaluateResult(verification=static)
     from hiera_core.cuda.extension_candidates import prebuild
     from hiera_core.verify.verdicts import Check
 
@@ -98,22 +104,21 @@ def op_evaluate(request: EvaluateRequest) -> dict:
     failure = prebuild(request.candidate_source, request.first_line)
     if failure:
         static.add([Check("compile", False, failure)])
-        return {"verification": static.to_dict()}
+        return EvaluateResult(verification=static)
     from hiera_core.spec.model import Spec
     from hiera_core.task.load import load_task
     from hiera_core.verify.judge import evaluate
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "evaluate"):
-        result = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
+        judged = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
                           request.space, request.device, sets=request.sets, seed=request.seed,
                           profiler=request.profiler, timed=request.time, profile=request.profile,
                           exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
                           device_lock=request.device_lock, on_phase=on_phase)
-    result["verification"].checks.insert(0, static.checks[0])
-    out = {key: value.to_dict() if hasattr(value, "to_dict") else value for key, value in result.items()}
-    out["seconds"] = seconds
-    return out
+    result = EvaluateResult(**judged, seconds=seconds)
+    result.verification.checks.insert(0, static.checks[0])
+    return result
 
 
 def file_verification(candidate_path: str, reference_source: str, candidate_source: str):
@@ -142,7 +147,7 @@ def file_verification(candidate_path: str, reference_source: str, candidate_sour
                                                      "verbatim")])
 
 
-def op_profile(request: ProfileRequest) -> dict:
+def op_profile(request: ProfileRequest) -> ProfileResult:
     """Profile the reference (the last profile the hover shows): timing, top kernels, roofline."""
     from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import prepare
@@ -152,9 +157,10 @@ def op_profile(request: ProfileRequest) -> dict:
     prepared = prepare(task, request.device, gpu=request.gpu, measure=False)
     if prepared.meta_only:
         raise HieraError("the task does not fit in memory here, so it cannot be profiled",
-                         file=task.path, kind="oom", hint="profile on a machine with more memory, or shrink the inputs")
+                         file=task.path, kind=ErrorKind.OOM,
+                         hint="profile on a machine with more memory, or shrink the inputs")
     timing = time_module(prepared.model, prepared.inputs, request.device)
-    return {"spec": prepared.spec.to_dict(), "timing": timing.to_dict()}
+    return ProfileResult(spec=prepared.spec, timing=timing)
 
 
 OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "bench_time": op_bench_time,
@@ -179,16 +185,16 @@ def main(argv: list[str]) -> int:
     try:
         request = WorkerRequest.from_dict(data)
         use_store_caches(request.cache_root)
-        reply = WorkerReply(ok=True, result=OPS[op](request))
+        reply = WorkerReply(ok=True, result=OPS[op](request).to_dict())
     except HieraError as error:
         reply = WorkerReply(ok=False, error=error.to_dict())
     except MemoryError:
         reply = WorkerReply(ok=False, error=HieraError(
-            f"ran out of host memory during '{op}'", kind="oom",
+            f"ran out of host memory during '{op}'", kind=ErrorKind.OOM,
             hint="shrink the task's inputs or use a machine with more memory").to_dict())
     except Exception as error:
         reply = WorkerReply(ok=False, error=HieraError(
-            f"internal error in the worker: {type(error).__name__}: {error}", kind="internal",
+            f"internal error in the worker: {type(error).__name__}: {error}", kind=ErrorKind.INTERNAL,
             details={"traceback": traceback.format_exc()[-4000:]}).to_dict())
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(reply.to_dict(), handle, default=str)

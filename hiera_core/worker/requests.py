@@ -1,22 +1,58 @@
 """What the orchestrator asks of a worker (hiera_core.worker.ops) and what comes back: one typed
-request per op, and the reply envelope. They cross the process boundary as JSON (request.json,
-result.json); `from_dict` refuses a key the op does not take, so a misspelt or stale argument is
-an error here instead of a default silently used in the worker. Torch-free: both sides import it."""
+request per op, the typed result it names, and the reply envelope. They cross the process boundary
+as JSON (request.json, result.json); `from_dict` refuses a key the op does not take, or the result
+does not have, so a misspelt or stale argument, or a worker from another version, is an error by
+name instead of a value silently defaulted or dropped. Torch-free: both sides import it."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import ClassVar, Generic, Self, TypeVar
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.plan.planner import Plan
+from hiera_core.profile.ncu_report import NcuReport
+from hiera_core.profile.stats import Timing
+from hiera_core.spaces.strategy import Candidate
+from hiera_core.spec.model import Spec
+from hiera_core.verify.verdicts import Verification
+
+STALE_HINT = "the orchestrator and the worker are from different versions of HIERA"
+Result = TypeVar("Result")
+
+
+@dataclass
+class WorkerResult:
+    """What an op returns: the `result` of its WorkerReply."""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        unknown = sorted(set(data) - {item.name for item in fields(cls)})
+        if unknown:
+            raise HieraError(f"a worker's {cls.__name__} has no {', '.join(unknown)}", kind=ErrorKind.INTERNAL,
+                             hint=STALE_HINT)
+        return cls(**cls._rebuilt(data))
+
+    @classmethod
+    def _rebuilt(cls, data: dict) -> dict:
+        """`data` with its nested records rebuilt from their dicts."""
+        return data
+
+
+def _timing(data: dict | None) -> Timing | None:
+    return Timing.from_dict(data) if data is not None else None
 
 
 @dataclass(kw_only=True)
-class WorkerRequest:
+class WorkerRequest(Generic[Result]):
     """The arguments every op takes: the module's address, the device, and the store's cache folder
     (inductor's and Triton's caches go there, hiera_core.worker.ops.use_store_caches)."""
 
     op: ClassVar[str]
+    result_type: ClassVar[type]  # the record the op returns (its Result)
     address: str
     device: str
     cache_root: str | None = None
@@ -28,22 +64,41 @@ class WorkerRequest:
     def from_dict(data: dict) -> WorkerRequest:
         kind = REQUESTS.get(data.get("op"))
         if kind is None:
-            raise HieraError(f"unknown worker op {data.get('op')!r}", kind="internal",
+            raise HieraError(f"unknown worker op {data.get('op')!r}", kind=ErrorKind.INTERNAL,
                              hint=f"one of: {', '.join(REQUESTS)}")
         names = {item.name for item in fields(kind)}
         unknown = sorted(set(data) - names - {"op"})
         if unknown:
-            raise HieraError(f"worker op {kind.op!r} does not take {', '.join(unknown)}", kind="internal",
-                             hint="the orchestrator and the worker are from different versions of HIERA")
+            raise HieraError(f"worker op {kind.op!r} does not take {', '.join(unknown)}", kind=ErrorKind.INTERNAL,
+                             hint=STALE_HINT)
         return kind(**{key: value for key, value in data.items() if key != "op"})
 
 
 @dataclass(kw_only=True)
-class PrepareRequest(WorkerRequest):
+class PrepareResult(WorkerResult):
+    """The reference's spec (`meta_only`: traced on the meta device, not run); with `implement`, the
+    plan, the candidates generated from it and the strategies that generated none."""
+
+    spec: Spec
+    meta_only: bool = False
+    plan: Plan | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    rejected: list[dict] = field(default_factory=list)  # {"strategy", "reason"}
+
+    @classmethod
+    def _rebuilt(cls, data: dict) -> dict:
+        return {**data, "spec": Spec.from_dict(data["spec"]),
+                "plan": Plan.from_dict(data["plan"]) if data.get("plan") is not None else None,
+                "candidates": [Candidate(**candidate) for candidate in data.get("candidates", [])]}
+
+
+@dataclass(kw_only=True)
+class PrepareRequest(WorkerRequest[PrepareResult]):
     """The reference's spec; with `implement`, also the expert plan (`plan`, else the planner's) and
     up to `budget` candidate sources."""
 
     op: ClassVar[str] = "prepare"
+    result_type: ClassVar[type] = PrepareResult
     gpu: str | None = None  # peaks-table key for the roofline; None: the detected device
     meta: bool = False  # trace on the meta device only
     measure: bool = True  # run the reference to measure its time and value statistics
@@ -53,10 +108,34 @@ class PrepareRequest(WorkerRequest):
 
 
 @dataclass(kw_only=True)
-class EvaluateRequest(WorkerRequest):
+class EvaluateResult(WorkerResult):
+    """The candidate's verification; once the judge ran, the run seed of its input sets; once the
+    candidate verified and was timed, its timing and the reference's beside it, the speedup and
+    whether it counts (hiera_core.verify.paired_timing.significance)."""
+
+    verification: Verification
+    seed: int | None = None
+    baseline: Timing | None = None
+    candidate: Timing | None = None
+    speedup: float | None = None
+    speedup_interval: list[float | None] = field(default_factory=list)  # [low, high]; None: no interval
+    significant: bool = False
+    timing_verdict: str = ""
+    unreliable: list[str] = field(default_factory=list)  # whose timing is too noisy: "reference", "candidate"
+    seconds: dict[str, float] = field(default_factory=dict)  # wall seconds of the op's phases
+
+    @classmethod
+    def _rebuilt(cls, data: dict) -> dict:
+        return {**data, "verification": Verification.from_dict(data["verification"]),
+                "baseline": _timing(data.get("baseline")), "candidate": _timing(data.get("candidate"))}
+
+
+@dataclass(kw_only=True)
+class EvaluateRequest(WorkerRequest[EvaluateResult]):
     """Verify one candidate file, then time it against the reference (hiera_core.verify.judge)."""
 
     op: ClassVar[str] = "evaluate"
+    result_type: ClassVar[type] = EvaluateResult
     spec: dict  # the reference's Spec as a dict
     candidate_path: str
     candidate_source: str  # the candidate part the static checks read
@@ -74,28 +153,90 @@ class EvaluateRequest(WorkerRequest):
 
 
 @dataclass(kw_only=True)
-class ProfileRequest(WorkerRequest):
-    """Profile the reference: timing, top kernels, roofline."""
+class ProfileResult(WorkerResult):
+    """The reference's spec (its roofline) and its timing, with the top kernels."""
 
-    op: ClassVar[str] = "profile"
-    gpu: str | None = None
+    spec: Spec
+    timing: Timing
+
+    @classmethod
+    def _rebuilt(cls, data: dict) -> dict:
+        return {**data, "spec": Spec.from_dict(data["spec"]), "timing": Timing.from_dict(data["timing"])}
 
 
 @dataclass(kw_only=True)
-class BenchTimeRequest(WorkerRequest):
+class ProfileRequest(WorkerRequest[ProfileResult]):
+    """Profile the reference: timing, top kernels, roofline."""
+
+    op: ClassVar[str] = "profile"
+    result_type: ClassVar[type] = ProfileResult
+    gpu: str | None = None
+
+
+@dataclass
+class KernelBenchCheck:
+    """A proposal checked as KernelBench checks it (hiera_core.verify.judge.retime)."""
+
+    correct: bool
+    message: str
+    max_abs_error: float
+    trials: int | None  # random trials within the tolerance; None when it failed
+    failed_in: str | None = None  # when it failed: "trials" (the outputs' allclose) or "judge" (one of its checks)
+
+
+@dataclass
+class ProposalTiming:
+    """One proposal file of a `bench_time` op: its check, its timing (None when the check failed) and
+    the reference's of its pairing."""
+
+    path: str
+    check: KernelBenchCheck
+    hiera: Timing | None = None
+    eager: Timing | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ProposalTiming:
+        return cls(path=data["path"], check=KernelBenchCheck(**data["check"]), hiera=_timing(data.get("hiera")),
+                   eager=_timing(data.get("eager")))
+
+
+@dataclass(kw_only=True)
+class BenchTimeResult(WorkerResult):
+    """The environment, the reference's timing eager (None when not asked for) and in each
+    torch.compile mode (None where it failed to compile, why in `compile_errors`), each proposal's
+    check and timing in order, and the wall seconds of the op's phases."""
+
+    environment: dict
+    eager: Timing | None = None
+    compile: dict[str, Timing | None] = field(default_factory=dict)
+    compile_errors: dict[str, str] = field(default_factory=dict)
+    proposals: list[ProposalTiming] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def _rebuilt(cls, data: dict) -> dict:
+        return {**data, "eager": _timing(data.get("eager")),
+                "compile": {mode: _timing(timing) for mode, timing in data.get("compile", {}).items()},
+                "proposals": [ProposalTiming.from_dict(proposal) for proposal in data.get("proposals", [])]}
+
+
+@dataclass(kw_only=True)
+class BenchTimeRequest(WorkerRequest[BenchTimeResult]):
     """Time eager, torch.compile modes and proposal files against the reference (hiera_core.bench)."""
 
     op: ClassVar[str] = "bench_time"
+    result_type: ClassVar[type] = BenchTimeResult
     proposal_paths: list[str] = field(default_factory=list)
     compile_modes: list[str] = field(default_factory=list)
     time_reference: bool = True  # eager timed alone as well as beside each proposal
 
 
 @dataclass(kw_only=True)
-class NcuRequest(WorkerRequest):
+class NcuRequest(WorkerRequest[NcuReport]):
     """Nsight Compute around one call of a candidate (hiera_core.profile.ncu)."""
 
     op: ClassVar[str] = "ncu"
+    result_type: ClassVar[type] = NcuReport
     ncu: str  # the ncu executable
     candidate_path: str
     kernels_per_call: float | None = None
@@ -108,10 +249,11 @@ REQUESTS: dict[str, type[WorkerRequest]] = {kind.op: kind for kind in (
 
 @dataclass
 class WorkerReply:
-    """result.json: the op's result, or the HieraError it raised (as a dict)."""
+    """result.json: the op's result (its request's result_type, as a dict), or the HieraError it raised
+    (as a dict)."""
 
     ok: bool
-    result: Any = None
+    result: dict | None = None
     error: dict | None = None
 
     def to_dict(self) -> dict:

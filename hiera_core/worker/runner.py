@@ -23,7 +23,8 @@ import traceback
 
 from hiera_core.profile.harness import op_profiler, profiled_events
 from hiera_core.verify.inputs import POISON_BYTE, tensors_equal
-from hiera_core.worker.channel import Channel, ChannelClosed
+from hiera_core.worker import messages
+from hiera_core.worker.channel import BadMessage, Channel, ChannelClosed
 from hiera_core.worker.isolate import die_with_parent
 
 M_PERTURB = -6  # glibc mallopt: fill each allocation with (byte ^ 0xFF)
@@ -36,6 +37,7 @@ HARNESS_FUNCTIONS = (
     "torch.profiler.profile", "torch.autograd.profiler.profile", "torch.no_grad",
     "threading.Thread", "threading.enumerate", "os.write", "os.read", "json.dumps", "json.loads",
     "hiera_core.worker.channel.Channel.send", "hiera_core.worker.channel.Channel.receive",
+    "hiera_core.worker.messages.RunnerRequest.from_dict", "hiera_core.worker.messages.RunnerReply.to_dict",
     "hiera_core.profile.steps.BatchTimer.run", "hiera_core.profile.steps.FreshValues.make",
 )
 # Modules whose public functions a candidate may not replace: other code in the process (and the
@@ -212,48 +214,51 @@ class Runner:
                 message, tensors = self.channel.receive(device=self.device)
             except ChannelClosed:
                 return
-            op = message.get("op")
             try:
-                reply, payload = getattr(self, f"op_{op}")(message, tensors)
-                reply = {"ok": True, **reply}
-            except _Refused as refused:
-                reply, payload = {"ok": False, "check": refused.check, "message": refused.message}, []
-            except Exception as error:
-                name = "oom" if _is_oom(error) else "runs"
-                reply = {"ok": False, "check": name,
-                         "message": f"{type(error).__name__}: {str(error)[:400]}{self._where(error)}",
-                         "traceback": traceback.format_exc()[-3000:]}
-                payload = []
+                request = messages.RunnerRequest.from_dict(message)
+            except BadMessage as error:  # a judge of another version: nothing is run
+                reply, payload = messages.RunnerReply(ok=False, check="protocol", message=f"refused: {error}"), []
+            else:
+                reply, payload = self._answer(request, tensors)
             if self.baseline:
-                reply["state_changes"] = state_changes(self.baseline, runtime_state())
-            threads = self._candidate_threads()
-            if threads:
-                reply["threads"] = threads
-            self.channel.send(reply, payload)
+                reply.state_changes = state_changes(self.baseline, runtime_state())
+            reply.threads = self._candidate_threads()
+            self.channel.send(reply.to_dict(), payload)
+
+    def _answer(self, request: messages.RunnerRequest, tensors: list) -> tuple[messages.RunnerReply, list]:
+        try:
+            result, payload = getattr(self, f"op_{request.op}")(request, tensors)
+            return messages.RunnerReply(ok=True, result=result), payload
+        except _Refused as refused:
+            return messages.RunnerReply(ok=False, check=refused.check, message=refused.message), []
+        except Exception as error:
+            return messages.RunnerReply(ok=False, check="oom" if _is_oom(error) else "runs",
+                                        message=f"{type(error).__name__}: {str(error)[:400]}{self._where(error)}",
+                                        traceback=traceback.format_exc()[-3000:]), []
 
     # ---- requests ----------------------------------------------------------------------------------
 
-    def op_start(self, message: dict, _tensors) -> tuple[dict, list]:
+    def op_start(self, request: messages.StartRequest, _tensors) -> tuple[messages.StartResult, list]:
         """Settle the device and the harness before any candidate code runs; record the state."""
         import torch
         import torch._dynamo
 
         from hiera_core.task.load import load_task
 
-        self.device = message["device"]
-        if message.get("threads"):
-            torch.set_num_threads(int(message["threads"]))  # as the judge's (its `cpu_threads`)
-        self.path = os.path.abspath(message["path"])
-        self.task = load_task(message["address"])
+        self.device = request.device
+        if request.threads:
+            torch.set_num_threads(request.threads)  # as the judge's (its `cpu_threads`)
+        self.path = os.path.abspath(request.path)
+        self.task = load_task(request.address)
         if self.device == "cuda":
             torch.zeros(1, device="cuda")
         self.baseline = runtime_state()
         self.baseline_kernels = aten_kernels()
-        return {}, []
+        return messages.StartResult(), []
 
-    def op_audit(self, _message: dict, _tensors) -> tuple[dict, list]:
+    def op_audit(self, _request: messages.AuditRequest, _tensors) -> tuple[messages.AuditResult, list]:
         """The full audit, kernels of aten ops included (after import and at the end)."""
-        return {"changes": state_changes(self.baseline_kernels, aten_kernels())}, []
+        return messages.AuditResult(changes=state_changes(self.baseline_kernels, aten_kernels())), []
 
     def _where(self, error: BaseException) -> str:
         """' (file.py, line N, in forward)': the innermost frame of the candidate's own file, so the
@@ -265,13 +270,13 @@ class Runner:
         frame = frames[-1]
         return f" ({os.path.basename(frame.filename)}, line {frame.lineno}, in {frame.name})"
 
-    def op_load(self, message: dict, _tensors) -> tuple[dict, list]:
+    def op_load(self, request: messages.LoadRequest, _tensors) -> tuple[messages.LoadResult, list]:
         """Import the candidate afresh (a new module) and build ModelNew(*init) into `slot`."""
         import torch
 
         self.loads += 1
-        self.poison = Poison(self.device, int(message["largest_output_bytes"]))
-        if message.get("reimport", True) or self.module is None:
+        self.poison = Poison(self.device, request.largest_output_bytes)
+        if request.reimport or self.module is None:
             try:
                 self.module = import_candidate(self.path, f"hiera_candidate_{os.getpid()}_{self.loads}")
             except Exception as error:
@@ -282,87 +287,88 @@ class Runner:
         if not isinstance(model_class, type):
             raise _Refused("load", "the candidate file defines no class ModelNew")
         try:
-            torch.manual_seed(int(message.get("seed", 0)))
+            torch.manual_seed(request.seed)
             with torch.device(self.device):
                 candidate = model_class(*self.task.make_init())
-            self.modules[message["slot"]] = candidate.to(self.device).eval()
+            self.modules[request.slot] = candidate.to(self.device).eval()
         except Exception as error:
             raise _Refused("construct", f"ModelNew(*init) raised {type(error).__name__}: {error}"[:600]) from None
-        return {}, []
+        return messages.LoadResult(), []
 
-    def op_load_state(self, message: dict, tensors: list) -> tuple[dict, list]:
+    def op_load_state(self, request: messages.LoadStateRequest,
+                      tensors: list) -> tuple[messages.LoadStateResult, list]:
         """load_state_dict of the reference's state: keys of its own may stay unloaded, but every
         reference key must be taken (loaded, or consumed by its own _load_from_state_dict)."""
-        names = message["names"]
-        if len(names) != len(tensors):
+        if len(request.names) != len(tensors):
             raise _Refused("state-dict", "internal: names and tensors differ in number")
         try:
-            result = self.modules[message["slot"]].load_state_dict(dict(zip(names, tensors)), strict=False)
+            result = self.modules[request.slot].load_state_dict(dict(zip(request.names, tensors)), strict=False)
         except Exception as error:
             raise _Refused("state-dict", f"load_state_dict of the reference's state raised "
                                          f"{type(error).__name__}: {error}"[:600]) from None
-        return {"unexpected": list(result.unexpected_keys)}, []
+        return messages.LoadStateResult(unexpected=list(result.unexpected_keys)), []
 
-    def op_call(self, message: dict, tensors: list) -> tuple[dict, list]:
+    def op_call(self, request: messages.CallRequest, tensors: list) -> tuple[messages.CallResult, list]:
         """One call on fresh inputs in poisoned memory. Sends back the outputs, the inputs it
         changed, and which outputs share storage with an input or another output."""
         import torch
 
-        inputs = _inputs(message["inputs"], tensors)
-        if message.get("into") in self.kept_inputs:  # the values written into an earlier call's tensors
-            earlier = self.kept_inputs[message["into"]]
+        inputs = [argument.resolve(tensors) for argument in request.inputs]
+        if request.into in self.kept_inputs:  # the values written into an earlier call's tensors
+            earlier = self.kept_inputs[request.into]
             for tensor, value in zip(earlier, inputs):
                 if isinstance(tensor, torch.Tensor):
                     tensor.copy_(value)
             inputs = list(earlier)
         originals = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-        self.kept_inputs[message["id"]] = inputs
+        self.kept_inputs[request.call_id] = inputs
         around = contextlib.nullcontext()
         profiler = None
-        if message.get("profile"):
+        if request.profile:
             profiler = around = op_profiler()
         with self.poison, torch.no_grad(), around:
-            out = self.modules[message["slot"]](*inputs)
+            out = self.modules[request.slot](*inputs)
             if self.device == "cuda":
                 torch.cuda.synchronize()
         outs = _as_outputs(out)
-        self.kept[message["id"]] = outs
+        self.kept[request.call_id] = outs
         mutated = [index for index, (after, before) in enumerate(zip(inputs, originals))
                    if isinstance(after, torch.Tensor) and not tensors_equal(after, before)]
-        reply = {"outputs": len(outs), "mutated": mutated, "aliases": storage_aliases(inputs, outs),
-                 "devices": [out.device.type for out in outs]}
-        if profiler is not None:
-            reply["ops"] = aten_op_counts(profiler)
-        return reply, outs + [inputs[index] for index in mutated]
+        result = messages.CallResult(outputs=len(outs), mutated=mutated, aliases=storage_aliases(inputs, outs),
+                                     devices=[out.device.type for out in outs],
+                                     ops=None if profiler is None else aten_op_counts(profiler))
+        return result, outs + [inputs[index] for index in mutated]
 
-    def op_resend(self, message: dict, _tensors) -> tuple[dict, list]:
-        outs = self.kept.get(message["id"])
+    def op_resend(self, request: messages.ResendRequest, _tensors) -> tuple[messages.ResendResult, list]:
+        outs = self.kept.get(request.call_id)
         if outs is None:
-            raise _Refused("output-reuse", f"no outputs kept under {message['id']}")
-        return {"outputs": len(outs)}, outs
+            raise _Refused("output-reuse", f"no outputs kept under {request.call_id}")
+        return messages.ResendResult(outputs=len(outs)), outs
 
-    def op_release(self, message: dict, _tensors) -> tuple[dict, list]:
-        for key in message["ids"]:
+    def op_release(self, request: messages.ReleaseRequest, _tensors) -> tuple[messages.ReleaseResult, list]:
+        for key in request.call_ids:
             self.kept.pop(key, None)
         self.kept_inputs.clear()
-        return {}, []
+        return messages.ReleaseResult(), []
 
-    def op_timing_sets(self, message: dict, tensors: list) -> tuple[dict, list]:
+    def op_timing_sets(self, request: messages.TimingSetsRequest,
+                       tensors: list) -> tuple[messages.TimingSetsResult, list]:
         from hiera_core.profile.steps import BatchTimer, FreshValues
 
-        self.timing_values = FreshValues([_inputs(spec, tensors) for spec in message["sets"]])
-        self.timer = BatchTimer(self.modules[message["slot"]], self.timing_values, self.device)
-        return {}, []
+        self.timing_values = FreshValues([[argument.resolve(tensors) for argument in arguments]
+                                          for arguments in request.sets])
+        self.timer = BatchTimer(self.modules[request.slot], self.timing_values, self.device)
+        return messages.TimingSetsResult(), []
 
-    def op_time(self, message: dict, _tensors) -> tuple[dict, list]:
-        calls = [(int(s), int(r)) for s, r in message["calls"]]
-        return {"result": self.timer.run(message["step"], calls, float(message.get("head_start_ms", 0.0)))}, []
+    def op_time(self, request: messages.TimeRequest, _tensors) -> tuple[messages.TimeResult, list]:
+        return messages.TimeResult(figures=self.timer.run(request.step, request.calls, request.head_start_ms)), []
 
-    def op_timed_outputs(self, message: dict, _tensors) -> tuple[dict, list]:
+    def op_timed_outputs(self, request: messages.TimedOutputsRequest,
+                         _tensors) -> tuple[messages.TimedOutputsResult, list]:
         """Outputs of the last timing step's calls at the given positions (chosen after the step)."""
-        chosen = [self.timer.outputs[int(index)] for index in message["indices"]]
+        chosen = [self.timer.outputs[index] for index in request.indices]
         outs = [tensor for out in chosen for tensor in _as_outputs(out)]
-        return {"per_call": len(outs) // max(len(chosen), 1)}, outs
+        return messages.TimedOutputsResult(per_call=len(outs) // max(len(chosen), 1)), outs
 
     def _candidate_threads(self) -> list[str]:
         found = []
@@ -372,11 +378,6 @@ class Runner:
             if code is not None and os.path.abspath(code.co_filename) == self.path:
                 found.append(thread.name)
         return found
-
-
-def _inputs(spec: list, tensors: list) -> list:
-    """The call's arguments: tensors (fresh allocations, made by the channel) and plain values."""
-    return [tensors[item["tensor"]] if "tensor" in item else item["value"] for item in spec]
 
 
 def _as_outputs(out) -> list:

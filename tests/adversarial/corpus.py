@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.propose.proposal_file import assemble_body, candidate_part
 from hiera_core.spaces.detect import infer_space
-from hiera_core.verify.verdicts import Check, Verification, sanitize
+from hiera_core.verify.sanitizer import sanitize
+from hiera_core.verify.verdicts import Check, Verification
 from hiera_core.worker.isolate import run_worker
-from hiera_core.worker.requests import EvaluateRequest, PrepareRequest
+from hiera_core.worker.requests import EvaluateRequest, EvaluateResult, PrepareRequest
 
 HERE = Path(__file__).resolve().parent
 HEADER = re.compile(r"^# hiera-adversarial: (?P<fields>.*)$", re.MULTILINE)
@@ -71,7 +72,7 @@ ENTRIES = [_entry(path, kind) for kind in ("hack", "control")
 def spec_for(task: str, device: str) -> dict:
     request = PrepareRequest(address=str(HERE / "tasks" / f"{task}.py"), device=device, measure=False)
     prepared = run_worker(request, timeout_s=300, doing=f"building the spec of {task}")
-    return prepared["spec"]
+    return prepared.spec.to_dict()
 
 
 def request_for(entry: Entry, device: str, folder: Path) -> EvaluateRequest:
@@ -91,7 +92,7 @@ def request_for(entry: Entry, device: str, folder: Path) -> EvaluateRequest:
                            profile=False, cpu_threads=1)  # one intra-op thread: evaluate_all runs them side by side
 
 
-def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False) -> dict:
+def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False) -> EvaluateResult:
     """The worker's result; a candidate that takes its worker down becomes a failed check named
     after how (crash, timeout, oom), as `hiera verify` reports it. `side_by_side`: other entries are
     evaluated meanwhile, so the device is shared as `hiera optimize --jobs` shares it (verification
@@ -102,17 +103,17 @@ def evaluate(entry: Entry, device: str, folder: Path, side_by_side: bool = False
     try:
         result = run_worker(request, timeout_s=300, doing=f"evaluating {entry.name}")
     except HieraError as error:
-        if error.kind not in ("crash", "timeout", "oom"):
+        if error.kind not in (ErrorKind.CRASH, ErrorKind.TIMEOUT, ErrorKind.OOM):
             raise
-        return {"verification": Verification(False, [Check(error.kind, False, str(error))]).to_dict()}
-    if entry.sanitize and result["verification"]["passed"]:
+        return EvaluateResult(verification=Verification(False, [Check(error.kind, False, str(error))]))
+    if entry.sanitize and result.verification.passed:
         for tool in ("memcheck", "racecheck"):
             check = sanitize(tool, request, timeout_s=600, log_path=folder / f"{entry.path.stem}.{tool}.log")
-            result["verification"]["checks"].append(vars(check))
+            result.verification.checks.append(check)
     return result
 
 
-def evaluate_all(entries: list[Entry], device: str, folder: Path, workers: int) -> dict[str, dict]:
+def evaluate_all(entries: list[Entry], device: str, folder: Path, workers: int) -> dict[str, EvaluateResult]:
     """`evaluate` for many entries, `workers` at a time (each in its own worker process)."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return dict(zip((e.name for e in entries),

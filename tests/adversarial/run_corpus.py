@@ -50,25 +50,26 @@ def main() -> int:
         try:
             return entry, evaluate(entry, args.device, folder, args.workers > 1), time.monotonic() - began
         except Exception as error:
-            return entry, {"error": f"{type(error).__name__}: {error}"}, time.monotonic() - began
+            return entry, f"{type(error).__name__}: {error}", time.monotonic() - began
 
     def record(entry, result, seconds):
         if result is None:
             verdicts[entry.name] = "not reached"
             return
-        results[entry.name] = result
-        if "error" in result:
-            verdicts[entry.name] = f"WRONG: {result['error']}"
-            print(f"WRONG {entry.name:48} {result['error'][:200]}", flush=True)
+        if isinstance(result, str):  # the evaluation raised
+            results[entry.name] = {"error": result}
+            verdicts[entry.name] = f"WRONG: {result}"
+            print(f"WRONG {entry.name:48} {result[:200]}", flush=True)
             return
+        results[entry.name] = result.to_dict()
         try:
             judge(entry, result)
             verdicts[entry.name] = "ok"
         except AssertionError as error:
             verdicts[entry.name] = "WRONG: " + " ".join(str(error).split())[:300]
-        failed = next((c["name"] for c in result["verification"]["checks"] if not c["passed"]), "pass")
+        failed = next((c.name for c in result.verification.checks if not c.passed), "pass")
         print(f"{verdicts[entry.name][:5]:5} {entry.name:48} expect {entry.expect:20} got {failed:20} "
-              f"{seconds:5.1f}s {result.get('timing_verdict', '')}", flush=True)
+              f"{seconds:5.1f}s {result.timing_verdict}", flush=True)
 
     pool = ThreadPoolExecutor(args.workers)
     interrupted = False

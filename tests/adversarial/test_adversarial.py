@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from corpus import ENTRIES, evaluate, evaluate_all
 
+from hiera_core.worker.requests import EvaluateResult
+
 CPU_ENTRIES = [e for e in ENTRIES if e.device == "any" and not e.sanitize]
 HACKS = [e for e in ENTRIES if e.kind == "hack"]
 CONTROLS = [e for e in ENTRIES if e.kind == "control"]
@@ -24,7 +26,7 @@ def corpus_folder(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def cpu_results(request, corpus_folder) -> dict[str, dict]:
+def cpu_results(request, corpus_folder) -> dict[str, EvaluateResult]:
     """The CPU entries this session selected, evaluated two at a time (CPU checks do not depend on
     timings, so sharing the machine cannot change a verdict)."""
     selected = [item.callspec.params["entry"] for item in request.session.items
@@ -32,32 +34,31 @@ def cpu_results(request, corpus_folder) -> dict[str, dict]:
     return evaluate_all(selected, "cpu", corpus_folder, workers=2)
 
 
-def describe(result: dict) -> str:
-    return "\n".join(f"{'ok' if c['passed'] else 'FAILED'} {c['name']}: {c['message']} [{c['reproducer']}]"
-                     for c in result["verification"]["checks"])
+def describe(result: EvaluateResult) -> str:
+    return "\n".join(f"{'ok' if c.passed else 'FAILED'} {c.name}: {c.message} [{c.reproducer}]"
+                     for c in result.verification.checks)
 
 
-def judge(entry, result: dict) -> None:
-    checks = result["verification"]["checks"]
-    failed = [check for check in checks if not check["passed"]]
+def judge(entry, result: EvaluateResult) -> None:
+    checks = result.verification.checks
+    failed = [check for check in checks if not check.passed]
     if entry.kind == "control":
-        assert not failed and result["verification"]["passed"], f"{entry.name} was rejected:\n{describe(result)}"
-        assert result["candidate"]["median_ms"] > 0, "a passing candidate is timed"
+        assert not failed and result.verification.passed, f"{entry.name} was rejected:\n{describe(result)}"
+        assert result.candidate.median_ms > 0, "a passing candidate is timed"
         return
     if entry.expect == "no-speedup":  # verified, but no speedup may be claimed for it
         # On a machine busier than the judge's clock allows for, the timing-window check may refuse
         # the candidate's timing instead: no speedup counts either way. Any other check is a false rejection.
-        refused_timing = [check["name"] for check in failed] == ["timing-window"]
+        refused_timing = [check.name for check in failed] == ["timing-window"]
         assert not failed or refused_timing, f"{entry.name} was rejected:\n{describe(result)}"
         if not refused_timing:
-            assert not result["significant"], (f"{entry.name} counted as {result['speedup']:.2f}x: "
-                                               f"{result['timing_verdict']}")
+            assert not result.significant, f"{entry.name} counted as {result.speedup:.2f}x: {result.timing_verdict}"
         return
     assert failed, f"{entry.name} passed verification:\n{describe(result)}"
     expected = entry.expect.split("|")  # a|b: either check may catch it first (on another device)
-    assert failed[0]["name"] in expected, f"{entry.name}: expected {entry.expect}:\n{describe(result)}"
-    if failed[0]["name"] in VALUE_CHECKS:
-        assert "seed" in failed[0]["reproducer"] and "shapes" in failed[0]["reproducer"], failed[0]
+    assert failed[0].name in expected, f"{entry.name}: expected {entry.expect}:\n{describe(result)}"
+    if failed[0].name in VALUE_CHECKS:
+        assert "seed" in failed[0].reproducer and "shapes" in failed[0].reproducer, failed[0]
 
 
 def test_the_corpus_has_enough_distinct_tricks_each_explained():

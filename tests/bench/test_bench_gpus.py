@@ -23,7 +23,7 @@ from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.worker.isolate import Placement, run_worker
-from hiera_core.worker.requests import PrepareRequest
+from hiera_core.worker.requests import NcuRequest
 from tests.bench.bench_helpers import REPO, hiera
 
 OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
@@ -184,7 +184,7 @@ def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
 
     def first_worker_only(request, **options):
         started.append((request.op, options.get("placement")))
-        raise HieraError("stopped after the first worker, for the test", kind="test")
+        raise HieraError("stopped after the first worker, for the test")
 
     monkeypatch.setattr(hiera_core.loop.session, "run_worker", first_worker_only)
     [task] = tasks(1, tmp_path)
@@ -200,20 +200,21 @@ def test_every_worker_of_a_task_runs_on_its_placement(tmp_path, monkeypatch):
 
 
 def test_a_placed_worker_sees_only_its_gpu_and_runs_on_its_cores(tmp_path):
-    # A stand-in interpreter: reports the environment and CPU affinity the worker got, as a result.
+    # A stand-in interpreter: reports the environment and CPU affinity the worker got, as the note of
+    # an ncu op's result (the op whose result is the smallest).
     reporter = tmp_path / "python"
     reporter.write_text(f"#!{sys.executable}\n"
                         "import json, os, sys, time\n"
                         "time.sleep(0.2)\n"
-                        "result = {'visible': os.environ.get('CUDA_VISIBLE_DEVICES'), 'order': "
+                        "got = {'visible': os.environ.get('CUDA_VISIBLE_DEVICES'), 'order': "
                         "os.environ.get('CUDA_DEVICE_ORDER'), 'cpus': sorted(os.sched_getaffinity(0))}\n"
-                        "json.dump({'ok': True, 'result': result}, open(sys.argv[-1], 'w'))\n")
+                        "json.dump({'ok': True, 'result': {'note': json.dumps(got)}}, open(sys.argv[-1], 'w'))\n")
     reporter.chmod(reporter.stat().st_mode | stat.S_IEXEC)
     core = sorted(os.sched_getaffinity(0))[-1]
-    request = PrepareRequest(address="task.py", device="cuda")
+    request = NcuRequest(address="task.py", device="cuda", ncu="ncu", candidate_path="c.py")
     got = run_worker(request, timeout_s=30, doing="test", python=str(reporter), placement=Placement("1", (core,)))
-    assert got == {"visible": "1", "order": "PCI_BUS_ID", "cpus": [core]}
-    unplaced = run_worker(request, timeout_s=30, doing="test", python=str(reporter))
+    assert json.loads(got.note) == {"visible": "1", "order": "PCI_BUS_ID", "cpus": [core]}
+    unplaced = json.loads(run_worker(request, timeout_s=30, doing="test", python=str(reporter)).note)
     assert unplaced["visible"] == os.environ.get("CUDA_VISIBLE_DEVICES")
     assert unplaced["cpus"] == sorted(os.sched_getaffinity(0))
 

@@ -65,21 +65,21 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
                                          proposal_paths=[_proposal(task_path, "correct")],
                                          compile_modes=["default", "max-autotune-no-cudagraphs"]),
                         timeout_s=600, doing="timing")
-    [proposal] = result["proposals"]
-    check = proposal["check"]
-    assert check["correct"] and check["trials"] == 5 and check["max_abs_error"] < 1e-5
-    assert result["compile_errors"] == {} and list(result["compile"]) == ["default", "max-autotune-no-cudagraphs"]
-    for timed in (result["eager"], *result["compile"].values(), proposal["hiera"], proposal["eager"]):
-        assert timed["median_ms"] > 0 and timed["iterations"] >= 5, timed
-        if timed in result["compile"].values():  # one method for eager and every compile mode
-            assert timed["method"] == result["eager"]["method"]
+    [proposal] = result.proposals
+    check = proposal.check
+    assert check.correct and check.trials == 5 and check.max_abs_error < 1e-5
+    assert result.compile_errors == {} and list(result.compile) == ["default", "max-autotune-no-cudagraphs"]
+    for timed in (result.eager, *result.compile.values(), proposal.hiera, proposal.eager):
+        assert timed.median_ms > 0 and timed.iterations >= 5, timed
+        if timed in result.compile.values():  # one method for eager and every compile mode
+            assert timed.method == result.eager.method
     # The proposal ran in a process of its own, timed against the reference by the paired method.
-    assert proposal["hiera"]["method"] == proposal["eager"]["method"] and "alternating" in proposal["hiera"]["method"]
-    assert result["environment"]["torch"] == torch.__version__
+    assert proposal.hiera.method == proposal.eager.method and "alternating" in proposal.hiera.method
+    assert result.environment["torch"] == torch.__version__
     # Where the step's time went: the bench prints it per task.
-    assert set(result["seconds"]) == {"load", "time_eager", "compile_default", "compile_max-autotune-no-cudagraphs",
-                                      "time_proposals"}
-    assert all(value >= 0 for value in result["seconds"].values())
+    assert set(result.seconds) == {"load", "time_eager", "compile_default", "compile_max-autotune-no-cudagraphs",
+                                   "time_proposals"}
+    assert all(value >= 0 for value in result.seconds.values())
 
 
 @pytest.mark.parametrize("kind, message", [
@@ -106,11 +106,11 @@ def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, mo
 
     monkeypatch.setattr(torch, "compile", failing_compile)
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"]))
-    assert result["compile"] == {"default": None} and result["proposals"] == []
-    assert result["compile_errors"] == {"default": "RuntimeError: inductor could not lower this graph"}
-    assert result["eager"]["median_ms"] > 0
+    assert result.compile == {"default": None} and result.proposals == []
+    assert result.compile_errors == {"default": "RuntimeError: inductor could not lower this graph"}
+    assert result.eager.median_ms > 0
 
 
 def test_the_reference_alone_is_timed_only_when_asked(task_path):
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", time_reference=False))
-    assert result["eager"] is None and "time_eager" not in result["seconds"]
+    assert result.eager is None and "time_eager" not in result.seconds

@@ -11,7 +11,19 @@ from types import SimpleNamespace
 from hiera_core.errors import HieraError
 from hiera_core.loop.confirm import _confirm_best
 from hiera_core.loop.session import CandidateOutcome
-from hiera_core.worker.requests import BenchTimeRequest, WorkerRequest
+from hiera_core.profile.stats import Timing
+from hiera_core.worker.requests import (
+    BenchTimeRequest,
+    BenchTimeResult,
+    KernelBenchCheck,
+    ProposalTiming,
+    WorkerRequest,
+)
+
+
+def timing_of(ms: float) -> Timing:
+    return Timing(device="cpu", median_ms=ms, mean_ms=ms, min_ms=ms, stdev_ms=0.0, iqr_ms=0.0, iterations=5,
+                  host_median_ms=ms, method="paired")
 
 
 class FreshProcessTimings:
@@ -28,7 +40,7 @@ class FreshProcessTimings:
     def stage(self, stage: str, message: str, progress: float, **data) -> None:
         self.stages.append(message)
 
-    def worker(self, kind: type[WorkerRequest], doing: str, log_name: str, **arguments) -> dict:
+    def worker(self, kind: type[WorkerRequest], doing: str, log_name: str, **arguments) -> BenchTimeResult:
         request = kind(address="m.py", device="cpu", **arguments)
         # the pairings' reference figures only: no torch.compile timing, no reference timed alone
         assert isinstance(request, BenchTimeRequest) and not request.compile_modes and not request.time_reference
@@ -42,17 +54,17 @@ class FreshProcessTimings:
             if isinstance(timing, Exception):
                 raise timing
             if timing is None:  # KernelBench's allclose check failed: no timing of the proposal
-                proposals.append({"hiera": None, "eager": None, "check": {"correct": False, "failed_in": "trials",
-                                                           "message": "trial 0: values differ beyond atol = rtol = 0.01"}})
+                proposals.append(ProposalTiming(name, KernelBenchCheck(
+                    False, "trial 0: values differ beyond atol = rtol = 0.01", 0.5, None, failed_in="trials")))
                 continue
             if timing == "judge":
-                proposals.append({"hiera": None, "eager": None, "check": {"correct": False, "failed_in": "judge",
-                                                           "message": "while timed: timing-window: every step..."}})
+                proposals.append(ProposalTiming(name, KernelBenchCheck(
+                    False, "while timed: timing-window: every step...", 0.0, None, failed_in="judge")))
                 continue
             eager, proposal = timing
-            proposals.append({"hiera": {"median_ms": proposal}, "eager": {"median_ms": eager},
-                              "check": {"correct": True, "message": "5 random trials"}})
-        return {"eager": None, "proposals": proposals}
+            proposals.append(ProposalTiming(name, KernelBenchCheck(True, "5 random trials", 0.0, 5),
+                                            hiera=timing_of(proposal), eager=timing_of(eager)))
+        return BenchTimeResult(environment={}, proposals=proposals)
 
 
 def verified(name: str, speedup: float) -> CandidateOutcome:

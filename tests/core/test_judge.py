@@ -5,6 +5,7 @@ The whole judge against attacks and controls: tests/adversarial."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from types import SimpleNamespace
 
@@ -15,12 +16,13 @@ from hiera_core.profile.stats import median_interval
 from hiera_core.profile.steps import FreshValues
 from hiera_core.verify.paired_timing import WINDOW_ATTEMPTS, PairedTiming, significance
 from hiera_core.verify.perturb import perturbed_state
-from hiera_core.verify.runner_process import Rejected
+from hiera_core.verify.runner_process import Rejected, RunnerProcess
 from hiera_core.worker.channel import BadMessage, Channel
+from hiera_core.worker.messages import CallRequest, CallResult, ReleaseRequest, ReleaseResult, RunnerReply
+from hiera_core.worker.runner import Runner
 
 
-@pytest.fixture
-def channel_pair(tmp_path):
+def connected(tmp_path) -> tuple[Channel, Channel]:
     """Two ends of a channel in one process, as the judge and its runner hold them."""
     a_to_b, b_to_a = os.pipe(), os.pipe()
     files = [tmp_path / "a.bin", tmp_path / "b.bin"]
@@ -28,6 +30,12 @@ def channel_pair(tmp_path):
         path.write_bytes(b"")
     a = Channel(b_to_a[0], a_to_b[1], send_path=str(files[0]), receive_path=str(files[1]))
     b = Channel(a_to_b[0], b_to_a[1], send_path=str(files[1]), receive_path=str(files[0]))
+    return a, b
+
+
+@pytest.fixture
+def channel_pair(tmp_path):
+    a, b = connected(tmp_path)
     yield a, b
     a.close()
     b.close()
@@ -58,6 +66,39 @@ def test_a_message_the_protocol_does_not_allow_is_refused(channel_pair):
     b.receive(timeout_s=5)
     with pytest.raises(BadMessage, match="bytes described up to"):
         b.receive(timeout_s=5)
+
+
+class _RunnerWithoutProcess(RunnerProcess):
+    """The judge's end of a runner with no process behind it: the test answers for the runner."""
+
+    def __init__(self, channel: Channel):
+        self.device, self.channel = "cpu", channel
+        self.process = SimpleNamespace(poll=lambda: 0, wait=lambda timeout=None: 0)
+
+
+def test_a_reply_the_protocol_does_not_allow_rejects_the_candidate_as_runner_exit(channel_pair):
+    judge_end, runner_end = channel_pair
+    forged = RunnerReply(ok=True, result=CallResult(outputs=1, mutated=[], aliases=[None], devices=["cpu"]))
+    runner_end.send({**forged.to_dict(), "verdict": "pass"}, [torch.ones(2)])
+    with pytest.raises(Rejected) as rejected:
+        _RunnerWithoutProcess(judge_end).request(CallRequest(slot="main", call_id="v0", inputs=[]), timeout_s=5,
+                                                 doing="calling forward")
+    assert rejected.value.check.name == "runner-exit"
+    assert "answered calling forward with what the protocol does not allow (the reply to 'call' has unknown " \
+           "verdict)" in rejected.value.check.message
+
+
+def test_the_runner_refuses_a_request_its_op_does_not_take_by_name_and_runs_nothing(tmp_path):
+    judge_end, runner_end = connected(tmp_path)
+    serving = threading.Thread(target=Runner(runner_end).serve, daemon=True)
+    serving.start()
+    judge_end.send({**ReleaseRequest(call_ids=["v0"]).to_dict(), "everything": True})
+    message, _ = judge_end.receive(timeout_s=30)
+    judge_end.close()  # the runner's end reads the end of the pipe and stops serving
+    serving.join(timeout=30)
+    runner_end.close()
+    reply = RunnerReply.from_dict(message, ReleaseResult)
+    assert (reply.ok, reply.check) == (False, "protocol") and "does not take everything" in reply.message
 
 
 def test_every_timed_call_gets_values_no_other_call_saw_in_the_tasks_layout():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -23,10 +24,19 @@ from hiera_core.loop import session as engine
 from hiera_core.loop.optimize import optimize
 from hiera_core.loop.outcome_cache import CONFIRMATION_CACHE, OUTCOME_CACHE
 from hiera_core.loop.session import Settings
+from hiera_core.profile.stats import Timing
 from hiera_core.propose.proposal_file import parse_header
 from hiera_core.store import Store
 from hiera_core.task.load import split_address
-from hiera_core.worker.requests import WorkerRequest
+from hiera_core.verify.verdicts import Check, Verification
+from hiera_core.worker.requests import (
+    BenchTimeResult,
+    EvaluateResult,
+    KernelBenchCheck,
+    PrepareResult,
+    ProposalTiming,
+    WorkerRequest,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +48,14 @@ def prepared(tmp_path_factory):
     folder = workspace(tmp_path_factory.mktemp("prepared"))
     task = write_task(folder, "simple.py", SIMPLE_TASK)
     result = op_prepare(PrepareRequest(address=str(task), device="cpu", implement=True, budget=4))
-    first = result["candidates"][0]
-    result["candidates"] = [first, {**first, "name": f"{first['name']}_again", "code": first["code"] + "\n# again\n"}]
+    first = result.candidates[0]
+    result.candidates = [first, replace(first, name=f"{first.name}_again", code=first.code + "\n# again\n")]
     return result
 
 
-def timing(ms: float) -> dict:
-    return {"median_ms": ms, "iqr_ms": ms / 100, "method": "wall-clock", "kernels": []}
+def timing(ms: float) -> Timing:
+    return Timing(device="cpu", median_ms=ms, mean_ms=ms, min_ms=ms, stdev_ms=ms / 100, iqr_ms=ms / 100,
+                  iterations=5, host_median_ms=ms, method="wall-clock")
 
 
 class Workers:
@@ -52,35 +63,35 @@ class Workers:
     verified 2x (0.5 ms against 1 ms) unless `answers[name]` says otherwise: a HieraError is raised
     (the worker failed), a check's name rejects the candidate by that check."""
 
-    def __init__(self, prepared: dict):
+    def __init__(self, prepared: PrepareResult):
         self.prepared = prepared
         self.answers: dict[str, object] = {}
         self.calls: list[str] = []
         self.evaluated: list[str] = []
 
-    def __call__(self, request: WorkerRequest, **options) -> dict:
+    def __call__(self, request: WorkerRequest, **options):
         op = request.op
         self.calls.append(op)
         if op == "prepare":
             result = copy.deepcopy(self.prepared)
-            result["spec"]["file"] = split_address(request.address)[0]
+            result.spec.file = split_address(request.address)[0]
             return result
         if op == "bench_time":
-            return {"eager": None, "proposals": [{"hiera": {"median_ms": 0.5}, "eager": {"median_ms": 1.0},
-                                                  "check": {"correct": True, "message": "5 random trials"}}
-                                                 for _ in request.proposal_paths]}
+            return BenchTimeResult(environment={}, proposals=[
+                ProposalTiming(path, KernelBenchCheck(True, "5 random trials", 0.0, 5), hiera=timing(0.5),
+                               eager=timing(1.0)) for path in request.proposal_paths])
         assert op == "evaluate", op
-        name = next(c["name"] for c in self.prepared["candidates"] if c["code"] == request.candidate_source)
+        name = next(c.name for c in self.prepared.candidates if c.code == request.candidate_source)
         self.evaluated.append(name)
         answer = self.answers.get(name)
         if isinstance(answer, HieraError):
             raise answer
-        checks = [{"name": "static", "passed": True, "message": "", "reproducer": ""}]
+        checks = [Check("static", True)]
         if isinstance(answer, str):
-            checks.append({"name": answer, "passed": False, "message": f"{answer} failed", "reproducer": "seed 1"})
-        return {"verification": {"passed": not answer, "checks": checks, "input_sets": 5, "max_abs_error": 1e-7},
-                "speedup": 2.0, "candidate": timing(0.5), "baseline": timing(1.0), "significant": True,
-                "timing_verdict": "faster beyond the spread", "seconds": {"evaluate": 0.1}}
+            checks.append(Check(answer, False, f"{answer} failed", "seed 1"))
+        return EvaluateResult(verification=Verification(not answer, checks, input_sets=5, max_abs_error=1e-7),
+                              speedup=2.0, candidate=timing(0.5), baseline=timing(1.0), significant=True,
+                              timing_verdict="faster beyond the spread", seconds={"evaluate": 0.1})
 
 
 @pytest.fixture
@@ -111,7 +122,7 @@ def evaluations_of(workers: Workers, task, **settings) -> list[str]:
 
 def test_a_second_run_on_an_unchanged_module_evaluates_no_candidate_and_says_so(task, workers):
     first, _ = run(task)
-    names = [c["name"] for c in workers.prepared["candidates"]]
+    names = [c.name for c in workers.prepared.candidates]
     assert sorted(workers.evaluated) == sorted(names) and first["status"] == "proposal"
     assert workers.calls.count("bench_time") == 1
     calls = len(workers.calls)
@@ -190,9 +201,9 @@ def test_a_changed_source_torch_version_or_timeout_evaluates_again(task, workers
 def test_a_changed_candidate_alone_is_evaluated_again(task, workers, prepared):
     run(task)
     workers.prepared = copy.deepcopy(prepared)
-    workers.prepared["candidates"][1]["code"] += "# edited\n"
+    workers.prepared.candidates[1].code += "# edited\n"
     shutil.rmtree(Store(task.parent).cache_root / "spec")  # so the spec is prepared anew, with the edited candidate
-    assert evaluations_of(workers, task) == [prepared["candidates"][1]["name"]]
+    assert evaluations_of(workers, task) == [prepared.candidates[1].name]
 
 
 @pytest.mark.parametrize("failure", [
@@ -200,7 +211,7 @@ def test_a_changed_candidate_alone_is_evaluated_again(task, workers, prepared):
     HieraError("the worker crashed (signal 11)", kind="crash"),
     "timeout", "timing-window"])
 def test_a_failed_worker_or_an_unsettled_rejection_is_not_cached(task, workers, failure):
-    name = workers.prepared["candidates"][0]["name"]
+    name = workers.prepared.candidates[0].name
     workers.answers[name] = failure
     first, _ = run(task)
     outcome = next(c for c in first["candidates"] if c["name"] == name)
@@ -210,7 +221,7 @@ def test_a_failed_worker_or_an_unsettled_rejection_is_not_cached(task, workers, 
 
 
 def test_a_rejection_by_the_candidates_own_outputs_is_cached(task, workers):
-    name = workers.prepared["candidates"][0]["name"]
+    name = workers.prepared.candidates[0].name
     workers.answers[name] = "values"
     first, _ = run(task)
     assert next(c for c in first["candidates"] if c["name"] == name)["status"] == "rejected"

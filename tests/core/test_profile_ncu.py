@@ -17,7 +17,6 @@ from hiera_core.loop.session import CandidateOutcome
 from hiera_core.profile.ncu import (
     NOT_FOUND,
     WARM_UP_CALLS,
-    NcuReport,
     main,
     op_ncu,
     parse_details_csv,
@@ -80,8 +79,8 @@ def test_no_csv_no_kernels():
 
 def test_a_fake_ncu_on_path_profiles_one_call_with_the_documented_flags(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", f"cat {DETAILS}")
-    report = NcuReport.from_dict(op_ncu(NcuRequest(address="tiny.py::Model", device="cuda", candidate_path="c.py", ncu=str(ncu),
-                                         kernels_per_call=3.6)))
+    report = op_ncu(NcuRequest(address="tiny.py::Model", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                               kernels_per_call=3.6))
     assert report.kernels[0].name == GEMM and report.note == ""
     args = json.loads((tmp_path / "bin" / "args.json").read_text())
     flags = " ".join(args)
@@ -94,8 +93,8 @@ def test_a_fake_ncu_on_path_profiles_one_call_with_the_documented_flags(tmp_path
 
 def test_a_call_with_more_kernels_than_profiled_says_so(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", f"cat {DETAILS}")
-    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
-                                         kernels_per_call=90.0)))
+    report = op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                               kernels_per_call=90.0))
     assert "--launch-count 40" in " ".join(json.loads((tmp_path / "bin" / "args.json").read_text()))
     assert report.note == "(the first 40 of about 90 kernel launches of the call were profiled)"
 
@@ -104,7 +103,7 @@ def test_ncu_without_counter_access_is_a_one_line_note(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", "echo '==PROF== Connected to process 7'\n"
                                      "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
                                      "NVIDIA GPU Performance Counters on the target device 0.'\nexit 1")
-    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu))))
+    report = op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu)))
     assert report.kernels == []
     assert report.text() == ("Nsight Compute (ncu) gave no kernel figures (exit code 1): ==ERROR== ERR_NVGPUCTRPERM - "
                              "The user does not have permission to access NVIDIA GPU Performance Counters on the "
@@ -113,8 +112,8 @@ def test_ncu_without_counter_access_is_a_one_line_note(tmp_path):
 
 def test_ncu_that_hangs_is_stopped_at_its_time_limit(tmp_path):
     ncu = fake_ncu(tmp_path / "bin", "sleep 60")
-    report = NcuReport.from_dict(op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
-                                         ncu_timeout_s=1)))
+    report = op_ncu(NcuRequest(address="t.py::M", device="cuda", candidate_path="c.py", ncu=str(ncu),
+                               ncu_timeout_s=1))
     assert report.text() == "Nsight Compute (ncu) did not finish within 1 s: no hardware counters"
 
 

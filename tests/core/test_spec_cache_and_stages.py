@@ -117,7 +117,7 @@ def keyed(tmp_path, two_runs, monkeypatch):
 
         def worker(kind, doing, log_name, **arguments):
             ran.append(kind.op)
-            return json.loads(json.dumps(entry["prepared"]))
+            return kind.result_type.from_dict(json.loads(json.dumps(entry["prepared"])))
         session.worker = worker
         return engine.prepare_reference(session), bool(ran), session
     return folder, task, prepare
@@ -160,7 +160,7 @@ def test_an_unrelated_sibling_or_a_renamed_copy_still_hits(keyed):
     copy = folder / "copy_of_simple.py"
     copy.write_text(task.read_text())
     prepared, ran, session = prepare(copy)
-    assert not ran and prepared["spec"]["file"] == str(copy)
+    assert not ran and prepared.spec.file == str(copy)
     assert source_digest(copy) == source_digest(task)
 
 

@@ -24,8 +24,9 @@ from hiera_core.task.load import load_task
 from hiera_core.verify.calls import poisoned
 from hiera_core.verify.inputs import input_sets
 from hiera_core.verify.judge import evaluate
+from hiera_core.verify.sanitizer import sanitize
 from hiera_core.verify.static_checks import check_candidate
-from hiera_core.verify.verdicts import roofline_check, sanitize, streams_check
+from hiera_core.verify.verdicts import roofline_check, streams_check
 from hiera_core.worker.requests import EvaluateRequest
 from hiera_core.worker.runner import Poison
 
@@ -275,7 +276,7 @@ def test_sanitize_runs_the_verification_under_the_tool_and_reports_its_errors(tm
 
 
 def test_sanitizer_summaries_of_both_tools_are_read():
-    from hiera_core.verify.verdicts import _sanitizer_errors
+    from hiera_core.verify.sanitizer import _sanitizer_errors
 
     assert _sanitizer_errors("========= ERROR SUMMARY: 3 errors\n") == 3
     assert _sanitizer_errors("========= ERROR SUMMARY: 0 errors\n") == 0
