@@ -1,8 +1,7 @@
 """CUDA rules HC101 and HC118 beyond the documented examples: guards, exact grids and rounded-down grids."""
 
 import pytest
-
-from tests.analysis.cuda_helpers import found
+from helpers.cuda_analysis import found
 
 KERNEL_HEAD = "__global__ void k(const float* __restrict__ x, float* __restrict__ y, int64_t n) {\n" \
               "  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"

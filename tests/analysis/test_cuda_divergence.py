@@ -2,9 +2,9 @@
 intrinsics under divergence."""
 
 import pytest
+from helpers.cuda_analysis import found
 
 from hiera_core.analysis import analyze_file
-from tests.analysis.cuda_helpers import found
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -2,9 +2,9 @@
 launch checks, `__restrict__`, kernels behind macros."""
 
 import pytest
+from helpers.cuda_analysis import found
 
 from hiera_core.analysis import CheckConfig, analyze_file
-from tests.analysis.cuda_helpers import found
 
 
 @pytest.mark.parametrize("launch, codes", [

@@ -2,8 +2,7 @@
 HC113 (32-bit counts) and HC120 (atomics per architecture)."""
 
 import pytest
-
-from tests.analysis.cuda_helpers import found
+from helpers.cuda_analysis import found
 
 
 @pytest.mark.parametrize("statement, expected", [

@@ -2,8 +2,7 @@
 unwritten shared memory."""
 
 import pytest
-
-from tests.analysis.cuda_helpers import found
+from helpers.cuda_analysis import found
 
 
 @pytest.mark.parametrize("body, expected", [

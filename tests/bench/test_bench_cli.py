@@ -4,8 +4,11 @@ All outputs exist and agree, the broken task is recorded and the others still ru
 runs only what is new, and no API key reaches any output.
 """
 
+import os
+
 import pytest
-from bench_helpers import assert_outputs_agree, hiera
+from helpers.bench import assert_outputs_agree
+from helpers.engine import hiera
 
 TASK = '''
 import torch
@@ -28,7 +31,8 @@ def get_init_inputs():
     return []
 '''
 SECRET = "sk-bench-test-secret-1234"
-OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": SECRET}  # offline mode, with a key that must never be written
+# offline mode, with a key that must never be written
+OFFLINE = dict(os.environ, HIERA_MODEL="", OPENAI_API_KEY=SECRET)
 
 
 def _write(folder, name, source):

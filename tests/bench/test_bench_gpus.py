@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.bench import REPO
+from helpers.engine import hiera
 
 from hiera_core.bench import runner, task_run
 from hiera_core.bench.environment import gpu_indices, task_environment
@@ -24,7 +26,6 @@ from hiera_core.errors import HieraError
 from hiera_core.events import Event
 from hiera_core.worker.isolate import Placement, run_worker
 from hiera_core.worker.requests import NcuRequest
-from tests.bench.bench_helpers import REPO, hiera
 
 OFFLINE = {"HIERA_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
 
@@ -254,6 +255,7 @@ def test_bad_gpus_options_are_usage_errors(tmp_path):
     for args, message in ((["--gpus", "0", "--device", "cpu"], "so it does not go with --device cpu"),
                           (["--gpus", "0,0"], "expected GPU indices such as 0,1 (each once) or 'all'"),
                           (["--gpus", ","], "expected GPU indices")):
-        run = hiera("bench", "suite", *args, "--out", "out", cwd=tmp_path, env=OFFLINE)
+        run = hiera("bench", "suite", *args, "--out", "out", cwd=tmp_path,
+                    env=dict(os.environ, **OFFLINE))
         assert run.returncode == 2 and message in " ".join(run.stderr.split()), (args, run.stderr)
     assert not (tmp_path / "out").exists()

@@ -22,6 +22,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from helpers.bench import REPO, assert_outputs_agree
+from helpers.engine import hiera
 
 from hiera_core.bench.ray_runner import failed_on_cluster
 from hiera_core.bench.record import TaskRecord
@@ -29,7 +31,6 @@ from hiera_core.bench.runner import run_bench
 from hiera_core.bench.suite import BenchTask, discover
 from hiera_core.bench.task_run import BenchSettings
 from hiera_core.errors import HieraError
-from tests.bench.bench_helpers import REPO, assert_outputs_agree, hiera
 
 try:
     import ray
@@ -327,10 +328,11 @@ def test_without_ray_the_run_says_how_to_install_it(tmp_path, monkeypatch):
 
 def test_ray_usage_errors_name_the_option(tmp_path):
     suite = write_suite(tmp_path / "suite", SHAPES[:1])
-    with_gpus = hiera("bench", str(suite), "--gpus", "0", "--ray", "auto", cwd=tmp_path, env=OFFLINE)
+    offline = dict(os.environ, **OFFLINE)
+    with_gpus = hiera("bench", str(suite), "--gpus", "0", "--ray", "auto", cwd=tmp_path, env=offline)
     assert with_gpus.returncode == 2 and "--gpus" in with_gpus.stderr, with_gpus.stderr
     # `--ray` followed by the suite takes the suite for the address; the error says how to write it.
-    swallowed = hiera("bench", str(suite), "--ray", str(suite), cwd=tmp_path, env=OFFLINE)
+    swallowed = hiera("bench", str(suite), "--ray", str(suite), cwd=tmp_path, env=offline)
     assert swallowed.returncode == 2 and "--ray auto" in swallowed.stderr, swallowed.stderr
 
 

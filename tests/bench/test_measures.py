@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from bench_helpers import record
+from helpers.bench import record
 
 from hiera_core.bench.measures import fast_p, geomean, median, summarise, summarise_group
 

@@ -10,7 +10,7 @@ import importlib.util
 import re
 
 import pytest
-from bench_helpers import REPO, check_task_module
+from helpers.bench import REPO, check_task_module
 
 PROXY = REPO / "benchmarks" / "proxy"
 TASKS = sorted(PROXY.glob("level*/*.py"))

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from bench_helpers import assert_outputs_agree, record
+from helpers.bench import assert_outputs_agree, record
 
 from hiera_core.bench.measures import summarise
 from hiera_core.bench.record import TaskRecord

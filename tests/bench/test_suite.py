@@ -4,7 +4,7 @@ import filecmp
 from pathlib import Path
 
 import pytest
-from bench_helpers import REPO
+from helpers.bench import REPO
 
 from hiera_core.bench.suite import discover, parse_levels
 from hiera_core.errors import HieraError

@@ -5,7 +5,7 @@
 
 
 import pytest
-from bench_helpers import REPO, check_task_module
+from helpers.bench import REPO, check_task_module
 
 TASKS = sorted((REPO / "benchmarks" / "suite").glob("level*/*.py"))
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 import pytest
-from check_helpers import run_check
+from helpers.check import run_check
 
 from hiera_lsp.check import workers
 

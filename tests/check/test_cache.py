@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from check_helpers import run_check
+from helpers.check import run_check
 
 from hiera_lsp.check import workers
 

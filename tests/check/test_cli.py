@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from check_helpers import run_check
+from helpers.check import run_check
 
 from hiera_lsp.check import workers
 from hiera_lsp.cli import main as cli_main

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from check_helpers import run_check
+from helpers.check import run_check
 
 from hiera_core import __version__
 from hiera_lsp.cli import main as cli_main

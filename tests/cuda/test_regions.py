@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 
 import pytest
-from cuda_tasks import example_task, extra_task, load_task, task_context
+from helpers.cuda_tasks import example_task, extra_task, load_task, task_context
 
 from hiera_core.plan.planner import ExpertPlanner, Plan, render_plan
 from hiera_core.plan.regions import partition
@@ -110,7 +110,7 @@ def test_a_reference_at_its_roofline_limit_gets_no_candidates(tmp_path):
 
 def test_a_custom_candidate_composed_with_library_settings_for_its_library_regions(tmp_path):
     import torch
-    from cuda_tasks import build_proposal, candidate_for
+    from helpers.cuda_tasks import build_proposal, candidate_for
 
     from hiera_core.spaces.compose import library_variants
     from hiera_core.verify.static_checks import check_candidate as static_problems
@@ -150,7 +150,7 @@ def test_kernels_for_regions_that_take_little_of_the_measured_time_are_not_plann
 
 
 def test_an_integer_buffer_only_ops_left_to_pytorch_read_does_not_refuse_the_graph(tmp_path):
-    from cuda_tasks import candidate_for
+    from helpers.cuda_tasks import candidate_for
 
     ctx = _module(tmp_path, "bias = self.table[self.index]\n        return torch.softmax(x * 0.5 + bias, dim=-1)",
                   "[torch.randn(4, 49, 49)]",
@@ -162,7 +162,7 @@ def test_an_integer_buffer_only_ops_left_to_pytorch_read_does_not_refuse_the_gra
 
 
 def test_ops_on_a_buffer_are_read_from_the_module_not_baked_into_the_candidate(tmp_path):
-    from cuda_tasks import candidate_for
+    from helpers.cuda_tasks import candidate_for
 
     # A rotary-style table computed from a buffer in forward: plain symbolic_trace computes
     # `self.inv_freq.cos()` while tracing and bakes the result in as a `_tensor_constant`, which
@@ -185,7 +185,7 @@ def test_a_module_with_control_flow_on_a_buffer_is_still_traced(tmp_path):
 
 
 def test_a_mask_compared_from_a_buffer_is_left_to_pytorch_and_the_softmax_still_gets_its_kernel(tmp_path):
-    from cuda_tasks import candidate_for
+    from helpers.cuda_tasks import candidate_for
 
     # nanoGPT's causal attention: `att.masked_fill(self.bias == 0, float('-inf'))` before the softmax.
     ctx = _module(tmp_path, "att = x.masked_fill(self.bias == 0, float('-inf'))\n"

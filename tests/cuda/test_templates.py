@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from cuda_tasks import EXTRA_TASKS, TASKS, candidate_for, example_task, extra_task, task_context
+from helpers.cuda_tasks import EXTRA_TASKS, TASKS, candidate_for, example_task, extra_task, task_context
 
 pytest.importorskip("cuda.bindings")
 
@@ -220,7 +220,7 @@ def test_a_group_norm_output_read_twice_keeps_its_own_value(tmp_path):
                     "class Model(nn.Module):\n    def forward(self, x):\n        y = F.group_norm(x, 2)\n"
                     "        return torch.relu(y), y * 2.0\n\n\n"
                     "def get_inputs():\n    return [torch.randn(2, 4, 8, 8)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from cuda_tasks import load_task
+    from helpers.cuda_tasks import load_task
 
     _, candidate = candidate_for(task_context(load_task(path)))
     forward = forward_source(candidate.code)
@@ -252,7 +252,7 @@ def test_graphs_without_a_template_are_refused_with_a_reason(body, why, tmp_path
     path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
                     f"    def forward(self, x):\n        return {body}\n\n\n"
                     "def get_inputs():\n    return [torch.randn(8, 16)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from cuda_tasks import load_task
+    from helpers.cuda_tasks import load_task
 
     ctx = task_context(load_task(path))
     assert candidate_for(ctx) == (None, None)
@@ -307,7 +307,7 @@ def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel_per_step(n
     the kernel emulated by the convolution it computes, the proposal matches the reference."""
     import torch
     import torch.nn.functional as F
-    from cuda_tasks import build_proposal
+    from helpers.cuda_tasks import build_proposal
 
     task = extra_task(name, tmp_path)
     ctx = task_context(task)
@@ -335,7 +335,7 @@ def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_pa
                     "    def forward(self, u):\n        p = F.pad(u, (1, 1, 1, 1))\n"
                     "        return torch.tanh(p[..., 2:, :] * 2.0 + 1.0)\n\n\n"
                     "def get_inputs():\n    return [torch.randn(4, 30, 40)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from cuda_tasks import load_task
+    from helpers.cuda_tasks import load_task
 
     ctx = task_context(load_task(path))
     key, candidate = candidate_for(ctx)

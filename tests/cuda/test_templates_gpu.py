@@ -4,7 +4,7 @@ odd sizes and non-contiguous layouts; twice (determinism), inputs left untouched
 from __future__ import annotations
 
 import pytest
-from cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
+from helpers.cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
 from hiera_core.spaces.pytorch_ops import graphed
 

@@ -1,15 +1,11 @@
 """The engine on a CUDA GPU (run on the H200: `pytest -m gpu`)."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from helpers.engine import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.spaces.pytorch_ops import replays_a_graph
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
 
 pytestmark = pytest.mark.gpu
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_helpers import hiera, tiny_workspace
+from helpers.engine import hiera
+from helpers.llm import tiny_workspace
 
 from hiera_core.llm.record import LLMRecord
 from hiera_core.spec.model import Spec

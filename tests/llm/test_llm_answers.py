@@ -1,7 +1,7 @@
 """Reading answers: the planner's JSON, the candidate module, kernel strings, line mapping."""
 
 import pytest
-from llm_helpers import GOOD_MODULE
+from helpers.engine import GOOD_MODULE
 
 from hiera_core.llm.answers import BadAnswer, cuda_strings, extract_module, parse_choice
 from hiera_core.loop.refine_feedback import map_lines

@@ -4,8 +4,8 @@ import socket
 import time
 
 import pytest
-from chat_server import Answer, ChatServer, Hang, Raw, Status
-from llm_helpers import config_for
+from helpers.chat_server import Answer, ChatServer, Hang, Raw, Status
+from helpers.llm import config_for
 
 from hiera_core.llm.client import ChatClient, ContextTooLong, ModelUnavailable, RequestFailed
 

@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from chat_server import Answer, ChatServer, Hang, Raw, plan_answer, python_answer
-from llm_helpers import GOOD_MODULE, LLM_VARIABLES, clean_env, hiera, tiny_workspace
+from helpers.chat_server import Answer, ChatServer, Hang, Raw, plan_answer, python_answer
+from helpers.engine import GOOD_MODULE, hiera
+from helpers.llm import LLM_VARIABLES, clean_env, tiny_workspace
 
 from hiera_core.events import discard
 from hiera_core.llm.config import Overrides

@@ -20,9 +20,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from chat_server import Answer, ChatServer, plan_answer, python_answer
-from llm_helpers import TINY_TASK, clean_env, hiera, tiny_workspace
-from test_llm_refine import FakeEvaluator, refiner_for
+from helpers.chat_server import Answer, ChatServer, plan_answer, python_answer
+from helpers.engine import TINY_TASK, hiera
+from helpers.llm import FakeEvaluator, clean_env, refiner_for, tiny_workspace
 
 # Both extension candidates wrap the extension the same way.
 MODEL_NEW = '''

@@ -7,9 +7,9 @@ import stat
 from pathlib import Path
 from types import SimpleNamespace
 
-from chat_server import Answer, ChatServer, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, numbered
-from test_llm_refine import FakeEvaluator, refiner_for
+from helpers.chat_server import Answer, ChatServer, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE
+from helpers.llm import FakeEvaluator, numbered, refiner_for
 
 from hiera_core.loop.evaluate import hardware_counters
 from hiera_core.profile.ncu import op_ncu

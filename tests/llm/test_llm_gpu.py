@@ -9,8 +9,8 @@ import json
 import os
 
 import pytest
-from chat_server import Answer, ChatServer, plan_answer, python_answer
-from llm_helpers import TINY_TASK, hiera
+from helpers.chat_server import Answer, ChatServer, plan_answer, python_answer
+from helpers.engine import TINY_TASK, hiera
 
 GPU_TASK = TINY_TASK.replace("torch.randn(64, 128)", "torch.randn(8192, 4096)")
 

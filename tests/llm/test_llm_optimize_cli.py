@@ -4,8 +4,9 @@ scripted chat-completions server: real workers verify and time the model's candi
 import json
 
 import pytest
-from chat_server import Answer, ChatServer, Status, plan_answer, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, clean_env, every_file_text, hiera, tiny_workspace
+from helpers.chat_server import Answer, ChatServer, Status, plan_answer, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE, hiera
+from helpers.llm import clean_env, every_file_text, tiny_workspace
 
 KEY = "sk-test-e2e-secret-5f3c1d"
 CRITIQUE = "Bottleneck: the offset is 1.5 where the reference adds 1.0. Next change: add 1.0."

@@ -4,18 +4,15 @@ model configured the command is the offline planner as before. The real CLI agai
 scripted chat-completions server, on CPU."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from chat_server import Answer, ChatServer, Status, plan_answer
-from llm_helpers import clean_env, every_file_text, hiera, tiny_workspace
+from helpers.chat_server import Answer, ChatServer, Status, plan_answer
+from helpers.engine import copy_example, hiera
+from helpers.llm import clean_env, every_file_text, tiny_workspace
 
 from hiera_core.plan.planner import ExpertPlanner
 from hiera_core.spec.model import Spec
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-from core_helpers import copy_example
 
 KEY = "sk-test-plan-secret-9a71e4"
 OFFLINE_FIELDS = {"planner", "workload_class", "summary", "spaces", "entries", "skipped", "choice", "regions"}

@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from chat_server import Answer, ChatServer, Status, plan_answer
-from llm_helpers import config_for
+from helpers.chat_server import Answer, ChatServer, Status, plan_answer
+from helpers.llm import config_for
 
 from hiera_core.llm.client import ChatClient, ModelUnavailable
 from hiera_core.loop.refine_planning import plan_with_model

@@ -5,63 +5,11 @@ import threading
 import time
 
 import pytest
-from chat_server import Answer, ChatServer, Hang, Status, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
+from helpers.chat_server import Answer, ChatServer, Hang, Status, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE
+from helpers.llm import FIRST_LINE, FakeEvaluator, numbered, refiner_for, statuses
 
-from hiera_core.events import discard
-from hiera_core.llm.client import ChatClient
-from hiera_core.loop.refine import Refiner
-from hiera_core.loop.session import CandidateOutcome
-from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
-
-FIRST_LINE = 24  # where a candidate's code would start in the evaluated file (after the reference)
-OFFLINE = [{"name": "pytorch.compile_default", "space": "pytorch", "strategy": "pytorch.compile_default",
-            "code": "class ModelNew(Model):\n    pass\n", "reason": "offline"}]
-
-
-class FakeEvaluator:
-    """Verifies candidates whose code adds 1.0 (speedup 1.5; offline ones 1.2), rejects the rest with
-    a values failure; records when each evaluation ran."""
-
-    def __init__(self, seconds: float = 0.0, failure: dict | None = None, status: str = "rejected"):
-        self.seconds = seconds
-        self.failure = failure
-        self.status = status
-        self.calls: list[dict] = []
-        self.intervals: list[tuple[float, float]] = []
-        self.threads: set[str] = set()
-
-    def __call__(self, candidate: dict, deadline: float | None = None):
-        started = time.monotonic()
-        time.sleep(self.seconds)
-        self.calls.append(candidate)
-        self.threads.add(threading.current_thread().name)
-        base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
-        offline = candidate["reason"] == "offline"
-        if offline or ("+ 1.0" in candidate["code"] and not self.failure):
-            outcome = CandidateOutcome(**base, status="verified", reason=candidate["reason"],
-                                       speedup=1.2 if offline else 1.5, ms=0.01, baseline_ms=0.015,
-                                       verification="passed: 5 checks", timing={"kernels": [
-                                           {"name": "aten::clamp", "ms": 0.004, "share": 0.6}]})
-        else:
-            failed = self.failure or {"check": "values", "message": "output 0: 8192 of 8192 values out of tolerance",
-                                      "reproducer": "seed 1000, task values, shapes [[64, 128]]"}
-            outcome = CandidateOutcome(**base, status=self.status, reason=f"{failed['check']}: {failed['message']}",
-                                       verification="failed", failed_check=failed)
-        self.intervals.append((started, time.monotonic()))
-        return outcome, FIRST_LINE
-
-
-def refiner_for(server, spec, record, evaluate, space="pytorch", emit=discard, **config):
-    client = ChatClient(config_for(server.url, **config), backoff_s=0.01)
-    plan = chosen_plan(ExpertPlanner().plan(spec), SpaceChoice(space, "fold the chain", "scripted", "model"))
-    return Refiner(client=client, config=client.config, record=record, spec=spec, plan=plan,
-                   reference_source="import torch\nclass Model: ...\n", class_name="Model",
-                   device_text="cpu: test machine", offline=OFFLINE, evaluate=evaluate, emit=emit)
-
-
-def statuses(record):
-    return [(e.sample, e.status) for e in record.samples()]
+from hiera_core.plan.planner import ExpertPlanner
 
 
 def test_feedback_reaches_the_model_and_the_fix_is_accepted(tiny_spec, record):

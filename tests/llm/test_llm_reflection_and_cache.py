@@ -2,9 +2,9 @@
 server and the real client (evaluations faked as in test_llm_refine)."""
 
 import pytest
-from chat_server import Answer, ChatServer, Status, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
-from test_llm_refine import FakeEvaluator, refiner_for, statuses
+from helpers.chat_server import Answer, ChatServer, Status, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE
+from helpers.llm import FakeEvaluator, config_for, numbered, refiner_for, statuses
 
 from hiera_core.errors import HieraError
 from hiera_core.llm.cache import AnswerCache
@@ -75,7 +75,7 @@ def test_no_temperature_configured_sends_none(tiny_spec, record):
 
 
 def cached_refiner(server, spec, record, store, replay=None):
-    from test_llm_refine import OFFLINE
+    from helpers.llm import OFFLINE
 
     from hiera_core.loop.refine import Refiner
     from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan

@@ -8,9 +8,9 @@ and the starting point is the real custom-CUDA candidate rendered from its lower
 import dataclasses
 
 import pytest
-from chat_server import Answer, ChatServer, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, config_for, numbered
-from test_llm_refine import FakeEvaluator, statuses
+from helpers.chat_server import Answer, ChatServer, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE
+from helpers.llm import FakeEvaluator, config_for, numbered, statuses
 
 from hiera_core.errors import HieraError
 from hiera_core.llm.client import ChatClient

@@ -9,8 +9,9 @@ import sys
 import time
 
 import pytest
-from chat_server import Answer, ChatServer, Hang, plan_answer, python_answer
-from llm_helpers import GOOD_MODULE, WRONG_MODULE, clean_env, hiera, tiny_workspace
+from helpers.chat_server import Answer, ChatServer, Hang, plan_answer, python_answer
+from helpers.engine import GOOD_MODULE, WRONG_MODULE, hiera
+from helpers.llm import clean_env, tiny_workspace
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 

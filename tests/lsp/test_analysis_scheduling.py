@@ -218,4 +218,8 @@ async def test_the_server_exits_without_waiting_for_a_large_files_analysis(start
     await session.shutdown()
     await asyncio.wait_for(server.wait(), 60)  # not the 120 s the analysis would take
     assert server.returncode == 0
-    assert not any(process_alive(pid) for pid in children)
+
+    async def children_gone():  # multiprocessing's resource tracker ends once it sees the server gone
+        while any(process_alive(pid) for pid in children):
+            await asyncio.sleep(0.05)
+    await asyncio.wait_for(children_gone(), 10)

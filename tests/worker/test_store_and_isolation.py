@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from core_helpers import SIMPLE_TASK, hiera, json_files_parse, workspace, write_task
+from helpers.engine import SIMPLE_TASK, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.errors import HieraError
 from hiera_core.store import Store, atomic_write_json, atomic_write_text, find_workspace_root, read_json

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from core_helpers import SIMPLE_TASK, hiera, workspace, write_task
+from helpers.engine import SIMPLE_TASK, hiera, workspace, write_task
 
 # Right on the task's own values and on normal ones; wrong only far from zero (the "offset" set).
 WRONG_FAR_FROM_ZERO = textwrap.dedent("""

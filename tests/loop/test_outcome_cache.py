@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
-from core_helpers import SIMPLE_TASK, workspace, write_task
+from helpers.engine import SIMPLE_TASK, workspace, write_task
 
 from hiera_core.cli import main as cli
 from hiera_core.errors import HieraError

@@ -5,35 +5,15 @@ import ast
 
 import pytest
 import torch
-from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
+from helpers.engine import EXAMPLES, SIMPLE_TASK, write_task
+from helpers.spaces import candidate_module, implement_context
 
 from hiera_core.spaces import strategies
-from hiera_core.spaces.strategy import ImplementContext
-from hiera_core.spec.contract import prepare
-from hiera_core.task.load import load_task
-
-
-def _context(path, device_for_plan="cuda", precision=None):
-    task = load_task(str(path))
-    prepared = prepare(task, "cpu", measure=False)
-    spec = prepared.spec
-    spec.device = device_for_plan
-    if precision:
-        spec.precision = precision
-    return task, prepared, ImplementContext(spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cpu")
-
-
-def _build(task, prepared, code):
-    namespace = {"__name__": "candidate"}
-    exec(compile(task.info.source + "\n" + code, "candidate", "exec"), namespace)
-    model = namespace["ModelNew"](*task.make_init()).eval()
-    model.load_state_dict(prepared.model.state_dict())
-    return model
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.py")))
 def test_every_applicable_strategy_writes_valid_source(example):
-    task, prepared, ctx = _context(EXAMPLES / example)
+    task, prepared, ctx = implement_context(EXAMPLES / example)
     for key, strategy in strategies().items():
         if strategy.space == "custom_cuda" or strategy.applies(ctx.spec) is None:
             continue
@@ -47,10 +27,10 @@ def test_every_applicable_strategy_writes_valid_source(example):
 
 
 def test_cublaslt_epilogue_matches_reference_on_cpu():
-    task, prepared, ctx = _context(EXAMPLES / "gemm_epilogue.py")
+    task, prepared, ctx = implement_context(EXAMPLES / "gemm_epilogue.py")
     candidate = strategies()["cuda_libs.cublaslt_epilogue"].generate(ctx)
     assert "_addmm_activation" in candidate.code and "relu" not in candidate.code.split("class ModelNew")[1]
-    model = _build(task, prepared, candidate.code)
+    model = candidate_module(task, prepared, candidate.code)
     with torch.no_grad():
         torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
 
@@ -75,10 +55,10 @@ def test_sdpa_rewrite_of_hand_written_attention(tmp_path):
         def get_init_inputs():
             return [32 ** -0.5]
     """)
-    task, prepared, ctx = _context(path)
+    task, prepared, ctx = implement_context(path)
     candidate = strategies()["pytorch.sdpa"].generate(ctx)
     assert "scaled_dot_product_attention" in candidate.code and "softmax" not in candidate.code
-    model = _build(task, prepared, candidate.code)
+    model = candidate_module(task, prepared, candidate.code)
     with torch.no_grad():
         torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
 
@@ -86,9 +66,9 @@ def test_sdpa_rewrite_of_hand_written_attention(tmp_path):
 def test_backend_flags_are_restored_even_when_forward_raises(tmp_path):
     path = write_task(tmp_path, "mm.py", SIMPLE_TASK.replace("torch.relu(x) * self.scale + 1.0",
                                                              "torch.mm(x, x.t()) * self.scale"))
-    task, prepared, ctx = _context(path, precision="tf32")
+    task, prepared, ctx = implement_context(path, precision="tf32")
     candidate = strategies()["cuda_libs.tf32"].generate(ctx)
-    model = _build(task, prepared, candidate.code)
+    model = candidate_module(task, prepared, candidate.code)
     before = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
     model(*prepared.inputs)
     assert (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32) == before
@@ -99,7 +79,7 @@ def test_backend_flags_are_restored_even_when_forward_raises(tmp_path):
 
 def test_tf32_only_when_the_contract_allows_it(tmp_path):
     path = write_task(tmp_path, "mm.py", SIMPLE_TASK.replace("torch.relu(x) * self.scale + 1.0", "torch.mm(x, x.t())"))
-    _, _, ctx = _context(path)
+    _, _, ctx = implement_context(path)
     assert strategies()["cuda_libs.tf32"].applies(ctx.spec) is None
     ctx.spec.precision = "tf32"
     assert strategies()["cuda_libs.tf32"].applies(ctx.spec)

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from core_helpers import write_task
+from helpers.engine import write_task
 
 import hiera_core.spaces.custom_cuda  # noqa: F401  (registers the custom-CUDA strategies)
 from hiera_core.profile.harness import InputRotation

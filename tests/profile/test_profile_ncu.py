@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from core_helpers import SIMPLE_TASK, write_task
+from helpers.engine import SIMPLE_TASK, write_task
 
 from hiera_core.loop.evaluate import hardware_counters
 from hiera_core.loop.session import CandidateOutcome

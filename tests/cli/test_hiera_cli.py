@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from core_helpers import SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
+from helpers.engine import GOOD_MODULE, SIMPLE_TASK, copy_example, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.propose import proposal_file as proposal
 
@@ -90,32 +90,18 @@ def test_profile_command_records_the_profile(tmp_path):
     assert index["profile"]["latency_ms"] == record["latency_ms"]
 
 
-GOOD_CANDIDATE = """
-import torch
-import torch.nn as nn
-
-class ModelNew(nn.Module):
-    def __init__(self, scale):
-        super().__init__()
-        self.scale = scale
-
-    def forward(self, x):
-        return torch.clamp(x, min=0) * self.scale + 1.0
-"""
-
-
 @pytest.mark.parametrize("body, check", [
-    (GOOD_CANDIDATE, None),
-    (GOOD_CANDIDATE.replace("* self.scale + 1.0", "* self.scale + 1.001"), "values"),
-    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
-                            "x.zero_()\n        return x + 1.0"), "input-mutation"),
-    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
-                            "return torch.full_like(x, float('nan'))"), "nan"),
-    (GOOD_CANDIDATE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
-                            "return (torch.clamp(x, min=0) * self.scale + 1.0)[:10]"), "shape"),
-    (GOOD_CANDIDATE.replace("class ModelNew", "class Other"), "load"),
-    (GOOD_CANDIDATE.replace("return torch.clamp", "try:\n            return torch.clamp")
-     .replace("+ 1.0\n", "+ 1.0\n        except Exception:\n            return x\n"), "try-except"),
+    (GOOD_MODULE, None),
+    (GOOD_MODULE.replace("* self.scale + 1.0", "* self.scale + 1.001"), "values"),
+    (GOOD_MODULE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                         "x.zero_()\n        return x + 1.0"), "input-mutation"),
+    (GOOD_MODULE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                         "return torch.full_like(x, float('nan'))"), "nan"),
+    (GOOD_MODULE.replace("return torch.clamp(x, min=0) * self.scale + 1.0",
+                         "return (torch.clamp(x, min=0) * self.scale + 1.0)[:10]"), "shape"),
+    (GOOD_MODULE.replace("class ModelNew", "class Other"), "load"),
+    (GOOD_MODULE.replace("return torch.clamp", "try:\n            return torch.clamp")  # its last line
+     + "\n        except Exception:\n            return x\n", "try-except"),
 ])
 def test_verify_command(tmp_path, body, check):
     folder = workspace(tmp_path)
@@ -142,7 +128,7 @@ def test_verify_command(tmp_path, body, check):
 def test_verify_infers_the_space_from_the_candidate(tmp_path):
     folder = workspace(tmp_path)
     write_task(folder, "simple.py", SIMPLE_TASK)
-    (folder / "candidate.py").write_text(GOOD_CANDIDATE)
+    (folder / "candidate.py").write_text(GOOD_MODULE)
     # A plain PyTorch rewrite: no --space, and still not held to the custom-kernel rules (reference-ops).
     run = hiera("verify", "simple.py", "candidate.py", "--device", "cpu", cwd=folder)
     assert run.stdout.startswith("space pytorch: no CUDA source, extension or library setting"), run.stderr
@@ -212,7 +198,7 @@ def test_events_report_a_failure_before_the_run_as_one_error_event(tmp_path, com
     folder = workspace(tmp_path)
     write_task(folder, "simple.py", SIMPLE_TASK)
     (folder / "syntax.py").write_text("import torch\nclass Model(:\n")
-    (folder / "candidate.py").write_text(GOOD_CANDIDATE)
+    (folder / "candidate.py").write_text(GOOD_MODULE)
     args = [*command, address, *(["candidate.py"] if command == ["verify"] else []), "--device", "cpu", "--events"]
     run = hiera(*args, cwd=folder)
     assert run.returncode == 2

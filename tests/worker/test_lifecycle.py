@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from core_helpers import REPO, SIMPLE_TASK, workspace, write_task
+from helpers.engine import REPO, SIMPLE_TASK, workspace, write_task
 
 from hiera_core.store import Store
 from hiera_core.worker import isolate

@@ -1,4 +1,4 @@
-"""Helpers for the bench tests: task records built by hand, and running the CLI."""
+"""Helpers for the bench tests: task records built by hand, and reading results and reports."""
 
 from __future__ import annotations
 
@@ -6,9 +6,6 @@ import base64
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -36,14 +33,6 @@ def record(task_id: str, level: int | None, outcome: str = "proposal", correct: 
         made.speedup_compile = compile_ / hiera_ms if compile_ else None
         made.speedup_best_compile = modes[best] / hiera_ms if best else None
     return made
-
-
-def hiera(*args: str, cwd: Path, env: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
-    environment = dict(os.environ, **(env or {}))
-    environment["PYTHONPATH"] = str(REPO) + (os.pathsep + environment["PYTHONPATH"]
-                                             if environment.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "hiera_core.cli.main", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 class ReportCells(HTMLParser):

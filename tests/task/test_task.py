@@ -1,7 +1,7 @@
 """Task loading: the formats, addressing, and one clear error (file:line + fix) per mistake."""
 
 import pytest
-from core_helpers import SIMPLE_TASK, write_task
+from helpers.engine import SIMPLE_TASK, write_task
 
 from hiera_core.errors import HieraError
 from hiera_core.task.load import load_task

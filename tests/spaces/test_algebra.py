@@ -6,8 +6,8 @@ import ast
 
 import pytest
 import torch
-from core_helpers import write_task
-from test_spaces import _build, _context
+from helpers.engine import write_task
+from helpers.spaces import candidate_module, implement_context
 
 from hiera_core.plan.planner import ExpertPlanner
 from hiera_core.spaces import strategies
@@ -50,7 +50,7 @@ def _forward_calls(code: str) -> set[str]:
 
 
 def _candidate(path):
-    task, prepared, ctx = _context(path)
+    task, prepared, ctx = implement_context(path)
     candidate = strategies()[KEY].generate(ctx)
     return task, prepared, ctx, candidate
 
@@ -74,7 +74,7 @@ def test_a_sum_over_a_linear_maps_outputs_becomes_a_matrix_vector_product(tmp_pa
     assert candidate.space == "pytorch" and "_hiera_summed" in candidate.code
     # The product matrix is never formed: no linear, no transpose, no reduction left in forward.
     assert not _forward_calls(candidate.code) & {"linear", "fc", "t", "sum", "mean"}
-    _assert_matches(_build(task, prepared, candidate.code), prepared.model, prepared.inputs)
+    _assert_matches(candidate_module(task, prepared, candidate.code), prepared.model, prepared.inputs)
 
 
 def test_constant_scalings_before_and_after_the_sum_fold_into_the_weights(tmp_path):
@@ -93,13 +93,13 @@ def test_constant_scalings_before_and_after_the_sum_fold_into_the_weights(tmp_pa
     ("return (x @ x.t()).sum(-1)", "no weight: both sides are inputs"),
 ])
 def test_it_does_not_apply_where_the_product_is_needed_or_the_map_is_not_linear(tmp_path, forward, why):
-    _, _, ctx = _context(_task(tmp_path, "self.weight = nn.Parameter(torch.randn(48, 32))", forward, "torch.randn(48, 32)"))
+    _, _, ctx = implement_context(_task(tmp_path, "self.weight = nn.Parameter(torch.randn(48, 32))", forward, "torch.randn(48, 32)"))
     assert strategies()[KEY].applies(ctx.spec) is None, why
 
 
 def test_the_kept_summed_weights_follow_in_place_updates_loaded_weights_and_new_tensors(tmp_path):
     task, prepared, _, candidate = _candidate(_task(tmp_path, *GEMM_SUM))
-    model = _build(task, prepared, candidate.code)
+    model = candidate_module(task, prepared, candidate.code)
     reference = prepared.model
     _assert_matches(model, reference, prepared.inputs)
     with torch.no_grad():  # an optimizer step: in place
@@ -115,7 +115,7 @@ def test_the_kept_summed_weights_follow_in_place_updates_loaded_weights_and_new_
 
 def test_gradients_reach_the_weights_under_autograd(tmp_path):
     task, prepared, _, candidate = _candidate(_task(tmp_path, *GEMM_SUM))
-    model = _build(task, prepared, candidate.code).train()
+    model = candidate_module(task, prepared, candidate.code).train()
     reference = prepared.model.train()
     for _ in range(2):  # the second call must not reuse a summed weight from an earlier graph
         model.zero_grad()
@@ -126,7 +126,7 @@ def test_gradients_reach_the_weights_under_autograd(tmp_path):
 
 
 def test_the_planner_puts_the_rewrite_first_whatever_the_workload_class(tmp_path):
-    _, _, ctx = _context(_task(tmp_path, *GEMM_SUM))
+    _, _, ctx = implement_context(_task(tmp_path, *GEMM_SUM))
     for workload_class in ("compute-bound", "memory-bound", "launch-bound"):
         ctx.spec.workload_class = workload_class
         plan = ExpertPlanner().plan(ctx.spec)

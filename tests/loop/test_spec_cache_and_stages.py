@@ -10,7 +10,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from core_helpers import SIMPLE_TASK, workspace, write_task
+from helpers.engine import SIMPLE_TASK, workspace, write_task
 
 from hiera_core.cli import main as cli
 from hiera_core.events import CANDIDATE_STAGES, following_stages, stage_announcer

@@ -1,4 +1,5 @@
-"""Helpers for the engine tests: write task files into a temporary workspace and run the CLI."""
+"""Task files written into a temporary workspace, the CLI run on them, and candidate modules for
+SIMPLE_TASK."""
 
 from __future__ import annotations
 
@@ -70,3 +71,21 @@ SIMPLE_TASK = """
     def get_init_inputs():
         return [2.0]
 """
+
+TINY_TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
+
+# A candidate module for TINY_TASK (plain PyTorch, so it verifies in a second on CPU) and a wrong one.
+GOOD_MODULE = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class ModelNew(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            return torch.clamp(x, min=0) * self.scale + 1.0
+""").strip()
+WRONG_MODULE = GOOD_MODULE.replace("+ 1.0", "+ 1.5")

@@ -1,7 +1,7 @@
 """The contract-augmented spec (measured and meta-only) and the expert planner."""
 
 import pytest
-from core_helpers import EXAMPLES, SIMPLE_TASK, write_task
+from helpers.engine import EXAMPLES, SIMPLE_TASK, write_task
 
 from hiera_core.plan.planner import ExpertPlanner, render_plan
 from hiera_core.spec.contract import classify, prepare
