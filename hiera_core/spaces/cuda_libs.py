@@ -34,11 +34,9 @@ def applies_cudnn_benchmark(spec: Spec) -> str | None:
 
 
 def generate_cudnn_benchmark(ctx: ImplementContext) -> Candidate:
-    forward = forward_with_flags(ctx.reference_class, CUDNN_AUTOTUNE_FLAGS)
-    code = model_new(ctx.reference_class, "The reference forward with cuDNN's algorithm autotuning "
-                     "(torch.backends.cudnn.benchmark), enabled only inside forward.", forward=forward)
-    return Candidate(name="cuda_libs.cudnn_benchmark", space="cuda_libs", strategy="cudnn_benchmark", code=code,
-                     reason=applies_cudnn_benchmark(ctx.spec) or "", requires_cuda=True)
+    return _with_flags(ctx, "cudnn_benchmark", CUDNN_AUTOTUNE_FLAGS, "The reference forward with cuDNN's algorithm "
+                       "autotuning (torch.backends.cudnn.benchmark), enabled only inside forward.",
+                       applies_cudnn_benchmark(ctx.spec))
 
 
 def applies_cudnn_nhwc(spec: Spec) -> str | None:
@@ -71,11 +69,16 @@ def applies_tf32(spec: Spec) -> str | None:
 
 
 def generate_tf32(ctx: ImplementContext) -> Candidate:
-    forward = forward_with_flags(ctx.reference_class, TF32_FLAGS)
-    code = model_new(ctx.reference_class, "TF32 tensor-core math for float32 GEMMs and convolutions "
-                     "(allowed by '# hiera: precision=tf32'), enabled only inside forward.", forward=forward)
-    return Candidate(name="cuda_libs.tf32", space="cuda_libs", strategy="tf32", code=code,
-                     reason=applies_tf32(ctx.spec) or "", requires_cuda=True)
+    return _with_flags(ctx, "tf32", TF32_FLAGS, "TF32 tensor-core math for float32 GEMMs and convolutions "
+                       "(allowed by '# hiera: precision=tf32'), enabled only inside forward.", applies_tf32(ctx.spec))
+
+
+def _with_flags(ctx: ImplementContext, strategy: str, flags: dict[str, str], description: str,
+                reason: str | None) -> Candidate:
+    """The reference forward run with library flags set inside it."""
+    code = model_new(ctx.reference_class, description, forward=forward_with_flags(ctx.reference_class, flags))
+    return Candidate(name=f"cuda_libs.{strategy}", space="cuda_libs", strategy=strategy, code=code,
+                     reason=reason or "", requires_cuda=True)
 
 
 # ---- cuBLASLt epilogue: Linear [+ bias] -> ReLU / tanh-GELU [* positive scale] in one call ------------

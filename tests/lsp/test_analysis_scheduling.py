@@ -8,6 +8,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from helpers.lsp import did_change, text_change
 from lsprotocol import types
 
 from hiera_core.worker.isolate import process_alive
@@ -41,18 +42,6 @@ def cuda_source(blocks: int) -> str:
     return "#include <cuda_runtime.h>\n\n" + "\n".join(BLOCK.format(i=i) for i in range(blocks))
 
 
-def _change(start: tuple[int, int], end: tuple[int, int], text: str) -> types.TextDocumentContentChangePartial:
-    return types.TextDocumentContentChangePartial(
-        range=types.Range(start=types.Position(line=start[0], character=start[1]),
-                          end=types.Position(line=end[0], character=end[1])), text=text)
-
-
-def _did_change(session, uri: str, version: int, *changes) -> None:
-    session.client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=list(changes)))
-
-
 def _apply(text: str, change: types.TextDocumentContentChangePartial) -> str:
     """The client's side of an edit (UTF-16 positions, as VS Code sends them)."""
     lines = LineIndex(encode(text))
@@ -79,18 +68,18 @@ async def test_diagnostics_after_incremental_edits_equal_a_fresh_analysis(start_
     unguarded = _unguarded_lines(text)
     edits = [
         # guard one store (a finding goes), break a kernel's signature (a parse error), type wide characters
-        [_change((unguarded[10], 4), (unguarded[10], 4), "if (i < n) ")],
-        [_change((unguarded[30] - 2, 0), (unguarded[30] - 2, 10), "__global__ vo")],
-        [_change((5, 0), (5, 0), "// é 😀 ü\n"), _change((6, 0), (6, 0), "/* 😀 */")],
+        [text_change((unguarded[10], 4), (unguarded[10], 4), "if (i < n) ")],
+        [text_change((unguarded[30] - 2, 0), (unguarded[30] - 2, 10), "__global__ vo")],
+        [text_change((5, 0), (5, 0), "// é 😀 ü\n"), text_change((6, 0), (6, 0), "/* 😀 */")],
         # delete a whole block, then add a kernel that indexes without a guard
-        [_change((unguarded[40] - 2, 0), (unguarded[41] - 2, 0), "")],
-        [_change((0, 0), (0, 0), "__global__ void added(float* y) { y[threadIdx.x] = 1.0f; }\n")],
+        [text_change((unguarded[40] - 2, 0), (unguarded[41] - 2, 0), "")],
+        [text_change((0, 0), (0, 0), "__global__ void added(float* y) { y[threadIdx.x] = 1.0f; }\n")],
     ]
     expected = text
     for version, changes in enumerate(edits, start=2):
         for change in changes:
             expected = _apply(expected, change)
-        _did_change(session, uri, version, *changes)
+        did_change(session, uri, version, *changes)
         await session.pushed_version(uri, version)
     incremental = await session.pushed_version(uri, len(edits) + 1)
 
@@ -122,10 +111,10 @@ async def test_findings_of_text_edited_during_its_analysis_are_never_pushed(star
     uri = session.open("kernels/busy.cu", text)
     await session.pushed_version(uri, 1, timeout=120)
     line = _unguarded_lines(text)[75]
-    _did_change(session, uri, 2, _change((line, 4), (line, 4), " "))
+    did_change(session, uri, 2, text_change((line, 4), (line, 4), " "))
     await _analysing(session, "busy.cu", 2)
     for version in range(3, 11):  # typing on while version 2 is analysed
-        _did_change(session, uri, version, _change((line, 4), (line, 4), " "))
+        did_change(session, uri, version, text_change((line, 4), (line, 4), " "))
     await session.pushed_version(uri, 10, timeout=120)
     await asyncio.sleep(0.5)  # anything still in flight would arrive now
     assert session.versions_pushed(uri) == [1, 10]
@@ -139,7 +128,7 @@ async def test_a_pull_answers_for_the_text_as_it_is_when_the_report_is_sent(star
     line = _unguarded_lines(text)[75]
     pending = asyncio.ensure_future(session.pulled(uri))
     await _analysing(session, "pulled.cu", 1, times=2)  # the second pull's analysis
-    _did_change(session, uri, 2, _change((line, 4), (line, 4), "if (i < n) "))  # guards one store
+    did_change(session, uri, 2, text_change((line, 4), (line, 4), "if (i < n) "))  # guards one store
     after = await asyncio.wait_for(pending, 120)
     assert sum(item.code == "HC101" for item in after) == sum(item.code == "HC101" for item in before) - 1
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from helpers.lsp import did_change, text_change
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -17,18 +18,6 @@ from hiera_lsp.documents import Document
 from hiera_lsp.positions import UTF8, UTF16, UTF32, LineIndex, encode
 
 CU = "kernels/scale.cu"
-
-
-def _change(start: tuple[int, int], end: tuple[int, int], text: str) -> types.TextDocumentContentChangePartial:
-    return types.TextDocumentContentChangePartial(
-        range=types.Range(start=types.Position(line=start[0], character=start[1]),
-                          end=types.Position(line=end[0], character=end[1])), text=text)
-
-
-def _did_change(session, uri: str, version: int, *changes) -> None:
-    session.client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=list(changes)))
 
 
 def _lines_of(items, code: str) -> list[int]:
@@ -41,12 +30,12 @@ async def test_incremental_edits_move_and_clear_findings(start_server):
     assert _lines_of(await session.pushed(uri), "HC101") == [4]
 
     # Two changes in one notification: the second's positions refer to the text after the first.
-    _did_change(session, uri, 2, _change((0, 0), (0, 0), "// one\n"), _change((1, 0), (1, 0), "// two\n"))
+    did_change(session, uri, 2, text_change((0, 0), (0, 0), "// one\n"), text_change((1, 0), (1, 0), "// two\n"))
     items = await session.pushed(uri, lambda items: _lines_of(items, "HC101") == [6])
     assert _lines_of(items, "HC110") == [12]
 
     # Guard the store: the unguarded-index warning goes away.
-    _did_change(session, uri, 3, _change((6, 4), (6, 4), "if (i < n) "))
+    did_change(session, uri, 3, text_change((6, 4), (6, 4), "if (i < n) "))
     items = await session.pushed(uri, lambda items: not _lines_of(items, "HC101"))
     assert _lines_of(items, "HC110") == [12]
 
@@ -56,7 +45,7 @@ async def test_edits_after_wide_characters_use_utf16_units(start_server):
     uri = session.open(CU)
     line = session.workspace.text(CU).splitlines()[2]  # "/* é 😀 */ __global__ void scale_kernel(..."
     emoji_end = line.index("😀") + 2  # UTF-16: the emoji is two units
-    _did_change(session, uri, 2, _change((2, emoji_end), (2, emoji_end), " ü"))
+    did_change(session, uri, 2, text_change((2, emoji_end), (2, emoji_end), " ü"))
 
     name_at = line.index("scale_kernel") + 1 + 2
     hover = await session.hover(uri, 2, name_at + 1)
@@ -77,7 +66,7 @@ async def test_a_whole_text_change_replaces_the_document(start_server):
 async def test_a_class_typed_into_a_file_gets_its_actions(start_server):
     session = await start_server()
     uri = session.open("block.py")
-    _did_change(session, uri, 2, _change((16, 0), (16, 0), "\n\nclass Typed(nn.Module):\n    def forw"))
+    did_change(session, uri, 2, text_change((16, 0), (16, 0), "\n\nclass Typed(nn.Module):\n    def forw"))
     actions = await session.code_actions(uri, 19, 6)
     assert [list(a.command.arguments) for a in actions][0] == [uri, "Typed"]
 
@@ -107,7 +96,7 @@ def test_incremental_parsing_matches_a_fresh_parse(name, text, data, encoding):
         a, b = sorted((lines.offset(start, encoding), lines.offset(end, encoding)))
         start, end = lines.position(a, encoding), lines.position(b, encoding)
         expected = (encode(expected)[:a] + encode(inserted) + encode(expected)[b:]).decode("utf-8", "surrogatepass")
-        document = document.changed(version, [_change((start.line, start.character), (end.line, end.character),
+        document = document.changed(version, [text_change((start.line, start.character), (end.line, end.character),
                                                       inserted)], encoding)
         assert document.text == expected
         fresh = Document(document.uri, "", version, expected)
