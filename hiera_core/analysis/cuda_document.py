@@ -244,24 +244,15 @@ class CudaDocument:
     # One pass over the file each, so that rules asking per function or launch stay linear in its size.
     @functools.cached_property
     def _functions_by_name(self) -> dict[str, list[CudaFunction]]:
-        by_name: dict[str, list[CudaFunction]] = {}
-        for function in self.functions:
-            by_name.setdefault(function.name, []).append(function)
-        return by_name
+        return _grouped(self.functions, lambda function: function.name)
 
     @functools.cached_property
     def _launches_by_kernel(self) -> dict[str, list[Launch]]:
-        by_kernel: dict[str, list[Launch]] = {}
-        for launch in self.launches:
-            by_kernel.setdefault(launch.kernel, []).append(launch)
-        return by_kernel
+        return _grouped(self.launches, lambda launch: launch.kernel)
 
     @functools.cached_property
     def _shared_by_scope(self) -> dict[int | None, list[SharedDecl]]:
-        by_scope: dict[int | None, list[SharedDecl]] = {}
-        for decl in self.shared:
-            by_scope.setdefault(None if decl.function is None else decl.function.id, []).append(decl)
-        return by_scope
+        return _grouped(self.shared, lambda decl: None if decl.function is None else decl.function.id)
 
     @functools.cached_property
     def _function_name_uses(self) -> dict[str, list[int]]:
@@ -280,6 +271,14 @@ class CudaDocument:
         """The innermost function whose definition contains `byte` (for hovers)."""
         inside = [f for f in self.functions if f.span.start_byte <= byte < f.span.end_byte]
         return min(inside, key=lambda f: f.span.end_byte - f.span.start_byte, default=None)
+
+
+def _grouped(items: list, key: Callable[[Any], Hashable]) -> dict:
+    """`items` by `key`, each group in the items' order."""
+    groups: dict = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return groups
 
 
 def _param(node: Node) -> Param | None:
