@@ -5,6 +5,7 @@
 #   bash benchmarks/gpu_session.sh tests      # pytest -m gpu: engine, custom CUDA, adversarial corpus (~9 min)
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
+#   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
 #   bash benchmarks/gpu_session.sh proxy      # issue 23: benchmarks/proxy (LEVELS, default 2,3), resumable
@@ -22,7 +23,7 @@ set -uo pipefail
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-if [ "${1:-tests}" = kernels ] && compgen -G ".whl/llm/*.whl" >/dev/null; then
+if [[ "${1:-tests}" =~ ^(kernels|llm)$ ]] && compgen -G ".whl/llm/*.whl" >/dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/llm/*.whl \
     && export PYTHONPATH="$PYTHONPATH:/tmp/site"
 fi
@@ -101,8 +102,12 @@ case "${1:-tests}" in
         -p no:cacheprovider --basetemp=/tmp/pt-llm 2>&1 | tee "$out/pytest_llm_gpu.log" | tail -15
     fi
     ;;
+  llm)
+    timeout -s INT 570 python3 -m pytest -m gpu tests/llm/test_llm_gpu.py -v -s --durations=5 \
+      -p no:cacheprovider --basetemp=/tmp/pt-llm 2>&1 | tee "$out/pytest_llm_gpu.log" | tail -80
+    ;;
   *)
-    echo "usage: $0 timing|tests|corpus|examples|kernels|stencil|suite|proxy|both" >&2
+    echo "usage: $0 timing|tests|corpus|examples|kernels|llm|stencil|suite|proxy|both" >&2
     exit 2
     ;;
 esac
