@@ -14,7 +14,7 @@ from rich.table import Table
 
 from hiera_core.bench.measures import BASELINES, P_VALUES, p_key, summarise
 from hiera_core.bench.record import TaskRecord
-from hiera_core.bench.report import BASELINE_TITLES, require_matplotlib
+from hiera_core.bench.report import BASELINE_TITLES, MODEL_COLUMNS, format_value, require_matplotlib
 from hiera_core.bench.results import REPORT_HTML, RESULTS_CSV, RESULTS_JSON, BenchResults
 from hiera_core.bench.runner import run_bench
 from hiera_core.bench.suite import discover
@@ -104,6 +104,16 @@ def summary_table(summary: dict) -> Table:
     return table
 
 
+def model_table(summary: dict) -> Table:
+    table = Table(title="model samples (apart from offline candidates)", title_justify="left")
+    for header in ("group", *(header for _, header, _ in MODEL_COLUMNS)):
+        table.add_column(header)
+    for name, group in [*summary["levels"].items(), ("overall", summary["overall"])]:
+        if "model" in group:
+            table.add_row(name, *(format_value(group["model"][key], kind) for key, _, kind in MODEL_COLUMNS))
+    return table
+
+
 def run(sources: list[str], levels: tuple[int, ...], limit: int | None, settings: BenchSettings, out: Path,
         resume: bool, stop_after_s: float | None, command: list[str], err: Console, out_console: Console,
         rerun: tuple[str, ...] = ()) -> BenchResults:
@@ -123,6 +133,9 @@ def run(sources: list[str], levels: tuple[int, ...], limit: int | None, settings
     if not out_console.is_terminal:  # a log or CI: rich would squeeze the tables into 80 columns
         out_console = Console(file=out_console.file, width=240)
     out_console.print(task_table(results.tasks))
-    out_console.print(summary_table(summarise(results.tasks)))
+    summary = summarise(results.tasks)
+    out_console.print(summary_table(summary))
+    if "model" in summary["overall"]:
+        out_console.print(model_table(summary))
     out_console.print(f"results in {out}: {RESULTS_JSON}, {RESULTS_CSV}, {REPORT_HTML}", highlight=False)
     return results

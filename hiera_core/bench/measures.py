@@ -68,6 +68,28 @@ def summarise_group(records: Sequence[TaskRecord]) -> dict:
         "geomean": {baseline: geomean(values) for baseline, values in speedups.items()},
         "median": {baseline: median(values) for baseline, values in speedups.items()},
         "speedups_counted": {baseline: len(values) for baseline, values in speedups.items()},
+        **({"model": model_efficiency(records)} if any(r.model_samples is not None for r in records) else {}),
+    }
+
+
+def model_efficiency(records: Sequence[TaskRecord]) -> dict:
+    """The model's samples over the tasks a model ran on, apart from the offline candidates."""
+    ran = [record for record in records if record.model_samples is not None]
+    judged = sum(record.model_judged or 0 for record in ran)
+    costs = [record.model_cost for record in ran]
+    return {
+        "tasks": len(ran),
+        "samples": sum(record.model_samples for record in ran),
+        "verified": sum(record.model_verified for record in ran),
+        "transport_failures": sum(record.model_transport_failures or 0 for record in ran),
+        # verified over judged answers, pooled over tasks
+        "valid_rate": sum(record.model_verified for record in ran) / judged if judged else None,
+        "tasks_with_a_valid_sample": sum(record.model_first_valid_sample is not None for record in ran),
+        "median_first_valid_sample": median(r.model_first_valid_sample for r in ran if r.model_first_valid_sample),
+        "median_tokens_to_first_valid": median(r.model_tokens_to_first_valid for r in ran
+                                               if r.model_tokens_to_first_valid is not None),
+        "median_tokens_to_best": median(r.model_tokens_to_best for r in ran if r.model_tokens_to_best is not None),
+        "cost": sum(costs) if costs and None not in costs else None,
     }
 
 

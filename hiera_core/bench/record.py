@@ -47,10 +47,24 @@ class TaskRecord:
     roofline_bound_ms: float | None = None
     roofline_pct: float | None = None  # of the delivered module
     roofline_pct_eager: float | None = None
-    samples: int = 0  # candidates implemented, verified and timed
+    samples: int = 0  # candidates implemented, verified and timed: offline and model ones together
     samples_to_first_valid: int | None = None  # 1-based; None when no candidate passed verification
     best_speedup_by_sample: list[float | None] = field(default_factory=list)  # best verified so far, per sample
     tokens: int | None = None  # LLM tokens; 0 in offline mode
+    # The model's samples apart from the offline candidates (all None in offline mode): the paper's
+    # sample efficiency. valid_rate is over the answers judged (transport failures counted apart);
+    # first_valid_sample is the 1-based model sample; tokens and calls count every request sent
+    # before that answer (planning and reviews included).
+    model_samples: int | None = None
+    model_judged: int | None = None  # answers verification judged
+    model_verified: int | None = None
+    model_valid_rate: float | None = None
+    model_transport_failures: int | None = None
+    model_first_valid_sample: int | None = None
+    model_tokens_to_first_valid: int | None = None
+    model_calls_to_best: int | None = None
+    model_tokens_to_best: int | None = None
+    model_cost: float | None = None  # in the price table's currency; None without prices
     wall_s: float = 0.0
     # Wall seconds of each worker step (prepare, each candidate, confirm-<name>, bench_time): where
     # a task's time went. results.json only.
@@ -66,6 +80,16 @@ class TaskRecord:
     # median that disagrees with optimize_speedup can be told apart from CPU-bound or noisy timing.
     timings: dict = field(default_factory=dict)
     environment: dict = field(default_factory=dict)
+
+    def record_model_samples(self, llm: dict) -> None:
+        """The model-sample fields from a run's `llm` summary (LLMRecord.summary)."""
+        first, best = llm.get("cost_to_first_valid") or {}, llm.get("cost_to_best") or {}
+        self.model_samples, self.model_judged, self.model_verified = llm["samples"], llm["judged"], llm["verified"]
+        self.model_valid_rate, self.model_transport_failures = llm["valid_rate"], llm["transport_failures"]
+        self.model_first_valid_sample = llm["samples_to_first_valid"]
+        self.model_tokens_to_first_valid = first.get("tokens")
+        self.model_calls_to_best, self.model_tokens_to_best = best.get("calls"), best.get("tokens")
+        self.model_cost = llm["cost"]
 
     @property
     def valid(self) -> bool:

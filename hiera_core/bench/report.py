@@ -27,6 +27,14 @@ TASK_COLUMNS = (  # (field, header, format)
     ("samples_to_first_valid", "first valid", "int"), ("tokens", "tokens", "int"), ("wall_s", "wall s", "s"),
     ("node", "node", "text"), ("gpu", "GPU", "text"),
 )
+MODEL_COLUMNS = (  # the model's samples per group, apart from offline candidates: (key, header, format)
+    ("tasks", "tasks", "int"), ("samples", "samples", "int"), ("verified", "verified", "int"),
+    ("valid_rate", "valid rate", "share"), ("transport_failures", "lost to the endpoint", "int"),
+    ("tasks_with_a_valid_sample", "tasks with a valid sample", "int"),
+    ("median_first_valid_sample", "median first valid sample", "num"),
+    ("median_tokens_to_first_valid", "median tokens to first valid", "num"),
+    ("median_tokens_to_best", "median tokens to best", "num"), ("cost", "cost", "num"),
+)
 ENVIRONMENT_KEYS = ("device", "gpu_name", "device_name", "driver", "cuda", "cudnn", "torch", "hiera_version", "python",
                     "sm_clock_mhz", "max_sm_clock_mhz", "mem_clock_mhz", "max_mem_clock_mhz", "power_limit_w",
                     "cpu", "cpu_count", "platform", "model", "endpoint")
@@ -41,7 +49,7 @@ def require_matplotlib() -> None:
                          hint="pip install matplotlib (a dependency of hiera: reinstall it to get it back)") from None
 
 
-def _format(value, kind: str) -> str:
+def format_value(value, kind: str) -> str:
     if value is None:
         return "-"
     if kind == "bool":
@@ -56,12 +64,14 @@ def _format(value, kind: str) -> str:
         return f"{100 * value:.0f}%"
     if kind == "s":
         return f"{value:.1f}"
+    if kind == "num":
+        return f"{value:.6g}"
     return str(value)
 
 
 def _cell(key: str, value, kind: str) -> str:
     return (f'<td data-key="{html.escape(key)}" data-value="{html.escape(json.dumps(value))}">'
-            f"{html.escape(_format(value, kind))}</td>")
+            f"{html.escape(format_value(value, kind))}</td>")
 
 
 # ---- plots ---------------------------------------------------------------------------------------
@@ -233,6 +243,22 @@ def _summary_table(summary: dict) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _model_table(summary: dict) -> str:
+    """The model-sample table, or "" when no task ran with a model."""
+    groups = [(name, group["model"]) for name, group in [("overall", summary["overall"]), *summary["levels"].items()]
+              if "model" in group]
+    if not groups:
+        return ""
+    rows = ["<tr>" + f"<th>{html.escape(name)}</th>"
+            + "".join(_cell(f"summary.{name}.model.{key}", model[key], kind) for key, _, kind in MODEL_COLUMNS)
+            + "</tr>" for name, model in groups]
+    return ("<h2>Model samples</h2><p>The model's samples apart from the offline candidates: valid rate over the "
+            "answers judged (answers lost to the endpoint apart); tokens count every request sent before the "
+            "answer, planning and reviews included.</p><table><thead><tr><th>group</th>"
+            + "".join(f"<th>{html.escape(header)}</th>" for _, header, _ in MODEL_COLUMNS)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+
 def _task_table(records: list[TaskRecord]) -> str:
     head = ["task", *(header for _, header, _ in TASK_COLUMNS), "note"]
     rows = []
@@ -291,6 +317,7 @@ median over the valid tasks. Eager and torch.compile (each mode timed: {html.esc
 timed against the reference alternately, and a speedup over a compile mode is the product of the
 two ratios, each of one method.</p>
 <div class="wide">{_summary_table(data['summary'])}</div>
+{_model_table(data['summary'])}
 {figures}
 <h2>Tasks</h2>
 <div class="wide">{_task_table(records)}</div>

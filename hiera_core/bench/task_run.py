@@ -112,6 +112,8 @@ def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
             best = max(best or 0.0, candidate["speedup"])
         record.best_speedup_by_sample.append(best)
     record.tokens = result["llm"]["tokens"]["total"] if result.get("llm") else 0  # offline mode spends none
+    if result.get("llm"):
+        record.record_model_samples(result["llm"])
     if result.get("proposal_path"):
         target = out / "proposals" / f"{slug(record.id)}.py"
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -173,8 +173,10 @@ class LLMRecord:
         return {
             "model": self.config.get("model"), "plan_model": self.config.get("plan_model") or self.config.get("model"),
             "endpoint": self.config.get("base_url") or "https://api.openai.com/v1", "config": self.config,
-            "samples": len(samples), "finished": len(finished), "verified": len(verified),
+            "samples": len(samples), "finished": len(finished), "judged": len(judged), "verified": len(verified),
             "invalid": sum(e.status == "invalid" for e in samples),
+            # answers lost to the endpoint (no answer to judge): not in valid_rate's denominator
+            "transport_failures": sum(e.status == "error" for e in samples),
             "duplicates": sum(e.status == "duplicate" for e in samples),
             "cache_hits": sum(e.cached for e in self.exchanges),
             "reflections": sum(e.stage == "reflect" for e in self.exchanges),

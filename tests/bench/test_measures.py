@@ -67,3 +67,26 @@ def test_summary_per_level_in_level_order(four_tasks):
 def test_a_failed_task_is_never_valid():
     failed = record("level1/x.py", 1, outcome="error", correct=True, speedup_eager=2.0, speedup_compile=2.0)
     assert not failed.valid and fast_p([failed], 0.0, "eager") == 0.0
+
+
+def test_model_samples_are_summarised_apart_from_offline_candidates():
+    model = dict(samples=8, best_speedup_by_sample=[1.0] * 8)  # 8 candidates, offline and model together
+    tasks = [
+        record("level2/a.py", 2, eager=1.0, hiera_ms=0.5, **model, model_samples=5, model_judged=4, model_verified=2,
+               model_valid_rate=0.5, model_transport_failures=1, model_first_valid_sample=2,
+               model_tokens_to_first_valid=3000, model_calls_to_best=4, model_tokens_to_best=6000, model_cost=0.25),
+        record("level2/b.py", 2, eager=1.0, hiera_ms=0.5, **model, model_samples=3, model_judged=3, model_verified=1,
+               model_valid_rate=1 / 3, model_transport_failures=0, model_first_valid_sample=3,
+               model_tokens_to_first_valid=5000, model_calls_to_best=4, model_tokens_to_best=5000, model_cost=0.5),
+        record("level3/c.py", 3, eager=1.0, hiera_ms=0.5, samples=4),  # offline: no model samples
+    ]
+    summary = summarise(tasks)
+    assert summary["overall"]["model"] == {
+        "tasks": 2, "samples": 8, "verified": 3, "transport_failures": 1,
+        "valid_rate": 3 / 7,  # verified over judged, pooled; the lost answer is in neither
+        "tasks_with_a_valid_sample": 2, "median_first_valid_sample": 2.5,
+        "median_tokens_to_first_valid": 4000, "median_tokens_to_best": 5500, "cost": 0.75}
+    assert "model" not in summary["levels"]["level3"]  # no model ran there
+    tasks[1].model_cost = None  # one task's model had no price: no total
+    assert summarise(tasks)["overall"]["model"]["cost"] is None
+    assert "model" not in summarise([tasks[2]])["overall"]

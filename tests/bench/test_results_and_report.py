@@ -13,6 +13,11 @@ from hiera_core.errors import HieraError
 ENVIRONMENT = {"device": "cuda", "gpu_name": "NVIDIA H200", "driver": "580.159.04", "sm_clock_mhz": 1980,
                "torch": "2.11.0+cu130", "cuda": "13.0", "hiera_version": "0.1.0", "model": None, "endpoint": None}
 SETTINGS = {"device": "cuda", "budget": 4, "timeout_s": 600.0, "model": None, "endpoint": None, "samples": None}
+# LLMRecord.summary's fields that the bench reads: 4 model samples, one lost to the endpoint
+MODEL_SUMMARY = {"samples": 4, "judged": 3, "verified": 2, "transport_failures": 1, "valid_rate": 2 / 3,
+                 "samples_to_first_valid": 2, "cost": None,
+                 "cost_to_first_valid": {"calls": 3, "tokens": 5200, "cost": None, "seconds": 40.0, "sample": 2},
+                 "cost_to_best": {"calls": 5, "tokens": 9100, "cost": None, "seconds": 80.0, "sample": 4}}
 ROOFLINE = dict(peak_flops=67e12, peak_bw=4.3e12, roofline_device="NVIDIA H200")
 
 
@@ -47,6 +52,21 @@ def test_the_three_outputs_agree(tmp_path):
     assert "level2/1_Gemm_&lt;&amp;&gt;_Gelu.py" in html and "<&>" not in html
     assert "NVIDIA H200" in html and "offline expert mode" in html
     assert not (set(p.name for p in tmp_path.iterdir()) - {"results.json", "results.csv", "report.html"})
+
+
+def test_model_samples_appear_apart_in_all_three_outputs(tmp_path):
+    with_model = _records()
+    with_model[0].record_model_samples(MODEL_SUMMARY)
+    results = BenchResults(settings={**SETTINGS, "model": "scripted", "endpoint": "http://127.0.0.1:1/v1"},
+                           environment=ENVIRONMENT, command=[], tasks=with_model)
+    save(tmp_path, results)
+    data = assert_outputs_agree(tmp_path)  # the model table's cells included
+    task = data["tasks"][0]
+    assert (task["samples"], task["model_samples"], task["model_first_valid_sample"]) == (3, 4, 2)
+    assert (task["model_valid_rate"], task["model_transport_failures"], task["model_tokens_to_best"]) == (2 / 3, 1, 9100)
+    assert data["summary"]["overall"]["model"]["tasks"] == 1 and "model" not in data["summary"]["levels"]["level2"]
+    html = (tmp_path / "report.html").read_text()
+    assert "<h2>Model samples</h2>" in html and 'data-key="summary.level1.model.valid_rate"' in html
 
 
 def test_records_survive_a_round_trip(tmp_path):

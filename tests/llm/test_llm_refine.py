@@ -68,6 +68,7 @@ def test_500s_forever_trip_the_circuit_breaker_which_says_so_once(tiny_spec, rec
     assert summary["stop_reason"] == (f"model unavailable: dropped {server.url} after 3 requests lost in a row "
                                       f"(the last: {lost})")
     assert summary["valid_rate"] is None  # lost requests say nothing of the model's answers
+    assert (summary["samples"], summary["judged"], summary["transport_failures"]) == (3, 0, 3)
     said = [event.message for event in events if "llm_error" in event.data]
     assert len(said) == 1 and said[0].startswith(f"dropped {server.url}")
     assert [c["name"] for c, _ in evaluated] == ["pytorch.compile_default"]  # the offline candidate still raced
