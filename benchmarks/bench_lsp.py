@@ -36,6 +36,7 @@ from pygls.uris import from_fs_path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # hiera_core, for writing the index record the hover reads
+from hiera_core.index_entry import ProfiledKernel, ProfileEntry  # noqa: E402
 from hiera_core.store import Store, task_key  # noqa: E402
 
 START_TARGET_MS = 500.0
@@ -95,12 +96,10 @@ def workspace() -> Path:
     (root / "large.cu").write_text(large * (LARGE_FILE_BYTES // len(large.encode())))
     store = Store(root)
     path = root / "elementwise_chain.py"
-    store.update_index(task_key(store.workspace, path, "Model"), file=str(path), **{"class": "Model"}, profile={
-        "device": "cuda", "device_name": "NVIDIA H200", "latency_ms": 0.612, "spread_ms": 0.004,
-        "kernels": [{"name": f"void scale_{i}(float const*, float*, float, int)", "ms": 0.1, "share": 0.2}
-                    for i in range(5)],
-        "flops": 1.2e8, "bytes": 1.3e8, "intensity": 0.9, "roofline_bound_ms": 0.031, "roofline_pct": 5.1,
-        "date": "2026-11-29T10:00:00"})
+    store.update_index(task_key(store.workspace, path, "Model"), file=str(path), class_name="Model", profile=ProfileEntry(
+        device="cuda", device_name="NVIDIA H200", latency_ms=0.612, spread_ms=0.004,
+        kernels=[ProfiledKernel(f"void scale_{i}(float const*, float*, float, int)", 0.1, 0.2) for i in range(5)],
+        flops=1.2e8, bytes=1.3e8, intensity=0.9, roofline_bound_ms=0.031, roofline_pct=5.1, date="2026-11-29T10:00:00"))
     return root
 
 

@@ -7,7 +7,7 @@ Layout:
     .hiera/runs/<run-id>/candidates/<name>.py / <name>.json   source, verification and profile
     .hiera/runs/<run-id>/proposal.py       the winning proposal (when one was found)
     .hiera/runs/<run-id>/events.jsonl      every progress event
-    .hiera/index/<task-key>.json           latest run, spec, profile and proposal per task (hover reads this)
+    .hiera/index/<task-key>.json           latest run, spec, profile and proposal per task (hiera_core.index_entry)
     .hiera/cache/spec/<key>.json           the reference's measured spec, plan and candidates, by content key
     .hiera/cache/outcome/<key>.json        a candidate's verdict, checks and timing (hiera_core.loop.outcome_cache)
     .hiera/cache/confirmation/<key>.json   the fresh-process re-timing of a run's best candidates
@@ -36,10 +36,12 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.index_entry import IndexEntry
 
 STORE_DIR = ".hiera"
 CACHE_DIR = "cache"
@@ -189,18 +191,33 @@ class Store:
     def index_path(self, key: str) -> Path:
         return self.root / "index" / f"{key}.json"
 
-    def read_index(self, key: str) -> dict:
-        return read_json(self.index_path(key)) or {}
+    def read_index(self, key: str) -> IndexEntry:
+        """The task's index entry; the empty one when there is none or it does not parse."""
+        return IndexEntry.from_dict(read_json(self.index_path(key)))
 
-    def update_index(self, key: str, **entries: Any) -> dict:
-        """Merge entries into the task's index record under the store lock."""
+    def index_entries(self) -> list[IndexEntry]:
+        """Every task's index entry, in the order of their keys."""
+        folder = self.root / "index"
+        try:
+            names = sorted(name for name in os.listdir(folder) if name.endswith(".json"))
+        except OSError:
+            return []
+        return [IndexEntry.from_dict(read_json(folder / name)) for name in names]
+
+    def update_index(self, key: str, **parts: Any) -> IndexEntry:
+        """Set `parts` (IndexEntry's fields) of the task's index entry under the store lock, and its
+        `updated` time. Only those keys of the file change: its other parts stay as they are on disk,
+        those only another version of HIERA knows too (a malformed file is replaced)."""
         with self.lock():
-            record = self.read_index(key)
-            record.update(entries)
-            record["updated"] = time.time()
+            path = self.index_path(key)
+            stored = read_json(path)
+            stored = stored if isinstance(stored, dict) else {}
+            entry = replace(IndexEntry.from_dict(stored), **parts, updated=time.time())
+            written = entry.to_dict()
+            changed = {name: written[name] for name in map(IndexEntry.json_key, [*parts, "updated"])}
             with _writing(self.root):
-                atomic_write_json(self.index_path(key), record)
-            return record
+                atomic_write_json(path, {**stored, **changed})
+            return entry
 
 
 def cache_key(parts: dict) -> str:

@@ -18,6 +18,7 @@ from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, stopwatch
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.loop.optimize import optimize
+from hiera_core.loop.run_result import OptimizeResult
 from hiera_core.loop.session import Settings
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
@@ -64,12 +65,12 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     except HieraError as error:
         return _failed(record, "optimize", error, host, started, gpu)
     _record_optimize(record, result, out)
-    spec = Store.for_file(task.path).run(result["run"]).read_json("spec.json") or {}
+    spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
     emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal", progress=0.99))
     proposal = str((out / record.proposal).resolve()) if record.proposal else None
     try:
         with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
-            request = BenchTimeRequest(address=result["address"], device=settings.device,
+            request = BenchTimeRequest(address=result.address, device=settings.device,
                                        proposal_paths=[proposal] if proposal else [],
                                        compile_modes=list(settings.compile_modes))
             timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
@@ -79,8 +80,8 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     record.worker_s["bench_time"].update(timed.seconds)
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed.environment, gpu)
-    if result.get("llm"):  # the model this task's run actually used (pyproject.toml may differ per folder)
-        record.environment.update(model=result["llm"]["model"], endpoint=redact_endpoint(result["llm"]["endpoint"]))
+    if result.llm:  # the model this task's run actually used (pyproject.toml may differ per folder)
+        record.environment.update(model=result.llm["model"], endpoint=redact_endpoint(result.llm["endpoint"]))
     record.wall_s = time.monotonic() - started
     return record
 
@@ -95,29 +96,28 @@ def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, start
     return record
 
 
-def _record_optimize(record: TaskRecord, result: dict, out: Path) -> None:
-    record.outcome = result["status"]
-    record.run = result["run"]
-    record.worker_s = dict(result.get("worker_seconds", {}))
-    record.space, record.strategy = result.get("space"), result.get("strategy")
-    record.verification = result.get("verification")
-    record.optimize_speedup = result.get("speedup")
-    candidates = result.get("candidates", [])
-    record.samples = len(candidates)
+def _record_optimize(record: TaskRecord, result: OptimizeResult, out: Path) -> None:
+    record.outcome = result.status
+    record.run = result.run
+    record.worker_s = dict(result.worker_seconds)
+    record.space, record.strategy = result.space, result.strategy
+    record.verification = result.verification
+    record.optimize_speedup = result.speedup
+    record.samples = len(result.candidates)
     best: float | None = None
-    for number, candidate in enumerate(candidates, start=1):
-        if candidate["status"] == "verified" and candidate.get("speedup"):
+    for number, candidate in enumerate(result.candidates, start=1):
+        if candidate.status == "verified" and candidate.speedup:
             if record.samples_to_first_valid is None:
                 record.samples_to_first_valid = number
-            best = max(best or 0.0, candidate["speedup"])
+            best = max(best or 0.0, candidate.speedup)
         record.best_speedup_by_sample.append(best)
-    record.tokens = result["llm"]["tokens"]["total"] if result.get("llm") else 0  # offline mode spends none
-    if result.get("llm"):
-        record.record_model_samples(result["llm"])
-    if result.get("proposal_path"):
+    record.tokens = result.llm["tokens"]["total"] if result.llm else 0  # offline mode spends none
+    if result.llm:
+        record.record_model_samples(result.llm)
+    if result.proposal_path:
         target = out / "proposals" / f"{slug(record.id)}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(result["proposal_path"], target)  # the output folder stands on its own
+        shutil.copyfile(result.proposal_path, target)  # the output folder stands on its own
         record.proposal = str(target.relative_to(out))
 
 

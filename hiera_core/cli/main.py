@@ -217,10 +217,10 @@ def optimize_command(address, budget, device, gpu, timeout, write, jobs, no_cach
         except HieraError as error:
             fail(error, as_json, events)
     if as_json:
-        click.echo(json.dumps(result, indent=2, default=str))
+        click.echo(json.dumps(result.to_dict(), indent=2, default=str))
     elif not events:
         print_optimize(result)
-    sys.exit(0 if result["status"] == "proposal" else 1)
+    sys.exit(0 if result.status == "proposal" else 1)
 
 
 @main.command()
@@ -239,9 +239,10 @@ def profile(address, device, gpu, timeout, as_json, events) -> None:
         except HieraError as error:
             fail(error, as_json, events)
     if events:
-        emit(Event("result", stage="profile", message=f"{record['latency_ms']:.4g} ms", progress=1.0, data=record))
+        emit(Event("result", stage="profile", message=f"{record.latency_ms:.4g} ms", progress=1.0,
+                   data=record.to_dict()))
     elif as_json:
-        click.echo(json.dumps({"profile": record, "timing": timing}, indent=2))
+        click.echo(json.dumps({"profile": record.to_dict(), "timing": timing}, indent=2))
     else:
         print_profile(session.address, timing, record)
 
@@ -272,14 +273,16 @@ def verify(reference, candidate, device, space, timeout, sanitize, seed, as_json
     result, passed, chosen = verified.result, verified.passed, verified.space
     verification = verified.recorded
     if events:
-        emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0, data=verification))
+        emit(Event("result", stage="verify", message="passed" if passed else "failed", progress=1.0,
+                   data=verification.to_dict()))
     elif as_json:
         # What the judge got to: the run seed once it drew input sets, the timing once it timed the candidate.
         shown = (("seed",) if result.seed is not None else ()) + (
             ("speedup", "speedup_interval", "significant", "timing_verdict", "unreliable", "baseline", "candidate")
             if result.candidate is not None else ())
         figures = result.to_dict()
-        click.echo(json.dumps({"passed": passed, "space": chosen.space, "space_reason": chosen.reason, **verification,
+        click.echo(json.dumps({"passed": passed, "space": chosen.space, "space_reason": chosen.reason,
+                               **verification.to_dict(),
                                **{key: figures[key] for key in shown}}, indent=2))
     else:
         print_verification(reference, candidate, verified)

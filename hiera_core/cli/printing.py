@@ -15,6 +15,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, JsonLinesEmitter
+from hiera_core.index_entry import ProfileEntry
+from hiera_core.loop.run_result import OptimizeResult
 from hiera_core.loop.session import Session
 from hiera_core.loop.verify_file import FileVerification
 
@@ -98,58 +100,55 @@ def say_spec_cache(session: Session, text: bool) -> None:
         stderr.print(session.state.spec_cache["note"], highlight=False, markup=False, soft_wrap=True)
 
 
-def print_optimize(result: dict) -> None:
+def print_optimize(result: OptimizeResult) -> None:
     from rich.table import Table
     from rich.text import Text
 
     # Cells are Text, not markup: reasons quote the candidate's messages, brackets and all.
-    table = Table(title=Text(f"{result['address']} on {result['device']} ({result['device_name']})"),
-                  title_justify="left")
+    table = Table(title=Text(f"{result.address} on {result.device} ({result.device_name})"), title_justify="left")
     for column in ("candidate", "space", "status", "ms", "speedup", "note"):
         table.add_column(column)
-    for outcome in result["candidates"]:
-        table.add_row(*map(Text, (outcome["name"], outcome["space"], outcome["status"],
-                                  f"{outcome['ms']:.4g}" if outcome["ms"] else "-",
-                                  f"{outcome['speedup']:.2f}x" if outcome["speedup"] else "-",
-                                  (outcome["verification"] if outcome["status"] == "verified"
-                                   else outcome["reason"])[:90])))
+    for outcome in result.candidates:
+        table.add_row(*map(Text, (outcome.name, outcome.space, outcome.status,
+                                  f"{outcome.ms:.4g}" if outcome.ms else "-",
+                                  f"{outcome.speedup:.2f}x" if outcome.speedup else "-",
+                                  (outcome.verification if outcome.status == "verified" else outcome.reason)[:90])))
     stdout.print(table)
-    if (result.get("spec_cache") or {}).get("used"):
-        stdout.print(result["spec_cache"]["note"], highlight=False, markup=False)
-    if (result.get("outcome_cache") or {}).get("note"):
-        stdout.print(result["outcome_cache"]["note"], highlight=False, markup=False)
-    if result["llm"]:
-        llm = result["llm"]
+    if (result.spec_cache or {}).get("used"):
+        stdout.print(result.spec_cache["note"], highlight=False, markup=False)
+    if result.outcome_cache.note:
+        stdout.print(result.outcome_cache.note, highlight=False, markup=False)
+    if result.llm:
+        llm = result.llm
         rate = "-" if llm["valid_rate"] is None else f"{llm['valid_rate']:.0%}"
         stdout.print(f"model {llm['model']}: {llm['samples']} samples, {llm['verified']} verified (valid rate {rate}, "
                      f"first valid at sample {llm['samples_to_first_valid'] or '-'}), {llm['tokens']['total']} tokens, "
                      f"{llm['cache_hits']} answers from the cache, "
                      + (f"cost {llm['cost']:.4g}" if llm["cost"] is not None else llm["cost_note"])
                      + f"; stopped: {llm['stop_reason']}", highlight=False, markup=False)
-    if result["status"] == "proposal":
-        stdout.print(result["diff"], highlight=False, markup=False)
-        where = result["target_path"] if result["written"] else result["proposal_path"]
-        stdout.print(f"[bold green]{escape(result['message'])}[/]", highlight=False)
-        stdout.print(f"proposal written to {where}" + ("" if result["written"] else
+    if result.status == "proposal":
+        stdout.print(result.diff, highlight=False, markup=False)
+        where = result.target_path if result.written else result.proposal_path
+        stdout.print(f"[bold green]{escape(result.message)}[/]", highlight=False)
+        stdout.print(f"proposal written to {where}" + ("" if result.written else
                                                         " (use --write to place it next to the source)"),
                      highlight=False, markup=False)
-        if result.get("previous_saved_to"):
-            stdout.print(f"the previous {result['target_path']} was kept at {result['previous_saved_to']}",
-                         markup=False)
+        if result.previous_saved_to:
+            stdout.print(f"the previous {result.target_path} was kept at {result.previous_saved_to}", markup=False)
     else:
-        stdout.print(f"[bold yellow]{escape(result['message'])}[/]", highlight=False)
+        stdout.print(f"[bold yellow]{escape(result.message)}[/]", highlight=False)
 
 
-def print_profile(address: str, timing: dict, record: dict) -> None:
+def print_profile(address: str, timing: dict, record: ProfileEntry) -> None:
     """`hiera profile`'s text: the latency, GPU and host time, the roofline and the kernels' shares."""
-    stdout.print(f"{address} on {record['device_name']}: median {timing['median_ms']:.4g} ms "
+    stdout.print(f"{address} on {record.device_name}: median {timing['median_ms']:.4g} ms "
                  f"(IQR {timing['iqr_ms']:.3g} ms, {timing['iterations']} calls; {timing['method']})",
                  highlight=False, markup=False)
     if timing["device"] == "cuda":
         stdout.print(f"GPU time {timing['gpu_median_ms']:.4g} ms, host time {timing['host_median_ms']:.4g} ms per "
                      f"call: {timing['bound']}-bound", highlight=False)
-    stdout.print(f"roofline bound {record['roofline_bound_ms'] * 1000:.3g} us on {record['roofline_device']}"
-                 f" -> {record['roofline_pct']:.3g}% of roofline; {record['workload_class']}", highlight=False)
+    stdout.print(f"roofline bound {record.roofline_bound_ms * 1000:.3g} us on {record.roofline_device}"
+                 f" -> {record.roofline_pct:.3g}% of roofline; {record.workload_class}", highlight=False)
     for kernel in timing.get("kernels", []):
         stdout.print(f"  {kernel['share'] * 100:5.1f}%  {kernel['ms']:.4g} ms  {kernel['name']}",
                      highlight=False, markup=False)

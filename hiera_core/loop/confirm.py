@@ -5,7 +5,8 @@ store's cache when the same contenders were confirmed before (hiera_core.loop.ou
 from __future__ import annotations
 
 from hiera_core.errors import HieraError
-from hiera_core.loop.session import CandidateOutcome, Session
+from hiera_core.loop.run_result import CandidateOutcome
+from hiera_core.loop.session import Session
 from hiera_core.plan.planner import MIN_SPEEDUP
 from hiera_core.store import iso_time
 from hiera_core.worker.requests import BenchTimeRequest, ProposalTiming

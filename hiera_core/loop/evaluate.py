@@ -11,7 +11,8 @@ from pathlib import Path
 
 from hiera_core.errors import HieraError
 from hiera_core.events import Event, following_stages
-from hiera_core.loop.session import CandidateOutcome, Session
+from hiera_core.loop.run_result import CandidateOutcome
+from hiera_core.loop.session import Session
 from hiera_core.propose import proposal_file as proposals
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
@@ -156,8 +157,7 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
     base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
     if session.resumed is not None and (recorded := session.resumed.outcome(candidate)) is not None:
         # evaluated by the run this one resumes: its verdict and timing stand
-        return CandidateOutcome(**{key: value for key, value in recorded.items()
-                                   if key in CandidateOutcome.__dataclass_fields__})
+        return CandidateOutcome.from_dict(recorded)
     limit, hint = session.candidate_time_limit(spec)
     if deadline is not None and deadline - time.monotonic() < limit:
         limit, hint = max(deadline - time.monotonic(), 1.0), "the model's time budget (--time-budget) ran out"

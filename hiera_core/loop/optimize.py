@@ -17,18 +17,20 @@ from pathlib import Path
 
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
+from hiera_core.index_entry import SpecEntry
 from hiera_core.llm.record import LLMRecord
 from hiera_core.loop.evaluate import evaluate_side_by_side, hardware_counters, host_bound_refinements, run_candidate
 from hiera_core.loop.outcome_cache import OutcomeCache
 from hiera_core.loop.reference import at_roofline_limit, prepare_reference
 from hiera_core.loop.result import propose
-from hiera_core.loop.session import CandidateOutcome, Session, Settings, configure_llm, default_jobs
+from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
+from hiera_core.loop.session import Session, Settings, configure_llm, default_jobs
 from hiera_core.plan.planner import Plan
 from hiera_core.spec.model import Spec
 
 
-def optimize(address: str, settings: Settings, emit: Emit) -> dict:
-    """Run the loop; returns the result summary (also the final `result` event's data)."""
+def optimize(address: str, settings: Settings, emit: Emit) -> OptimizeResult:
+    """Run the loop; returns its result (also the final `result` event's data)."""
     session = Session(address, "optimize", settings, emit)
     try:
         if settings.resume:
@@ -48,7 +50,7 @@ def optimize(address: str, settings: Settings, emit: Emit) -> dict:
         raise
 
 
-def _optimize(session: Session) -> dict:
+def _optimize(session: Session) -> OptimizeResult:
     settings = session.settings
     run = session.run
     prepared = prepare_reference(session)
@@ -58,7 +60,7 @@ def _optimize(session: Session) -> dict:
                                          read=settings.cache)
     run.write_json("spec.json", spec.to_dict())
     run.write_json("plan.json", plan.to_dict())
-    session.update_index(spec={"run": run.id, "path": str(run.path / "spec.json")})
+    session.update_index(spec=SpecEntry(run=run.id, path=str(run.path / "spec.json")))
     session.stage("plan", plan.summary, 0.3, ranking=[e.strategy for e in plan.entries])
     session.state.rejected_strategies = prepared.rejected
     candidates = [candidate.to_dict() for candidate in prepared.candidates]  # the loop's candidates are dicts

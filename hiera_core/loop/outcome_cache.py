@@ -20,7 +20,7 @@ by the next write (Store.write_cache: atomic). Pure: no torch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
 from typing import TypeVar
 
 from hiera_core.store import Store, cache_key, iso_time
@@ -67,10 +67,11 @@ class OutcomeCache:
         return {**self.base, "candidate": {name: candidate.get(name) for name in
                                            ("name", "space", "strategy", "code", "cuda_sources")}}
 
-    def lookup(self, candidate: dict, make: Callable[..., Record]) -> Record | None:
-        """The cached outcome of `candidate` as `make(**fields)` builds it, its `cache` entry saying
-        so; None when not read (--no-cache), not cached, or the entry is not one (written for other
-        parts, corrupt, a status that is never cached, fields `make` refuses)."""
+    def lookup(self, candidate: dict, make: type[Record]) -> Record | None:
+        """The cached outcome of `candidate` as the dataclass `make(**fields)` builds it, its `cache`
+        entry saying so; None when not read (--no-cache), not cached, or the entry is not one (written
+        for other parts, corrupt, a status that is never cached, fields other than all of `make`'s:
+        an entry is written whole, and `make`'s defaults must not fill in a partial one)."""
         parts = self.parts(candidate)
         if parts is None or not self.read:
             return None
@@ -80,7 +81,8 @@ class OutcomeCache:
             return None
         fields = entry.get("outcome")
         try:
-            if fields["name"] != candidate["name"] or cacheable(fields) is not None:
+            if (fields["name"] != candidate["name"] or cacheable(fields) is not None
+                    or set(fields) != {item.name for item in dataclasses.fields(make)}):
                 return None
             evaluated, run = str(entry["evaluated"]), str(entry["run"])
             note = (f"candidate {candidate['name']}: outcome from cache (key {key[:12]}, evaluated {evaluated} in "

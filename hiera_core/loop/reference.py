@@ -1,7 +1,7 @@
 """Preparing the reference: the worker's spec, plan and candidates, cached in the store by what they
 depend on (`spec_cache_parts`: the module's content, its settings, the device and the versions of
 torch and of HIERA), so a second run on an unchanged module does not run it again; whether the
-reference is already at its roofline limit, and the index's profile entry of its timing."""
+reference is already at its roofline limit, and the index's profile part of its timing."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from hiera_core import __version__
 from hiera_core.errors import HieraError
 from hiera_core.events import Event
+from hiera_core.index_entry import ProfiledKernel, ProfileEntry
 from hiera_core.loop.session import Session, Settings
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
@@ -167,16 +168,17 @@ def at_roofline_limit(spec: Spec, candidates: list[dict]) -> str | None:
             f"us): at most {1 / share:.2f}x is left, so no candidate was compiled")
 
 
-def profile_record(spec: Spec, timing: dict) -> dict:
-    """The index's `profile` entry (what the hover shows); `timing` as a dict (a Timing's, or a
+def profile_record(spec: Spec, timing: dict) -> ProfileEntry:
+    """The index's `profile` part (what the hover shows); `timing` as a dict (a Timing's, or a
     candidate outcome's record of one)."""
     bound = spec.roofline.bound_ms
-    return {"device": spec.device, "device_name": spec.environment.get("device_name", spec.device),
-            "latency_ms": timing["median_ms"], "spread_ms": timing["iqr_ms"], "method": timing["method"],
-            # GPU: which figure is the latency, "gpu" or "host" (launches and Python set the pace), and both
-            "bound": timing.get("bound"), "gpu_ms": timing.get("gpu_median_ms"), "host_ms": timing.get("host_median_ms"),
-            "kernels": timing.get("kernels", []), "kernel_sum_ms": timing.get("kernel_sum_ms"),
-            "flops": spec.flops, "bytes": spec.bytes_min, "intensity": spec.intensity,
-            "roofline_bound_ms": bound, "roofline_device": spec.roofline.device_name,
-            "roofline_pct": 100 * bound / timing["median_ms"] if timing["median_ms"] else None,
-            "workload_class": spec.workload_class, "date": iso_time()}
+    return ProfileEntry(
+        device=spec.device, device_name=spec.environment.get("device_name", spec.device),
+        latency_ms=timing["median_ms"], spread_ms=timing["iqr_ms"], method=timing["method"],
+        bound=timing.get("bound"), gpu_ms=timing.get("gpu_median_ms"), host_ms=timing.get("host_median_ms"),
+        kernels=[ProfiledKernel(name=kernel["name"], ms=kernel["ms"], share=kernel["share"])
+                 for kernel in timing.get("kernels", [])],
+        kernel_sum_ms=timing.get("kernel_sum_ms"), flops=spec.flops, bytes=spec.bytes_min, intensity=spec.intensity,
+        roofline_bound_ms=bound, roofline_device=spec.roofline.device_name,
+        roofline_pct=100 * bound / timing["median_ms"] if timing["median_ms"] else None,
+        workload_class=spec.workload_class, date=iso_time())

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 
 from hiera_core.events import Event
+from hiera_core.index_entry import ProposalEntry, VerificationFailure
 from hiera_core.loop.confirm import confirmation_of
 from hiera_core.loop.reference import profile_record
-from hiera_core.loop.session import CandidateOutcome, Session
+from hiera_core.loop.run_result import NO_IMPROVEMENT, CandidateOutcome, OptimizeResult, OutcomeCacheSummary
+from hiera_core.loop.session import Session
 from hiera_core.plan.planner import MIN_SPEEDUP, Plan
 from hiera_core.propose import proposal_file as proposals
 from hiera_core.propose.target import proposal_diff, write_target
@@ -25,7 +28,7 @@ def short_of_speedup(name: str, speedup: float) -> str:
 
 
 def propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], outcomes: list[CandidateOutcome],
-            nothing_tried: str | None = None) -> dict:
+            nothing_tried: str | None = None) -> OptimizeResult:
     """The run's result from its outcomes; `nothing_tried`: why no candidate was evaluated."""
     settings = session.settings
     run = session.run
@@ -38,23 +41,22 @@ def propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], ou
     if confirmation and confirmation["held"] and confirmation["candidate"] != best.name:
         best = next(o for o in verified if o.name == confirmation["candidate"])
     target = proposals.proposal_path_for(session.path)
-    result = {"status": "no_improvement", "run": run.id, "address": session.address, "proposal_path": None,
-              "target_path": os.path.abspath(target), "written": False, "speedup": None, "space": None,
-              "strategy": None, "verification": None, "baseline_ms": None, "best_ms": None,
-              "device": settings.device, "device_name": spec.environment.get("device_name"),
-              "roofline_bound_ms": spec.roofline.bound_ms, "roofline_pct": None, "workload_class": spec.workload_class,
-              "plan": plan.summary, "regions": [region.to_dict() for region in plan.regions],
-              "candidates": [vars(o) for o in outcomes], "diff": "",
-              "mode": session.llm_config.mode_line(), "confirmation": confirmation,
-              "worker_seconds": session.worker_seconds, "spec_cache": session.state.spec_cache,
-              "outcome_cache": outcome_cache_summary(outcomes),
-              "llm": session.llm_record.summary() if session.llm_record else None}
-    failures = [{"candidate": o.name, "check": o.failed_check["check"], "message": o.failed_check["message"],
-                 "reproducer": o.failed_check["reproducer"]} for o in outcomes if o.failed_check]
-    index_entries = {"verification_failures": failures}
+    result = OptimizeResult(status=NO_IMPROVEMENT, run=run.id, address=session.address,
+                            target_path=os.path.abspath(target), device=settings.device,
+                            device_name=spec.environment.get("device_name"), roofline_bound_ms=spec.roofline.bound_ms,
+                            workload_class=spec.workload_class, plan=plan.summary,
+                            regions=[region.to_dict() for region in plan.regions], candidates=list(outcomes),
+                            mode=session.llm_config.mode_line(), confirmation=confirmation,
+                            worker_seconds=session.worker_seconds, spec_cache=session.state.spec_cache,
+                            outcome_cache=outcome_cache_summary(outcomes),
+                            llm=session.llm_record.summary() if session.llm_record else None)
+    failures = [VerificationFailure(candidate=o.name, check=o.failed_check["check"],
+                                    message=o.failed_check["message"], reproducer=o.failed_check["reproducer"])
+                for o in outcomes if o.failed_check]
+    index_parts: dict = {"verification_failures": failures}
     if best is not None:
-        index_entries["profile"] = profile_record(spec, best.baseline_timing)
-        result["baseline_ms"] = best.baseline_ms
+        index_parts["profile"] = profile_record(spec, best.baseline_timing)
+        result.baseline_ms = best.baseline_ms
     # The headline is the fresh-process figure wherever there is one; the loop's figure follows it.
     confirmed = confirmation["speedup"] if confirmation and confirmation["speedup"] is not None else None
     headline = confirmed if confirmed is not None else (best.speedup if best else None)
@@ -78,7 +80,7 @@ def propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], ou
             reason = short_of_speedup(best.name, best.speedup)
         else:
             reason = "; ".join(confirmation["notes"]) + (f" ({retimed})" if confirmed_earlier else "")
-        result["message"] = f"no improvement found: {reason}"
+        result.message = f"no improvement found: {reason}"
     else:
         candidate = next(c for c in candidates if c["name"] == best.name)
         body = (run.path / "candidates" / f"{best.name}.py").read_text(encoding="utf-8")
@@ -95,37 +97,36 @@ def propose(session: Session, spec: Spec, plan: Plan, candidates: list[dict], ou
             target_region=session.llm_record.region_target(best.name) if session.llm_record else "")
         text = proposals.render(header, body)
         proposal_file = run.write_text("proposal.py", text)
-        result.update(status="proposal", proposal_path=str(proposal_file), speedup=headline,
-                      loop_speedup=best.speedup, space=best.space,
-                      strategy=best.strategy, verification=best.verification, best_ms=best.ms,
-                      baseline_ms=best.baseline_ms, roofline_pct=100 * spec.roofline.bound_ms / best.ms if best.ms else None,
-                      reason=candidate["reason"])
-        result["diff"] = proposal_diff(session.info.source, text, session.path, target)
+        result = replace(result, status="proposal", proposal_path=str(proposal_file), speedup=headline,
+                         loop_speedup=best.speedup, space=best.space, strategy=best.strategy,
+                         verification=best.verification, best_ms=best.ms, baseline_ms=best.baseline_ms,
+                         roofline_pct=100 * spec.roofline.bound_ms / best.ms if best.ms else None,
+                         reason=candidate["reason"], diff=proposal_diff(session.info.source, text, session.path, target))
         if settings.write:
-            result["previous_saved_to"] = write_target(run, target, text)
-            result["written"] = True
-        result["message"] = (f"proposal: {best.name} is {headline:.2f}x faster than eager, {also} "
-                             f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}")
-        index_entries["proposal"] = {"run": run.id, "path": str(proposal_file), "target": os.path.abspath(target),
-                                     "speedup": headline, "space": best.space, "strategy": best.strategy,
-                                     "verification": best.verification,
-                                     "device_name": spec.environment.get("device_name"), "date": iso_time()}
-    session.state.status = result["status"]
+            result.previous_saved_to = write_target(run, target, text)
+            result.written = True
+        result.message = (f"proposal: {best.name} is {headline:.2f}x faster than eager, {also} "
+                          f"({best.baseline_ms:.4g} ms -> {best.ms:.4g} ms), {best.verification}")
+        index_parts["proposal"] = ProposalEntry(run=run.id, path=str(proposal_file), target=os.path.abspath(target),
+                                                speedup=headline, space=best.space, strategy=best.strategy,
+                                                verification=best.verification,
+                                                device_name=spec.environment.get("device_name"), date=iso_time())
+    session.state.status = result.status
     session.state.best = vars(best) if best else None
     session.state.finished = time.time()
     session.save()
-    run.write_json("result.json", result)
-    session.record_last_run(result["status"], **index_entries)
-    session.emit(Event("result", stage="propose", message=result["message"], progress=1.0, data=result))
+    run.write_json("result.json", result.to_dict())
+    session.record_last_run(result.status, **index_parts)
+    session.emit(Event("result", stage="propose", message=result.message, progress=1.0, data=result.to_dict()))
     return result
 
 
-def outcome_cache_summary(outcomes: list[CandidateOutcome]) -> dict:
+def outcome_cache_summary(outcomes: list[CandidateOutcome]) -> OutcomeCacheSummary:
     """Which candidates' outcomes came from the store's cache and which were evaluated in this run."""
     used = [o.name for o in outcomes if (o.cache or {}).get("used")]
-    return {"used": used, "evaluated": [o.name for o in outcomes if o.name not in used],
-            "note": f"{len(used)} of {len(outcomes)} candidate outcomes from cache (--no-cache re-evaluates)"
-            if used else ""}
+    return OutcomeCacheSummary(used=used, evaluated=[o.name for o in outcomes if o.name not in used],
+                               note=f"{len(used)} of {len(outcomes)} candidate outcomes from cache (--no-cache "
+                                    "re-evaluates)" if used else "")
 
 
 def reused_from_cache(best: CandidateOutcome, confirmation: dict | None) -> str:

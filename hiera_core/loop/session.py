@@ -1,6 +1,6 @@
 """One run of the loop and its settings: the run's store record (run.json, rewritten atomically at
-each step), its progress events, the worker steps it runs and how it ends (failed, interrupted);
-each candidate's outcome as the run records it. Torch-free: the orchestrator's side."""
+each step), its progress events, the worker steps it runs and how it ends (failed, interrupted),
+and the module's index entry. Torch-free: the orchestrator's side."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from hiera_core import settings as defaults
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import CANDIDATE_STAGES, Emit, Event, Fanout, stopwatch
+from hiera_core.index_entry import LastRun
 from hiera_core.llm.config import LLMConfig, without_credentials
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.llm.config import resolve as resolve_llm
@@ -52,28 +53,6 @@ class Settings:
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
     llm: LLMOverrides = field(default_factory=LLMOverrides)
     resume: str | None = None  # the folder of a run to continue (--resume): hiera_core.llm.resume
-
-
-@dataclass
-class CandidateOutcome:
-    name: str
-    space: str
-    strategy: str
-    status: str  # "verified" | "rejected" | "failed"
-    reason: str
-    speedup: float | None = None
-    ms: float | None = None
-    baseline_ms: float | None = None
-    verification: str = ""
-    failed_check: dict | None = None
-    baseline_timing: dict | None = None  # the reference timed beside this candidate (kernels, spread)
-    timing: dict | None = None  # the candidate's own timing (top kernels: refinement feedback)
-    # Whether the speedup exceeds the measured spread (hiera_core.verify.paired_timing.significance), and why not
-    significant: bool = False
-    timing_verdict: str = ""
-    # The store's outcome cache (hiera_core.loop.outcome_cache): {"key", "used": whether this outcome came
-    # from it, "note"; when used, "evaluated" and "run": when and where it was evaluated}; None: no key
-    cache: dict | None = None
 
 
 @dataclass
@@ -205,15 +184,15 @@ class Session:
             self.in_flight.pop(name, None)
             self.finished_candidates += 1
 
-    def update_index(self, **entries) -> None:
-        """Merge `entries` into the module's index record (what the editor's hover and diagnostics read),
-        with the module's file and class."""
-        self.store.update_index(self.key, file=self.path, **{"class": self.class_name}, **entries)
+    def update_index(self, **parts) -> None:
+        """Set `parts` (IndexEntry's fields) of the module's index entry (what the editor's hover,
+        diagnostics and code actions read), with the module's file and class."""
+        self.store.update_index(self.key, file=self.path, class_name=self.class_name, **parts)
 
-    def record_last_run(self, status: str, error: dict | None = None, **entries) -> None:
-        """This run as the module's last run in the index, `entries` merged beside it."""
-        self.update_index(last_run={"id": self.run.id, "kind": self.state.kind, "status": status, "date": iso_time(),
-                                    "error": error}, **entries)
+    def record_last_run(self, status: str, error: dict | None = None, **parts) -> None:
+        """This run as the module's last run in the index, `parts` set beside it."""
+        self.update_index(last_run=LastRun(id=self.run.id, kind=self.state.kind, status=status, date=iso_time(),
+                                           error=error), **parts)
 
     def fail(self, error: HieraError) -> None:
         self.state.status = "failed"

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event
+from hiera_core.index_entry import ProfileEntry, SpecEntry
 from hiera_core.loop.reference import prepare_reference, profile_record
 from hiera_core.loop.session import Session, Settings, configure_llm
 from hiera_core.plan.planner import Plan
@@ -61,9 +62,9 @@ def plan(address: str, settings: Settings, emit: Emit) -> tuple[Session, Plan, d
     return session, chosen, output
 
 
-def profile(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict, dict]:
+def profile(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict, ProfileEntry]:
     """Time ADDRESS (GPU: CUDA events, L2 flush; CPU: wall clock) and break it down by kernel,
-    recorded as the module's profile: (the run, the worker's timing, the index's profile entry)."""
+    recorded as the module's profile: (the run, the worker's timing, the index's profile part)."""
     def timed(session: Session) -> ProfileResult:
         doing = f"profiling on {settings.device}"
         session.stage("profile", f"{doing}: {session.address}", 0.1)
@@ -72,7 +73,7 @@ def profile(address: str, settings: Settings, emit: Emit) -> tuple[Session, dict
     session, result = _in_run(address, "profile", settings, emit, timed)
     timing = result.timing.to_dict()
     record = profile_record(result.spec, timing)
-    session.run.write_json("profile.json", {"timing": timing, "profile": record})
+    session.run.write_json("profile.json", {"timing": timing, "profile": record.to_dict()})
     session.state.status = "done"
     session.save()
     session.update_index(profile=record)
@@ -97,4 +98,4 @@ def _record_spec(session: Session, built: Spec) -> None:
     path = session.run.write_json("spec.json", built.to_dict())
     session.state.status = "done"
     session.save()
-    session.update_index(spec={"run": session.run.id, "path": str(path)})
+    session.update_index(spec=SpecEntry(run=session.run.id, path=str(path)))

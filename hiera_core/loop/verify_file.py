@@ -11,6 +11,8 @@ from pathlib import Path
 
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
+from hiera_core.index_entry import VerificationFailure
+from hiera_core.loop.run_result import VerifyResult
 from hiera_core.loop.session import Session, Settings
 from hiera_core.propose import proposal_file as proposals
 from hiera_core.spaces.detect import InferredSpace, infer_space
@@ -28,7 +30,7 @@ class FileVerification:
     session: Session
     space: InferredSpace  # the candidate's space, and why
     result: EvaluateResult  # the worker's `evaluate` result, its verification with the sanitizer's checks
-    recorded: dict  # result's verification as verification.json keeps it: a reproducer's path as its check's "script"
+    recorded: VerifyResult  # result's verification as verification.json keeps it, with its reproducer scripts
     passed: bool
     reproduce: dict[int, str]  # index of a failed check -> the command that runs its reproducer script
 
@@ -86,17 +88,17 @@ def verify_file(reference: str, candidate: str, settings: Settings, emit: Emit, 
     verification = result.verification
     passed = all(check.passed for check in verification.checks)
     scripts = _reproducers(session, candidate, verification)
-    recorded = verification.to_dict()
+    recorded = VerifyResult.from_dict(verification.to_dict())
     for index, script in scripts.items():
-        recorded["checks"][index]["script"] = str(script)
-    session.run.write_json("verification.json", recorded)
+        recorded.checks[index].script = str(script)
+    session.run.write_json("verification.json", recorded.to_dict())
     session.state.status = "done"
     session.save()
     # The editor shows the last verification's failures on the module (hover and diagnostics).
     session.record_last_run(
         "passed" if passed else "failed",
-        verification_failures=[{"candidate": candidate, "check": check.name, "message": check.message,
-                                "reproducer": check.reproducer}
+        verification_failures=[VerificationFailure(candidate=candidate, check=check.name, message=check.message,
+                                                   reproducer=check.reproducer)
                                for check in verification.checks if not check.passed])
     commands = {index: f"{session.settings.python or sys.executable} {script}" for index, script in scripts.items()}
     return FileVerification(session, chosen, result, recorded, passed, commands)

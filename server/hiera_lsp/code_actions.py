@@ -22,6 +22,7 @@ from hiera_lsp.records import all_records, read_record
 
 if TYPE_CHECKING:
     from hiera_core.analysis.python_source import PyClass
+    from hiera_core.index_entry import ProposalEntry
 
 OPTIMIZE_KIND = "refactor.hiera.optimize"
 PROFILE_KIND = "refactor.hiera.profile"
@@ -79,7 +80,7 @@ def _module_actions(ls: ServerContext, document: Document, cls: PyClass,
     record = read_record(document.path, cls.name)
     pending = proposals.pending_proposal(ls, document.path, record)
     if pending is not None:
-        actions += _apply_action(ls, document.path, pending, cls.name, record.get("proposal") or {})
+        actions += _apply_action(ls, document.path, pending, cls.name, record.proposal)
     target = proposal_path_for(document.path)
     if os.path.isfile(target):
         actions.append(_command_action("HIERA: Re-verify proposal", _reverify_kind(diagnostics),
@@ -88,9 +89,9 @@ def _module_actions(ls: ServerContext, document: Document, cls: PyClass,
 
 
 def _apply_action(ls: ServerContext, source_path: str, text: str, class_name: str,
-                  proposal: dict) -> list[types.CodeAction]:
+                  proposal: ProposalEntry | None) -> list[types.CodeAction]:
     """The proposal edit as an action; none for clients that cannot create files through edits."""
-    speedup = f" ({proposal['speedup']:.2f}x)" if isinstance(proposal.get("speedup"), (int, float)) else ""
+    speedup = f" ({proposal.speedup:.2f}x)" if proposal and proposal.speedup is not None else ""
     target = proposal_path_for(source_path)
     title = f"HIERA: Apply proposal{speedup} -> {os.path.basename(target)}"
     if proposals.can_preview(ls.client_capabilities):  # the client's diff and confirmation, via the command
@@ -106,11 +107,11 @@ def _proposal_file_actions(ls: ServerContext, document: Document,
     """In a run's proposal.py: apply it; in `<stem>_hiera.py`: re-verify it, or apply a newer one."""
     header = document.python.proposal
     record = next((r for r in all_records(document.path)
-                   if (r.get("proposal") or {}).get("run") == header.run and r.get("file")), None)
+                   if r.proposal and r.proposal.run == header.run and r.file), None)
     actions = []
-    if record is not None and os.path.normpath(record["proposal"].get("path", "")) == document.path:
-        actions += _apply_action(ls, record["file"], document.text, record.get("class") or header.reference_class,
-                                 record["proposal"])
+    if record is not None and os.path.normpath(record.proposal.path) == document.path:
+        actions += _apply_action(ls, record.file, document.text, record.class_name or header.reference_class,
+                                 record.proposal)
     elif os.path.basename(document.path).endswith("_hiera.py"):
         actions.append(_command_action("HIERA: Re-verify proposal", _reverify_kind(diagnostics),
                                        commands.VERIFY_PROPOSAL, [document.uri]))
@@ -119,5 +120,5 @@ def _proposal_file_actions(ls: ServerContext, document: Document,
             current = read_record(source, header.reference_class)
             pending = proposals.pending_proposal(ls, source, current)
             if pending is not None:
-                actions += _apply_action(ls, source, pending, header.reference_class, current.get("proposal") or {})
+                actions += _apply_action(ls, source, pending, header.reference_class, current.proposal)
     return actions

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from hiera_core.index_entry import LastRun
 from hiera_core.propose.proposal_file import parse_header, proposal_path_for
 from hiera_lsp.context import ServerContext
 from hiera_lsp.documents import CUDA, MAX_PARSED_BYTES, Document
@@ -164,20 +165,20 @@ def _module_diagnostics(document: Document, view: PythonDocument, cls: PyClass,
                         start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))),
                     message="the stale proposal")])
     record = read_record(document.path, cls.name)
-    last_run = record.get("last_run") or {}
-    failures = record.get("verification_failures") or []
+    last_run = record.last_run or LastRun()
+    run_id = last_run.id or "?"
+    failures = record.verification_failures
     # A run that still found a proposal rejected some candidates: worth knowing, not a warning.
-    severity = (types.DiagnosticSeverity.Information if last_run.get("status") == "proposal"
+    severity = (types.DiagnosticSeverity.Information if last_run.status == "proposal"
                 else types.DiagnosticSeverity.Warning)
     for failure in failures[:MAX_FAILURES_SHOWN]:
-        message = (f"run {last_run.get('id', '?')}: candidate {failure.get('candidate')} failed "
-                   f"{failure.get('check')}: {failure.get('message')}")
-        if failure.get("reproducer"):
-            message += f"\nreproduce: {_shortened(str(failure['reproducer']))}"
+        message = f"run {run_id}: candidate {failure.candidate} failed {failure.check}: {failure.message}"
+        if failure.reproducer:
+            message += f"\nreproduce: {_shortened(failure.reproducer)}"
         at_name(message, VERIFICATION_FAILURE, severity)
     if len(failures) > MAX_FAILURES_SHOWN:
         at_name(f"{len(failures) - MAX_FAILURES_SHOWN} more verification failures in run "
-                f"{last_run.get('id', '?')} (.hiera/runs)", VERIFICATION_FAILURE, severity)
+                f"{run_id} (.hiera/runs)", VERIFICATION_FAILURE, severity)
     if not cls.directives.inputs and not view.has_get_inputs:
         at_name(f"HIERA cannot run {cls.name}: it has no inputs\nadd `# hiera: inputs=make_inputs "
                 f"init=make_init` directly above `class {cls.name}` (functions in this file returning "

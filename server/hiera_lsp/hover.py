@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from hiera_core.index_entry import IndexEntry
 from hiera_lsp.documents import CUDA, PYTHON, Document
 from hiera_lsp.records import all_records, read_record
 
@@ -55,7 +56,7 @@ def _python_hover(document: Document, view: PythonDocument, offset: int):
         forward_name = cls.forward.name_span if cls.forward else None
         if _within(cls.name_span, offset) or _within(forward_name, offset):
             span = cls.name_span if _within(cls.name_span, offset) else forward_name
-            record = read_record(document.path, cls.name) if document.path else {}
+            record = read_record(document.path, cls.name) if document.path else IndexEntry()
             return module_markdown(cls.name, record), span
     for line, span in view.directive_comments:
         if _within(span, offset):
@@ -67,43 +68,40 @@ def _ms(value) -> str:
     return f"{value:.4g} ms" if isinstance(value, (int, float)) else "?"
 
 
-def module_markdown(name: str, record: dict) -> str:
+def module_markdown(name: str, record: IndexEntry) -> str:
     from hiera_core.spec.model import human_bytes, human_flops  # the spec module is large: loaded on first use
 
-    profile = record.get("profile") or {}
-    proposal = record.get("proposal") or {}
-    last_run = record.get("last_run") or {}
+    profile, proposal, last_run = record.profile, record.proposal, record.last_run
     out = [f"**HIERA · {name}**"]
     if profile:
-        spread = f" ± {profile['spread_ms']:.2g}" if profile.get("spread_ms") else ""
-        out.append(f"Last profile: **{_ms(profile.get('latency_ms'))}**{spread} on "
-                   f"{profile.get('device_name') or profile.get('device') or '?'} · {profile.get('date', '')}")
-        if profile.get("bound") == "host":
-            out.append(f"Host-bound: the GPU works {_ms(profile.get('gpu_ms'))} per call; launches and Python set "
+        spread = f" ± {profile.spread_ms:.2g}" if profile.spread_ms else ""
+        out.append(f"Last profile: **{_ms(profile.latency_ms)}**{spread} on "
+                   f"{profile.device_name or profile.device or '?'} · {profile.date}")
+        if profile.bound == "host":
+            out.append(f"Host-bound: the GPU works {_ms(profile.gpu_ms)} per call; launches and Python set "
                        "the pace (fewer launches, CUDA graphs and fusion help)")
-        kernels = profile.get("kernels") or []
-        if kernels:
+        if profile.kernels:
             out.append("Top kernels: " + " · ".join(
-                f"`{k.get('name')}` {100 * (k.get('share') or 0):.0f}%" for k in kernels[:TOP_KERNELS]))
+                f"`{k.name}` {100 * (k.share or 0):.0f}%" for k in profile.kernels[:TOP_KERNELS]))
         workload = []
-        if profile.get("flops") is not None:
-            workload.append(human_flops(profile["flops"]))
-        if profile.get("bytes") is not None:
-            workload.append(human_bytes(profile["bytes"]))
-        if profile.get("intensity") is not None:
-            workload.append(f"{profile['intensity']:.3g} FLOP/B")
-        if profile.get("roofline_bound_ms") is not None:
-            pct = f", at {profile['roofline_pct']:.0f}% of it" if profile.get("roofline_pct") else ""
-            workload.append(f"roofline bound {_ms(profile['roofline_bound_ms'])}{pct}")
+        if profile.flops is not None:
+            workload.append(human_flops(profile.flops))
+        if profile.bytes is not None:
+            workload.append(human_bytes(profile.bytes))
+        if profile.intensity is not None:
+            workload.append(f"{profile.intensity:.3g} FLOP/B")
+        if profile.roofline_bound_ms is not None:
+            pct = f", at {profile.roofline_pct:.0f}% of it" if profile.roofline_pct else ""
+            workload.append(f"roofline bound {_ms(profile.roofline_bound_ms)}{pct}")
         if workload:
             out.append(" · ".join(workload))
     if proposal:
-        out.append(f"Best proposal: **{proposal.get('speedup') or 0:.2f}x** · "
-                   f"{' / '.join(str(p) for p in (proposal.get('space'), proposal.get('strategy')) if p)} · "
-                   f"verification {proposal.get('verification') or 'unknown'} · on "
-                   f"{proposal.get('device_name') or '?'} · {proposal.get('date', '')}")
-    if last_run.get("status") == "failed" and last_run.get("error"):
-        out.append(f"Last run failed: {(last_run['error'] or {}).get('message', '')}")
+        out.append(f"Best proposal: **{proposal.speedup or 0:.2f}x** · "
+                   f"{' / '.join(p for p in (proposal.space, proposal.strategy) if p)} · "
+                   f"verification {proposal.verification or 'unknown'} · on "
+                   f"{proposal.device_name or '?'} · {proposal.date}")
+    if last_run and last_run.status == "failed" and last_run.error:
+        out.append(f"Last run failed: {last_run.error.get('message', '')}")
     if len(out) == 1:
         out.append("No HIERA run yet: use the code action *HIERA: Optimize this module* or "
                    "*HIERA: Profile this module*.")
@@ -178,17 +176,17 @@ def _measured(document: Document, kernel: str) -> list[str]:
         return []
     lines = []
     for record in all_records(document.path):
-        profile = record.get("profile") or {}
-        for entry in profile.get("kernels") or []:
-            if not _names_kernel(str(entry.get("name", "")), kernel):
+        profile = record.profile
+        for entry in profile.kernels if profile else []:
+            if not _names_kernel(entry.name, kernel):
                 continue
-            parts = [f"measured {_ms(entry.get('ms'))} ({100 * (entry.get('share') or 0):.0f}% of "
-                     f"{record.get('class', '?')} in {os.path.basename(str(record.get('file', '?')))})"]
-            for key, label in (("registers", "registers"), ("spills", "spill bytes"),
-                               ("shared_bytes", "shared memory bytes"), ("occupancy", "occupancy")):
-                if entry.get(key) is not None:
-                    parts.append(f"{label} {entry[key]}")
-            parts.append(f"on {profile.get('device_name') or '?'} · {profile.get('date', '')}")
+            parts = [f"measured {_ms(entry.ms)} ({100 * (entry.share or 0):.0f}% of "
+                     f"{record.class_name or '?'} in {os.path.basename(record.file) or '?'})"]
+            for value, label in ((entry.registers, "registers"), (entry.spills, "spill bytes"),
+                                 (entry.shared_bytes, "shared memory bytes"), (entry.occupancy, "occupancy")):
+                if value is not None:
+                    parts.append(f"{label} {value}")
+            parts.append(f"on {profile.device_name or '?'} · {profile.date}")
             lines.append(" · ".join(parts))
     return lines or ["Not measured yet: optimize or profile the module that launches it."]
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hiera_core.events import Event
+from hiera_core.loop import run_result
 
 QUEUED, RUNNING = "queued", "running"
 SUCCEEDED, NO_IMPROVEMENT, FAILED, CANCELLED = "succeeded", "no_improvement", "failed", "cancelled"
@@ -51,7 +52,8 @@ class Job:
     stage: str = ""
     progress: float = 0.0
     message: str = ""
-    result: dict | None = None  # the "result" event's data
+    # The "result" event's data as its command's record (hiera_core.loop.run_result.command_result)
+    result: run_result.CommandResult | None = None
     error: dict | None = None  # the "error" event's data (a HieraError dict)
     returncode: int | None = None
     stderr_tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=STDERR_TAIL_LINES))
@@ -198,7 +200,7 @@ class JobQueue:
         if event.message and event.event in ("start", "stage", "candidate"):
             job.message = event.message
         if event.event == "result" and event.data:
-            job.result = event.data
+            job.result = run_result.command_result(job.kind, event.data)
         elif event.event == "error" and event.data:
             job.error = event.data
 
@@ -213,10 +215,10 @@ class JobQueue:
             return FAILED, _error_text(job.error)
         stderr = "\n".join(job.stderr_tail)
         if job.result is not None and job.returncode in (0, 1):
-            status = job.result.get("status")
-            if status == "failed" or (status is None and job.returncode == 1):
-                return FAILED, str(job.result.get("message") or "failed")
-            if status == "no_improvement":
+            status, message = _status_of(job.result)
+            if status == "failed" or (not status and job.returncode == 1):  # e.g. a verification that failed
+                return FAILED, message or "failed"
+            if status == run_result.NO_IMPROVEMENT:
                 return NO_IMPROVEMENT, "no verified candidate beat the reference"
             return SUCCEEDED, "done"
         if any(marker in stderr for marker in _OOM_MARKERS):
@@ -270,6 +272,16 @@ def _end_jobs_with_this_process() -> None:
     for number in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(number) in (signal.SIG_DFL, None):
             signal.signal(number, end)
+
+
+def _status_of(result: run_result.CommandResult) -> tuple[str, str]:
+    """A command's result's status and message, where it has them (optimize's; a spec's or plan's
+    dict may), else empty."""
+    if isinstance(result, run_result.OptimizeResult):
+        return result.status, result.message
+    if isinstance(result, dict):
+        return str(result.get("status") or ""), str(result.get("message") or "")
+    return "", ""
 
 
 def _error_text(error: dict) -> str:

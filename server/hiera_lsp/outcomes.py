@@ -14,6 +14,8 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from hiera_core.index_entry import ProfileEntry
+from hiera_core.loop.run_result import OptimizeResult, VerifyResult
 from hiera_lsp import proposals
 from hiera_lsp.context import ServerContext
 from hiera_lsp.jobs import CANCELLED, FAILED, NO_IMPROVEMENT, SUCCEEDED, Job
@@ -28,37 +30,36 @@ def _ms(value) -> str:
     return f"{value:.3f} ms" if isinstance(value, (int, float)) else "?"
 
 
-def optimize_summary(result: dict) -> str:
+def optimize_summary(result: OptimizeResult) -> str:
     """'2.31x faster (custom_cuda, fused pointwise), 1.200 ms -> 0.519 ms on cpu; verification passed: ...'"""
-    how = ", ".join(str(part) for part in (result.get("space"), result.get("strategy")) if part)
-    device = result.get("device_name") or result.get("device") or "?"
-    text = f"{result.get('speedup') or 0:.2f}x faster"
+    how = ", ".join(part for part in (result.space, result.strategy) if part)
+    device = result.device_name or result.device or "?"
+    text = f"{result.speedup or 0:.2f}x faster"
     if how:
         text += f" ({how})"
-    text += f", {_ms(result.get('baseline_ms'))} -> {_ms(result.get('best_ms'))} on {device}"
-    if result.get("verification"):
-        text += f"; verification {result['verification']}"
+    text += f", {_ms(result.baseline_ms)} -> {_ms(result.best_ms)} on {device}"
+    if result.verification:
+        text += f"; verification {result.verification}"
     return text
 
 
-def rejected_summary(result: dict, limit: int = 3) -> str:
-    rejected = [c for c in result.get("candidates") or [] if c.get("status") != "verified"]
-    parts = [f"{c.get('name')}: {c.get('reason') or c.get('status')}" for c in rejected[:limit]]
+def rejected_summary(result: OptimizeResult, limit: int = 3) -> str:
+    rejected = [c for c in result.candidates if c.status != "verified"]
+    parts = [f"{c.name}: {c.reason or c.status}" for c in rejected[:limit]]
     if len(rejected) > limit:
         parts.append(f"{len(rejected) - limit} more")
     return "; ".join(parts)
 
 
-def verification_summary(verification: dict) -> str:
+def verification_summary(verification: VerifyResult) -> str:
     """'passed: 9 checks, 5 input sets, max error 2.1e-07' or 'failed check X: why (reproduce: ...)'."""
-    checks = verification.get("checks") or []
-    failed = next((check for check in checks if not check.get("passed")), None)
+    checks = verification.checks
+    failed = next((check for check in checks if not check.passed), None)
     if failed is None:
-        error = verification.get("max_abs_error")
-        return (f"verification passed: {len(checks)} checks, {verification.get('input_sets', '?')} input sets"
-                + (f", max error {error:.2g}" if isinstance(error, (int, float)) else ""))
-    text = f"verification failed check {failed.get('name')}: {failed.get('message')}"
-    return text + (f" (reproduce: {failed['reproducer']})" if failed.get("reproducer") else "")
+        return (f"verification passed: {len(checks)} checks, {verification.input_sets} input sets, "
+                f"max error {verification.max_abs_error:.2g}")
+    text = f"verification failed check {failed.name}: {failed.message}"
+    return text + (f" (reproduce: {failed.reproducer})" if failed.reproducer else "")
 
 
 async def finish(ls: ServerContext, job: Job) -> None:
@@ -80,26 +81,26 @@ async def _outcome(ls: ServerContext, job: Job) -> str:
         return await _deliver_proposal(ls, job)
     if job.state == SUCCEEDED and job.kind == "profile":
         return _profile_summary(job)
-    if job.kind == "verify" and job.state in (SUCCEEDED, FAILED) and job.result:
+    if job.state in (SUCCEEDED, FAILED) and isinstance(job.result, VerifyResult):
         return verification_summary(job.result)
     if job.state == SUCCEEDED and job.kind == "spec":
         return await _show_spec(ls, job)
     if job.state == NO_IMPROVEMENT:
-        result = job.result or {}
-        text = str(result.get("message") or "no verified candidate beat the reference")
+        result = job.result if isinstance(job.result, OptimizeResult) else OptimizeResult()
+        text = result.message or "no verified candidate beat the reference"
         rejected = rejected_summary(result)
         return f"{text}; {rejected}" if rejected else text
     return job.message
 
 
 async def _deliver_proposal(ls: ServerContext, job: Job) -> str:
-    result = job.result or {}
+    result = job.result if isinstance(job.result, OptimizeResult) else OptimizeResult()
     summary = optimize_summary(result)
-    stored = result.get("proposal_path")
+    stored = result.proposal_path
     text = proposals.read_text(stored) if stored else None
     if text is None:
         return f"{summary}; but the proposal file {stored} could not be read"
-    label = f"HIERA proposal for {job.class_name or os.path.basename(job.path)} ({result.get('speedup') or 0:.2f}x)"
+    label = f"HIERA proposal for {job.class_name or os.path.basename(job.path)} ({result.speedup or 0:.2f}x)"
     applied, target = await proposals.apply_proposal(ls, job.path, text, label)
     if applied:
         return f"{summary}; proposal in {os.path.basename(target)}"
@@ -115,9 +116,9 @@ async def _show_spec(ls: ServerContext, job: Job) -> str:
     from hiera_core.spec.model import Spec, render_text  # large: loaded when a spec job ends
     from hiera_core.store import atomic_write_text
 
-    spec = Spec.from_dict(job.result or {})
+    spec = Spec.from_dict(job.result if isinstance(job.result, dict) else {})
     record = read_record(job.path, spec.class_name or job.class_name)
-    stored = (record.get("spec") or {}).get("path")
+    stored = record.spec.path if record.spec else ""
     if not stored:
         return "the spec was built but not recorded in .hiera/"
     rendered = Path(stored).with_name("spec.txt")
@@ -129,10 +130,11 @@ async def _show_spec(ls: ServerContext, job: Job) -> str:
 
 
 def _profile_summary(job: Job) -> str:
-    profile = read_record(job.path, job.class_name).get("profile") or (job.result or {})
-    text = f"{_ms(profile.get('latency_ms'))} on {profile.get('device_name') or profile.get('device') or '?'}"
-    kernels = profile.get("kernels") or []
-    if kernels:
-        top = kernels[0]
-        text += f"; top kernel {top.get('name')} ({100 * (top.get('share') or 0):.0f}%)"
+    profile = read_record(job.path, job.class_name).profile
+    if profile is None:
+        profile = job.result if isinstance(job.result, ProfileEntry) else ProfileEntry()
+    text = f"{_ms(profile.latency_ms)} on {profile.device_name or profile.device or '?'}"
+    if profile.kernels:
+        top = profile.kernels[0]
+        text += f"; top kernel {top.name} ({100 * (top.share or 0):.0f}%)"
     return text

@@ -15,6 +15,7 @@ import os
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from hiera_core.index_entry import IndexEntry
 from hiera_core.propose.proposal_file import proposal_path_for, same_up_to_final_newline
 from hiera_lsp.context import ServerContext
 from hiera_lsp.positions import LineIndex, encode
@@ -83,11 +84,11 @@ def proposal_edit(ls: ServerContext, target_path: str, text: str,
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations)
 
 
-def pending_proposal(ls: ServerContext, source_path: str, record: dict) -> str | None:
-    """The text of the index record's best proposal, when its file is still in the store and
+def pending_proposal(ls: ServerContext, source_path: str, record: IndexEntry) -> str | None:
+    """The text of the index entry's best proposal, when its file is still in the store and
     `<stem>_hiera.py` (as open in the editor, else on disk) does not hold it yet."""
-    stored = (record.get("proposal") or {}).get("path")
-    text = read_text(stored) if isinstance(stored, str) else None
+    stored = record.proposal.path if record.proposal else ""
+    text = read_text(stored) if stored else None
     if text is None:
         return None
     target = proposal_path_for(source_path)

@@ -1,13 +1,14 @@
-"""What `.hiera/` knows about a module: its index record (last run, profile, proposal, failures).
+"""What `.hiera/` knows about a module: its index entry (last run, profile, proposal, failures).
 
 The store is found the way the CLI finds it (nearest folder with .hiera/, .git or
 pyproject.toml), so the editor reads what the jobs wrote. Read-only here: only the CLI writes.
+An entry written by another version of HIERA reads as much as this one knows of it
+(hiera_core.index_entry).
 """
 
 from __future__ import annotations
 
-import json
-import os
+from hiera_core.index_entry import IndexEntry
 
 # hiera_core.store loads on the first read, not while the editor waits for initialize.
 
@@ -18,27 +19,15 @@ def workspace_root(path: str) -> str:
     return str(find_workspace_root(path))
 
 
-def read_record(path: str, class_name: str) -> dict:
+def read_record(path: str, class_name: str) -> IndexEntry:
     from hiera_core.store import Store, task_key
 
     store = Store.for_file(path)
     return store.read_index(task_key(store.workspace, path, class_name))
 
 
-def all_records(path: str) -> list[dict]:
-    """Every index record of the workspace that `path` belongs to."""
+def all_records(path: str) -> list[IndexEntry]:
+    """Every index entry of the workspace that `path` belongs to."""
     from hiera_core.store import Store
 
-    folder = Store.for_file(path).root / "index"
-    records = []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    for name in names:
-        if name.endswith(".json"):
-            try:
-                records.append(json.loads((folder / name).read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                continue
-    return records
+    return Store.for_file(path).index_entries()

@@ -14,7 +14,7 @@ from hiera_core.events import discard
 from hiera_core.llm.client import ChatClient
 from hiera_core.llm.config import LLMConfig
 from hiera_core.loop.refine import Refiner
-from hiera_core.loop.session import CandidateOutcome
+from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.plan.planner import ExpertPlanner, SpaceChoice, chosen_plan
 
 

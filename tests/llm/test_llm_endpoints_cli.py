@@ -113,9 +113,9 @@ def test_a_hung_candidates_limit_derives_from_the_reference(tmp_path, monkeypatc
         settings = Settings(device="cpu", budget=1, timeout_s=600, candidate_floor_s=8,
                             llm=Overrides(model="scripted", base_url=server.url))
         result = optimize(str(folder / "tiny.py"), settings, discard)
-    [hung] = [c for c in result["candidates"] if c["name"] == "llm.s01"]
+    [hung] = [c for c in result.candidates if c.name == "llm.s01"]
     # The tiny reference takes microseconds: its candidates get the floor, not the 600 s of --timeout.
-    assert hung["status"] == "failed" and "did not finish within 8 s" in hung["reason"]
+    assert hung.status == "failed" and "did not finish within 8 s" in hung.reason
     assert not process_alive(int(pid_file.read_text()))
 
 

@@ -170,10 +170,11 @@ def test_prices_come_from_their_table_and_a_bad_entry_is_named(tmp_path):
 ])
 def test_the_cli_summary_says_cache_hits_and_cost_or_why_there_is_none(capsys, cost, note, shown):
     from hiera_core.cli.printing import print_optimize
+    from hiera_core.loop.run_result import OptimizeResult
 
     llm = {"model": "m", "samples": 3, "verified": 1, "valid_rate": 1 / 3, "samples_to_first_valid": 2,
            "tokens": {"total": 1200}, "cache_hits": 2, "cost": cost, "cost_note": note,
            "stop_reason": "sample budget spent (3 samples)"}
-    print_optimize({"address": "tiny.py::Model", "device": "cpu", "device_name": "x86_64", "candidates": [],
-                    "llm": llm, "status": "no_improvement", "message": "no improvement found"})
+    print_optimize(OptimizeResult(address="tiny.py::Model", device="cpu", device_name="x86_64", llm=llm,
+                                  status="no_improvement", message="no improvement found"))
     assert shown in " ".join(capsys.readouterr().out.split())

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from hiera_core.errors import HieraError
 from hiera_core.loop.confirm import _confirm_best
-from hiera_core.loop.session import CandidateOutcome
+from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.profile.stats import Timing
 from hiera_core.worker.requests import (
     BenchTimeRequest,

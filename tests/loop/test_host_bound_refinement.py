@@ -10,7 +10,7 @@ import ast
 import pytest
 
 from hiera_core.loop.evaluate import host_bound_refinements
-from hiera_core.loop.session import CandidateOutcome
+from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.spec.model import Spec
 from hiera_core.verify.verdicts import static_verification
 

@@ -107,10 +107,10 @@ def workers(prepared, monkeypatch):
 
 
 def run(task, **settings) -> tuple[dict, list[dict]]:
-    """One offline CPU optimize: (its result, its events as JSON)."""
+    """One offline CPU optimize: (its result, its events), as JSON."""
     events = []
     result = optimize(str(task), Settings(**{"device": "cpu", "budget": 4, **settings}), events.append)
-    return result, [json.loads(event.to_json()) for event in events]
+    return result.to_dict(), [json.loads(event.to_json()) for event in events]
 
 
 def evaluations_of(workers: Workers, task, **settings) -> list[str]:

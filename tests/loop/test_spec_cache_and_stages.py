@@ -25,7 +25,7 @@ from hiera_core.worker.ops import use_store_caches
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
     """An offline CPU optimize of a small module, twice (cold, then warm), with no inductor or
-    Triton folder of the user's: (workspace, [(result, events as JSON), ...])."""
+    Triton folder of the user's: (workspace, [(result, events), ...] as JSON)."""
     folder = workspace(tmp_path_factory.mktemp("cached"))
     task = write_task(folder, "simple.py", SIMPLE_TASK)
     runs = []
@@ -35,7 +35,7 @@ def two_runs(tmp_path_factory):
         for _ in range(2):
             events = []
             result = optimize(str(task), Settings(device="cpu", budget=1), events.append)
-            runs.append((result, [json.loads(event.to_json()) for event in events]))
+            runs.append((result.to_dict(), [json.loads(event.to_json()) for event in events]))
     return folder, runs
 
 

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 
+from hiera_core.index_entry import LastRun, ProfiledKernel, ProfileEntry, ProposalEntry, VerificationFailure
 from hiera_core.propose.proposal_file import ProposalHeader, proposal_path_for, render, sha256_text
 from hiera_core.store import Store, task_key
 
@@ -53,15 +54,14 @@ def optimize(path: str, class_name: str, store: Store, key: str, pause: float) -
                             speedup="2.50x over eager (2.5 ms -> 1.0 ms)", device="cpu: fake CPU",
                             date="2026-11-29T10:00:00", contract=["x: float32[16, 64] contiguous"], run=run.id)
     proposal_file = run.write_text("proposal.py", render(header, body))
-    store.update_index(key, file=path, **{"class": class_name},
-                       last_run={"id": run.id, "kind": "optimize", "status": "proposal", "date": "2026-11-29T10:00:00",
-                                 "error": None},
-                       verification_failures=[{"candidate": "tiled", "check": "no_mutation",
-                                               "message": "input 0 was modified",
-                                               "reproducer": "seed 3, shape (16, 64)"}],
-                       proposal={"run": run.id, "path": str(proposal_file), "speedup": 2.5, "space": "custom_cuda",
-                                 "strategy": "fused pointwise", "verification": verification,
-                                 "device_name": "fake CPU", "date": "2026-11-29T10:00:00"})
+    store.update_index(key, file=path, class_name=class_name,
+                       last_run=LastRun(id=run.id, kind="optimize", status="proposal", date="2026-11-29T10:00:00"),
+                       verification_failures=[VerificationFailure(candidate="tiled", check="no_mutation",
+                                                                  message="input 0 was modified",
+                                                                  reproducer="seed 3, shape (16, 64)")],
+                       proposal=ProposalEntry(run=run.id, path=str(proposal_file), speedup=2.5, space="custom_cuda",
+                                              strategy="fused pointwise", verification=verification,
+                                              device_name="fake CPU", date="2026-11-29T10:00:00"))
     emit("result", "propose", "proposal: fused is 2.50x faster", 1.0, {
         "status": "proposal", "run": run.id, "proposal_path": str(proposal_file),
         "target_path": os.path.abspath(proposal_path_for(path)), "speedup": 2.5, "space": "custom_cuda",
@@ -118,14 +118,14 @@ def main(argv: list[str]) -> int:
         return optimize(path, class_name, store, key, pause=1.0 if class_name in ("Slow", "Compiling") else 0.05)
     if command == "profile":
         emit("start", "load", "profiling", 0.0)
-        record = {"device": "cpu", "device_name": "fake CPU", "latency_ms": 2.5, "spread_ms": 0.05,
-                  "kernels": [{"name": "void scale_kernel<float>(float const*, float*, int)", "ms": 1.5, "share": 0.6,
-                               "registers": 32, "spills": 0},
-                              {"name": "aten::add", "ms": 1.0, "share": 0.4}],
-                  "flops": 2.0e6, "bytes": 8.0e6, "intensity": 0.25, "roofline_bound_ms": 0.5,
-                  "roofline_pct": 20.0, "date": "2026-11-29T10:00:00"}
-        store.update_index(key, file=path, **{"class": class_name}, profile=record)
-        emit("result", "profile", "2.5 ms", 1.0, record)
+        record = ProfileEntry(device="cpu", device_name="fake CPU", latency_ms=2.5, spread_ms=0.05,
+                              kernels=[ProfiledKernel("void scale_kernel<float>(float const*, float*, int)", 1.5, 0.6,
+                                                      registers=32, spills=0),
+                                       ProfiledKernel("aten::add", 1.0, 0.4)],
+                              flops=2.0e6, bytes=8.0e6, intensity=0.25, roofline_bound_ms=0.5, roofline_pct=20.0,
+                              date="2026-11-29T10:00:00")
+        store.update_index(key, file=path, class_name=class_name, profile=record)
+        emit("result", "profile", "2.5 ms", 1.0, record.to_dict())
         return 0
     if command == "verify":
         emit("stage", "verify", f"verifying {argv[2]}", 0.4)

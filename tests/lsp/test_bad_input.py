@@ -9,6 +9,8 @@ import time
 import pytest
 from lsprotocol import types
 
+from hiera_core.store import Store, task_key
+
 
 async def _still_serving(session) -> None:
     hover = await session.hover(session.open("softmax.py"), 12, 7)
@@ -78,6 +80,22 @@ async def test_a_file_deleted_while_open(start_server):
     with pytest.raises(Exception, match="saved .py file on disk"):
         await session.command("hiera.optimize", uri, "Model")
     await session.pushed(uri)
+    await _still_serving(session)
+
+
+async def test_a_malformed_index_entry_reads_as_what_it_holds_of_an_entry(start_server):
+    # Written by another version of HIERA, or by hand: the hover and diagnostics still answer.
+    session = await start_server()
+    uri = session.open("softmax.py")
+    store = Store(session.workspace.root)
+    index = store.index_path(task_key(store.workspace, session.workspace.path("softmax.py"), "Model"))
+    index.parent.mkdir(parents=True, exist_ok=True)
+    for text, shown in (("{not json", "No HIERA run yet"), ('["an entry"]', "No HIERA run yet"),
+                        ('{"profile": {"latency_ms": "fast", "spread_ms": [1], "kernels": 3}, "last_run": 7}',
+                         "Last profile: **?** on ?")):
+        index.write_text(text)
+        assert shown in (await session.hover(uri, 12, 7)).contents.value
+        await session.code_actions(uri, 12, 7)
     await _still_serving(session)
 
 

@@ -6,6 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
+from hiera_core.index_entry import LastRun, VerificationFailure
 from hiera_core.store import Store, task_key
 
 CU = "kernels/scale.cu"
@@ -162,10 +163,10 @@ async def test_runs_outside_the_editor_are_picked_up_through_file_watching(start
     # As if `hiera optimize` had run in a terminal: the index changes on disk.
     store = Store(session.workspace.root)
     path = session.workspace.path("models.py")
-    store.update_index(task_key(store.workspace, path, "Model"), file=str(path), **{"class": "Model"},
-                       last_run={"id": "r1", "status": "no_improvement"},
-                       verification_failures=[{"candidate": "c", "check": "determinism", "message": "differs",
-                                               "reproducer": "seed 1"}])
+    store.update_index(task_key(store.workspace, path, "Model"), file=str(path), class_name="Model",
+                       last_run=LastRun(id="r1", status="no_improvement"),
+                       verification_failures=[VerificationFailure(candidate="c", check="determinism",
+                                                                  message="differs", reproducer="seed 1")])
     session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri=session.workspace.uri(".hiera/index/models.py__Model.json"),
                         type=types.FileChangeType.Changed)]))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import replace
 
 import pytest
 from lsprotocol import types
 
 from hiera_core.cuda.nvrtc import custom_cuda_unavailable
+from hiera_core.index_entry import IndexEntry, ProfileEntry
 
 MODEL_LINE, FORWARD_LINE = 4, 9  # in models.py
 
@@ -109,13 +111,13 @@ async def test_kernel_hover_shows_launch_bounds_and_shared_memory(start_server, 
 def test_a_host_bound_profile_says_the_host_sets_the_pace():
     from hiera_lsp.hover import module_markdown
 
-    profile = {"latency_ms": 0.21, "device_name": "NVIDIA H200", "date": "2026-11-29", "bound": "host",
-               "gpu_ms": 0.015, "host_ms": 0.21}
-    lines = module_markdown("Model", {"profile": profile}).split("\n\n")
+    profile = ProfileEntry(latency_ms=0.21, device_name="NVIDIA H200", date="2026-11-29", bound="host", gpu_ms=0.015,
+                           host_ms=0.21)
+    lines = module_markdown("Model", IndexEntry(profile=profile)).split("\n\n")
     assert lines[2] == ("Host-bound: the GPU works 0.015 ms per call; launches and Python set the pace "
                         "(fewer launches, CUDA graphs and fusion help)")
-    profile.update(bound="gpu", host_ms=0.01, latency_ms=0.015)
-    assert "Host-bound" not in module_markdown("Model", {"profile": profile})
+    profile = replace(profile, bound="gpu", host_ms=0.01, latency_ms=0.015)
+    assert "Host-bound" not in module_markdown("Model", IndexEntry(profile=profile))
 
 
 REDUCE_CU = """\

@@ -13,7 +13,7 @@ import pytest
 from helpers.engine import SIMPLE_TASK, write_task
 
 from hiera_core.loop.evaluate import hardware_counters
-from hiera_core.loop.session import CandidateOutcome
+from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.profile.ncu import (
     NOT_FOUND,
     WARM_UP_CALLS,

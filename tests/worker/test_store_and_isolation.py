@@ -10,16 +10,24 @@ import pytest
 from helpers.engine import SIMPLE_TASK, hiera, json_files_parse, workspace, write_task
 
 from hiera_core.errors import HieraError
+from hiera_core.index_entry import ProfileEntry, ProposalEntry
 from hiera_core.store import Store, atomic_write_json, atomic_write_text, find_workspace_root, read_json
 from hiera_core.worker.isolate import run_worker
 from hiera_core.worker.requests import PrepareRequest
 
 
 def _hammer(root: str, writer: int, count: int) -> None:
+    """Writer 0 updates the entry's profile, writer 1 its proposal, `count` times each."""
     store = Store(root)
     for index in range(count):
-        store.update_index("task", **{f"w{writer}_{index}": index})
+        part = {"profile": ProfileEntry(latency_ms=index)} if writer == 0 else {"proposal": ProposalEntry(speedup=index)}
+        store.update_index("task", **part)
         store.new_run("optimize").write_json("run.json", {"writer": writer, "index": index})
+
+
+def _each_writers_last_update_is_kept(store: Store, count: int) -> None:
+    entry = store.read_index("task")
+    assert (entry.profile.latency_ms, entry.proposal.speedup) == (count - 1, count - 1)
 
 
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
@@ -31,8 +39,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
         process.join(60)
         assert process.exitcode == 0
     store = Store(tmp_path)
-    record = store.read_index("task")
-    assert {key for key in record if key.startswith("w")} == {f"w{w}_{i}" for w in range(2) for i in range(40)}
+    _each_writers_last_update_is_kept(store, 40)
     assert len(store.runs()) == 80
     json_files_parse(store.root)
 
@@ -45,10 +52,23 @@ def test_two_threads_writing_at_once_lose_nothing(tmp_path):
     for thread in writers:
         thread.join(60)
     store = Store(tmp_path)
-    record = store.read_index("task")
-    assert {key for key in record if key.startswith("w")} == {f"w{w}_{i}" for w in range(2) for i in range(40)}
+    _each_writers_last_update_is_kept(store, 40)
     assert len(store.runs()) == 80
     json_files_parse(store.root)
+
+
+def test_an_update_waits_for_the_lock_and_keeps_what_was_written_meanwhile(tmp_path):
+    store = Store(tmp_path)
+    with store.lock():  # as another process writing the entry holds it
+        writer = threading.Thread(target=store.update_index, args=("task",),
+                                  kwargs={"profile": ProfileEntry(latency_ms=1.0)})
+        writer.start()
+        time.sleep(0.3)
+        assert writer.is_alive()
+        atomic_write_json(store.index_path("task"), {"proposal": {"speedup": 2.0}})
+    writer.join(10)
+    entry = store.read_index("task")
+    assert (entry.profile.latency_ms, entry.proposal.speedup) == (1.0, 2.0)
 
 
 def test_atomic_write_keeps_the_old_file_when_interrupted(tmp_path, monkeypatch):
