@@ -342,3 +342,34 @@ def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_pa
     assert key == "custom_cuda.pointwise_chain"  # the chain after it still gets its kernel
     forward = forward_source(candidate.code)
     assert "torch.nn.functional.pad(u, (1, 1, 1, 1))" in forward and "_hiera_stencil" not in forward
+
+
+def _lowered(body: str, tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    f"    def forward(self, x):\n        return {body}\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    from hiera_core.spaces.custom_cuda import lower_spec
+
+    return lower_spec(task_context(load_task(path)).spec)
+
+
+def test_a_cast_to_the_dtype_a_tensor_has_fuses_through(tmp_path):
+    """The float32 round trip of Hugging Face norms costs no kernel boundary: one row kernel
+    computes the norm and the weight after the casts."""
+    lowering = _lowered("2.0 * (x.to(torch.float32) * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))"
+                        ".to(x.dtype).type_as(x)", tmp_path)
+    assert not lowering.fallbacks
+    kernels = [step for step in lowering.steps if step.family != "library"]
+    assert [step.family for step in kernels] == ["rows"]
+    assert "mul_1" in kernels[0].covers  # the product after the casts
+    assert not [step.call for step in lowering.steps if ".to(" in step.call or "type_as" in step.call]
+
+
+@pytest.mark.parametrize("cast", ["x.to(torch.float64).float()", "x.to(x.device)", "x.to(torch.float32, copy=True)",
+                                  "x.to('cpu')"])
+def test_casts_that_change_a_tensor_or_may_move_it_are_left_to_pytorch(cast, tmp_path):
+    lowering = _lowered(f"torch.relu({cast}) + 1.0", tmp_path)
+    assert "to" in lowering.fallbacks, lowering.fallbacks

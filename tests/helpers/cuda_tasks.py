@@ -66,6 +66,11 @@ EXTRA_TASKS = {
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),
     "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",
                              "[torch.randn(16, 3, 257)]", ""),
+    # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
+    "rmsnorm_cast_round_trip": ("row_reduction", "x",
+                                "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "
+                                "keepdim=True) + 1e-6)).to(x.dtype).type_as(x)",
+                                "[torch.randn(6, 1001)]", "self.w = nn.Parameter(1.0 + 0.1 * torch.randn(1001))"),
     "rmsnorm_module": ("row_reduction", "x", "self.norm(x)", "[torch.randn(8, 512)]", "self.norm = nn.RMSNorm(512)"),
     "avgpool_ceil": ("pooling", "x", "F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)",
                      "[torch.randn(2, 3, 15, 16)]", ""),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
-from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
+from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_reductions import TupleOfReduction, tuple_item
 from hiera_core.spaces.custom_cuda.lower_stencil import PaddedGrid, conv_stencil, stencil_config, window
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, no_template, register_lowering
@@ -103,6 +103,34 @@ def contiguous(lw: Lowerer, op: Op, args: dict) -> Any:
 @register_lowering(*IDENTITY)
 def identity(lw: Lowerer, op: Op, args: dict) -> Any:
     return lw.value(args["input"])
+
+
+# What `.to(...)` may say besides a dtype and still be a cast: no device, layout or copy.
+_CAST_KWARGS = {"dtype", "non_blocking"}
+
+
+@register_lowering("to", "type_as")
+def cast(lw: Lowerer, op: Op, args: dict) -> Any:
+    """A cast to the dtype its input already has is its input (as torch returns the tensor itself):
+    the float32 round trip of Hugging Face norms (`x.to(torch.float32)` ... `.to(input_dtype)`) or a
+    `type_as` of a float32 tensor, which would otherwise end the fused kernel at the cast. Any other
+    cast, or a `.to` that may name a device or copy, has no template."""
+    source, *rest = op.args
+    producer = lw.op_named(source.name) if isinstance(source, Ref) else None
+    if producer is None or producer.dtype != "float32" or op.dtype != "float32" or producer.shape != op.shape:
+        raise no_template(op)
+    if op.fn == "to" and (set(op.kwargs) - _CAST_KWARGS or len(rest) > 1
+                          or any(not _names_a_dtype(lw, argument) for argument in rest)):
+        raise no_template(op)
+    return lw.value(source)
+
+
+def _names_a_dtype(lw: Lowerer, argument: Any) -> bool:
+    """`torch.float32` as the trace writes it, or a tensor's `.dtype` read in the forward."""
+    if isinstance(argument, str):
+        return argument.startswith("torch.") and not argument.startswith("torch.device")
+    producer = lw.op_named(argument.name) if isinstance(argument, Ref) else None
+    return producer is not None and producer.fn == "getattr" and producer.args[1:] == ["dtype"]
 
 
 @register_lowering("dropout")
