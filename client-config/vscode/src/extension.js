@@ -35,7 +35,7 @@ const {
 } = require('./proposal');
 const { JobStatus, cancellableJobs } = require('./jobs');
 const {
-  GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary,
+  GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary, summaryActions,
 } = require('./workspaceCheck');
 
 /** @type {HieraServer | undefined} */
@@ -375,7 +375,7 @@ async function checkWorkspace(checkProblems, output) {
       checkProblems.set(vscode.Uri.file(file), problems.map(toDiagnostic));
     }
   }
-  const choice = await vscode.window.showInformationMessage(summary(reports), 'Show problems');
+  const choice = await vscode.window.showInformationMessage(summary(reports), ...summaryActions(reports));
   if (choice === 'Show problems') {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   }

@@ -102,4 +102,11 @@ function summary(reports) {
   return `HIERA check: ${files} file${files === 1 ? '' : 's'} checked, ${counts.join(', ')}`;
 }
 
-module.exports = { GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary };
+/** The summary's buttons: "Show problems" only where the check found some (none: nothing to show). */
+function summaryActions(reports) {
+  return reports.some((report) => report.problems.length > 0) ? ['Show problems'] : [];
+}
+
+module.exports = {
+  GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary, summaryActions,
+};

@@ -1,7 +1,9 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary } = require('../src/workspaceCheck');
+const {
+  GIT_FILES, checkCommand, hasReport, parseGitFiles, parseReport, problemsByFile, summary, summaryActions,
+} = require('../src/workspaceCheck');
 
 // The shape `hiera-lsp --check --format json` prints (tests/clients/ checks it against the real CLI).
 const REPORT = JSON.stringify({
@@ -79,4 +81,11 @@ test('the summary counts files and severities over every folder', () => {
   assert.equal(summary([parseReport(REPORT, '/w/proj'), clean]),
     'HIERA check: 4 files checked, 1 error, 1 warning, 1 info');
   assert.equal(summary([clean]), 'HIERA check: 1 file checked, 0 errors, 0 warnings, 0 infos');
+});
+
+test('the summary offers to show problems only when there are some', () => {
+  const clean = { filesChecked: 1, problems: [] };
+  assert.deepEqual(summaryActions([{ filesChecked: 0, problems: [] }]), []);
+  assert.deepEqual(summaryActions([clean]), []);
+  assert.deepEqual(summaryActions([clean, parseReport(REPORT, '/w/proj')]), ['Show problems']);
 });
