@@ -38,10 +38,10 @@ def optimize(path: str, class_name: str, store: Store, key: str, pause: float) -
     emit("start", "load", f"optimizing {path}::{class_name}", 0.0, {"run": run.id})
     for stage, message, progress in (("spec", "running the reference", 0.05), ("plan", "memory-bound", 0.3),
                                      ("implement", "1 candidate(s): fused", 0.35),
-                                     ("verify", "verifying and timing fused (1/1)", 0.4)):
+                                     ("verify", "compiling fused (1/1)", 0.4)):
         time.sleep(pause)
         emit("stage", stage, message, progress)
-    time.sleep(3 * pause)  # verifying takes longest, without events, as a compile does
+    time.sleep(3 * pause)  # a compile takes longest, without events
     emit("candidate", "profile", "fused: verified, 1.0 ms vs 2.5 ms eager (2.50x)", 0.95,
          {"name": "fused", "status": "verified", "speedup": 2.5})
     with open(path, encoding="utf-8") as handle:
