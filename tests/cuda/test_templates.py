@@ -373,3 +373,23 @@ def test_a_cast_to_the_dtype_a_tensor_has_fuses_through(tmp_path):
 def test_casts_that_change_a_tensor_or_may_move_it_are_left_to_pytorch(cast, tmp_path):
     lowering = _lowered(f"torch.relu({cast}) + 1.0", tmp_path)
     assert "to" in lowering.fallbacks, lowering.fallbacks
+
+
+@pytest.mark.parametrize("body, steps", [
+    ("torch.logsumexp(x, dim=-1) + torch.var(x, dim=1) + torch.std(x, -1, False)", ["rows"]),
+    ("x / torch.norm(x, p=2, dim=-1, keepdim=True)", ["rows"]),
+    ("F.smooth_l1_loss(x, 2.0 * x) + F.huber_loss(x, torch.tanh(x), delta=0.5)", ["total", "total", "pointwise"]),
+    ("1.0 - F.cosine_similarity(x, torch.relu(x), dim=1)", ["rows"]),
+])
+def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kernels(body, steps, tmp_path):
+    lowering = _lowered(body.replace("F.", "torch.nn.functional."), tmp_path)
+    assert not lowering.fallbacks, lowering.fallbacks
+    assert [step.family for step in lowering.steps if step.family != "library"] == steps
+
+
+@pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.var(x, dim=0)", "torch.logsumexp(x, dim=0)",
+                                  "torch.nn.functional.cosine_similarity(x, x[:1], dim=1)",
+                                  "torch.nn.functional.smooth_l1_loss(x, x[:1])"])
+def test_compositions_outside_the_row_template_are_left_to_pytorch(body, tmp_path):
+    lowering = _lowered(f"torch.relu({body}) + 1.0" if "loss" not in body else f"{body} + 1.0", tmp_path)
+    assert lowering.fallbacks, body

@@ -66,6 +66,19 @@ EXTRA_TASKS = {
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),
     "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",
                              "[torch.randn(16, 3, 257)]", ""),
+    # Ops written out from the templates' pieces (lower_composed): norms, logsumexp, var/std, losses
+    "norm_rows_and_total": ("row_reduction", "x", "x / torch.norm(x, p=2, dim=1, keepdim=True) + x / torch.norm(x)",
+                            "[torch.randn(6, 1001)]", ""),
+    "norm_middle_dim": ("row_reduction", "x", "torch.norm(x, dim=1) + x.norm(p=1, dim=1)", "[torch.randn(4, 301, 63)]", ""),
+    "logsumexp_var_std": ("row_reduction", "x",
+                          "torch.logsumexp(3.0 * x, dim=-1) + torch.var(x, dim=-1) "
+                          "- torch.std(x, dim=-1, unbiased=False, keepdim=True).squeeze(-1)",
+                          "[torch.randn(6, 1001)]", ""),
+    "smooth_l1_huber": ("row_reduction", "a, b",
+                        "F.smooth_l1_loss(a, b, beta=0.5) + F.huber_loss(a, b, reduction='sum', delta=2.0)",
+                        "[2.0 * torch.randn(37, 129), torch.randn(37, 129)]", ""),
+    "cosine_similarity_loss": ("row_reduction", "a, b", "torch.mean(1 - F.cosine_similarity(a, b, dim=1))",
+                               "[torch.randn(37, 1001), torch.randn(37, 1001)]", ""),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
     "rmsnorm_cast_round_trip": ("row_reduction", "x",
                                 "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "

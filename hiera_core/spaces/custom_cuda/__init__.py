@@ -21,7 +21,14 @@ the module at hand (attributes, stencil coefficients) and renders the proposal.
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda import lower_library, lower_norms, lower_pointwise, lower_reductions, lower_stencil  # noqa: F401  (registration)
+from hiera_core.spaces.custom_cuda import (  # noqa: F401  (registration)
+    lower_composed,
+    lower_library,
+    lower_norms,
+    lower_pointwise,
+    lower_reductions,
+    lower_stencil,
+)
 from hiera_core.spaces.custom_cuda.graph import (
     Lowering,
     Op,

@@ -32,7 +32,7 @@ def reduction(lw: Lowerer, op: Op, args: dict):
     fn = op.fn
     dim = args.get("dim")
     if dim is None and fn in ("sum", "mean") and not args.get("keepdim") and args.get("dtype") is None:
-        return _total(lw, op, lw.lazy(args["input"]), fn == "mean")
+        return total(lw, op, lw.lazy(args["input"]), fn == "mean")
     if isinstance(dim, (list, tuple)) and len(dim) == 1:
         dim = dim[0]
     if not isinstance(dim, int):
@@ -75,7 +75,7 @@ def _reduce_step(lw: Lowerer, op: Op, fn: str, x: Expr, dim: int, keepdim: bool)
     return PyValue(out) if fn.startswith("arg") else leaf(out, op.shape or ())
 
 
-def _total(lw: Lowerer, op: Op, x: Expr, mean: bool) -> Expr:
+def total(lw: Lowerer, op: Op, x: Expr, mean: bool) -> Expr:
     """Sum or mean of every element of x: its pointwise expression is computed and summed in one
     kernel (never written), a second adds the per-block partials."""
     if reductions_in([x]):
@@ -104,7 +104,7 @@ def mse_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
         return error
     if reduction not in ("mean", "sum"):
         raise Unsupported(f"mse_loss ({op.name}) with reduction={reduction!r}")
-    return _total(lw, op, error, reduction == "mean")
+    return total(lw, op, error, reduction == "mean")
 
 
 @register_lowering(*(f"{kind}_pool{rank}d" for kind in ("max", "avg") for rank in (1, 2, 3)))

@@ -1,0 +1,151 @@
+"""Lowerings of ops that are compositions of the templates' pieces, as Inductor decomposes them:
+vector norms, logsumexp, variance and standard deviation, the smooth L1 and Huber losses, cosine
+similarity. Each is written out in pointwise expressions, row reductions over the last dim (one
+row kernel with its prologue and epilogue), a dim reduction or a total, so it fuses with what
+surrounds it instead of ending a kernel. Pure (no torch).
+"""
+
+from __future__ import annotations
+
+from hiera_core.spaces.custom_cuda.expr import Expr, const
+from hiera_core.spaces.custom_cuda.graph import Op, Unsupported
+from hiera_core.spaces.custom_cuda.lower_reductions import reduction, total
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
+
+# reduction= of the losses -> what follows the elementwise loss
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _last_dim(x: Expr, dim) -> bool:
+    """Whether `dim` (an int or a one-element list) names x's last dim."""
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
+    rank = len(x.shape)
+    return isinstance(dim, int) and rank > 0 and dim % rank == rank - 1
+
+
+def _row(fn: str, e: Expr) -> Expr:
+    """A reduction of e over its last dim, kept as a dim of 1 (rsum, rmax)."""
+    return Expr(fn, (e,), shape=e.shape[:-1] + (1,))
+
+
+def _unary(fn: str, e: Expr, *params: float) -> Expr:
+    return Expr(fn, (e,), params, e.shape)
+
+
+def _kept(lw: Lowerer, op: Op, value: Expr, keepdim: bool) -> Expr:
+    """A row value (last dim 1) as the op returns it: with the dim kept or dropped."""
+    return lw.cover(op, value if keepdim else Expr("dropdim", (value,), shape=value.shape[:-1]))
+
+
+@register_lowering("norm")
+def norm(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """torch.norm / Tensor.norm with p = 2 ("fro") or 1: over every element, the last dim or one dim."""
+    x = lw.lazy(args["input"])
+    p, dim, keepdim = args.get("p", "fro"), args.get("dim"), bool(args.get("keepdim", False))
+    if args.get("dtype") is not None or args.get("out") is not None:
+        raise Unsupported(f"norm with a dtype or out ({op.name}) has no template")
+    if p in ("fro", 2, 2.0):
+        terms, root = _unary("square", x), True
+    elif p in (1, 1.0):
+        terms, root = _unary("abs", x), False
+    else:
+        raise Unsupported(f"norm with p={p!r} ({op.name}) has no template")
+    finish = (lambda e: _unary("sqrt", e)) if root else (lambda e: e)
+    if dim is None and not keepdim:
+        return lw.cover(op, finish(total(lw, op, terms, mean=False)))
+    if _last_dim(x, dim):
+        return _kept(lw, op, finish(_row("rsum", terms)), keepdim)
+    summed = Op(op.name, "call_function", "sum", "torch.sum", None, [], {}, op.shape, op.dtype)
+    return lw.cover(op, finish(reduction(lw, summed, {"input": terms, "dim": dim, "keepdim": keepdim})))
+
+
+@register_lowering("logsumexp")
+def logsumexp(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """max + log(sum(exp(x - max))) over the last dim: the log-softmax's row statistics."""
+    x = lw.lazy(args["input"])
+    if not _last_dim(x, args.get("dim")):
+        raise Unsupported(f"logsumexp over dim {args.get('dim')!r} ({op.name}): the row template handles the last dim")
+    peak = _row("rmax", x)
+    shifted = Expr("sub", (x, peak), (1.0,), x.shape)
+    value = Expr("add", (peak, _unary("log", _row("rsum", _unary("exp", shifted)))), (1.0,), peak.shape)
+    return _kept(lw, op, value, bool(args.get("keepdim", False)))
+
+
+@register_lowering("var", "std")
+def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """sum((x - mean)^2) / (n - correction) over the last dim (its square root for std), the
+    two-pass form a layer norm's row kernel computes."""
+    x = lw.lazy(args["input"])
+    dim = args.get("dim")
+    correction = _correction(op, args)
+    if not _last_dim(x, dim):
+        raise Unsupported(f"{op.fn} over dim {dim!r} ({op.name}): the row template handles the last dim")
+    mean = Expr("mul", (_row("rsum", x), Expr("inv_n")), shape=x.shape[:-1] + (1,))
+    squares = _row("rsum", _unary("square", Expr("sub", (x, mean), (1.0,), x.shape)))
+    # sum / (n - c) = sum * inv_n / (1 - c * inv_n): n is the row's length at run time
+    scale = Expr("sub", (const(1.0), Expr("mul", (const(correction), Expr("inv_n")), shape=mean.shape)), (1.0,),
+                 mean.shape)
+    value = Expr("div", (Expr("mul", (squares, Expr("inv_n")), shape=mean.shape), scale), shape=mean.shape)
+    return _kept(lw, op, _unary("sqrt", value) if op.fn == "std" else value, bool(args.get("keepdim", False)))
+
+
+def _correction(op: Op, args: dict) -> float:
+    """Bessel's correction from correction= or the older unbiased (a bool, also given by position)."""
+    if args.get("correction") is not None:
+        return float(args["correction"])
+    unbiased = args.get("unbiased", True)
+    if not isinstance(unbiased, bool):
+        raise Unsupported(f"{op.fn} ({op.name}) with unbiased={unbiased!r}")
+    return 1.0 if unbiased else 0.0
+
+
+@register_lowering("smooth_l1_loss", "huber_loss")
+def smooth_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """With m = min(|d|, beta): smooth L1 = m^2 / (2 beta) + |d| - m, Huber = m^2 / 2 + delta (|d| - m)
+    (each piece of torch's two branches, without a branch); then the reduction."""
+    prediction, target = lw.lazy(args["input"]), lw.lazy(args["target"])
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    reduction_kind = module.reduction if module is not None else args.get("reduction", "mean")
+    smooth_l1 = op.fn == "smooth_l1_loss"
+    width = float(getattr(module, "beta" if smooth_l1 else "delta", None) if module is not None
+                  else args.get("beta" if smooth_l1 else "delta", 1.0))
+    if prediction.shape != target.shape:
+        raise Unsupported(f"{op.fn} ({op.name}) of differently shaped tensors (broadcast) has no template")
+    if reduction_kind not in _REDUCTIONS or args.get("size_average") is not None or args.get("reduce") is not None:
+        raise Unsupported(f"{op.fn} ({op.name}) with reduction={reduction_kind!r} or size_average/reduce")
+    shape = prediction.shape
+    error = _unary("abs", Expr("sub", (prediction, target), (1.0,), shape))
+    if smooth_l1 and width == 0.0:
+        loss = error  # torch: plain L1 when beta is 0
+    else:
+        inside = Expr("minimum", (error, const(width)), shape=shape)
+        quadratic = Expr("mul", (Expr("square", (inside,), shape=shape), const(0.5 / width if smooth_l1 else 0.5)),
+                         shape=shape)
+        linear = Expr("sub", (error, inside), (1.0,), shape)
+        if not smooth_l1:
+            linear = Expr("mul", (linear, const(width)), shape=shape)
+        loss = Expr("add", (quadratic, linear), (1.0,), shape)
+    if reduction_kind == "none":
+        return lw.cover(op, loss)
+    return total(lw, op, loss, reduction_kind == "mean")
+
+
+@register_lowering("cosine_similarity")
+def cosine_similarity(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """sum(a b) / (max(|a|, eps) max(|b|, eps)) over the last dim, as torch clamps each norm."""
+    a, b = lw.lazy(args["input"]), lw.lazy(args.get("x2", args.get("other")))
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    dim = module.dim if module is not None else args.get("dim", 1)
+    eps = float(module.eps if module is not None else args.get("eps", 1e-8))
+    if a.shape != b.shape or not _last_dim(a, dim):
+        raise Unsupported(f"cosine_similarity over dim {dim!r} of {a.shape} and {b.shape} ({op.name}): the row "
+                          f"template handles the last dim of equal shapes")
+
+    def clamped_norm(e: Expr) -> Expr:
+        return Expr("clamp", (_unary("sqrt", _row("rsum", _unary("square", e))),), (eps, float("inf")),
+                    a.shape[:-1] + (1,))
+
+    dot = _row("rsum", Expr("mul", (a, b), shape=a.shape))
+    value = Expr("div", (dot, Expr("mul", (clamped_norm(a), clamped_norm(b)), shape=dot.shape)), shape=dot.shape)
+    return _kept(lw, op, value, keepdim=False)
