@@ -380,6 +380,7 @@ def test_casts_that_change_a_tensor_or_may_move_it_are_left_to_pytorch(cast, tmp
     ("x / torch.norm(x, p=2, dim=-1, keepdim=True)", ["rows"]),
     ("F.smooth_l1_loss(x, 2.0 * x) + F.huber_loss(x, torch.tanh(x), delta=0.5)", ["total", "total", "pointwise"]),
     ("1.0 - F.cosine_similarity(x, torch.relu(x), dim=1)", ["rows"]),
+    ("F.triplet_margin_loss(x, torch.tanh(x), torch.relu(x), margin=0.5)", ["rows", "total"]),
 ])
 def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kernels(body, steps, tmp_path):
     lowering = _lowered(body.replace("F.", "torch.nn.functional."), tmp_path)
@@ -389,7 +390,8 @@ def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kern
 
 @pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.var(x, dim=0)", "torch.logsumexp(x, dim=0)",
                                   "torch.nn.functional.cosine_similarity(x, x[:1], dim=1)",
-                                  "torch.nn.functional.smooth_l1_loss(x, x[:1])"])
+                                  "torch.nn.functional.smooth_l1_loss(x, x[:1])",
+                                  "torch.nn.functional.triplet_margin_loss(x, x, x, swap=True)"])
 def test_compositions_outside_the_row_template_are_left_to_pytorch(body, tmp_path):
     lowering = _lowered(f"torch.relu({body}) + 1.0" if "loss" not in body else f"{body} + 1.0", tmp_path)
     assert lowering.fallbacks, body

@@ -77,6 +77,9 @@ EXTRA_TASKS = {
     "smooth_l1_huber": ("row_reduction", "a, b",
                         "F.smooth_l1_loss(a, b, beta=0.5) + F.huber_loss(a, b, reduction='sum', delta=2.0)",
                         "[2.0 * torch.randn(37, 129), torch.randn(37, 129)]", ""),
+    "triplet_margin_module": ("row_reduction", "a, p, n", "self.loss(a, p, n)",
+                              "[torch.randn(37, 1001), torch.randn(37, 1001), torch.randn(37, 1001)]",
+                              "self.loss = nn.TripletMarginLoss(margin=0.7)"),
     "cosine_similarity_loss": ("row_reduction", "a, b", "torch.mean(1 - F.cosine_similarity(a, b, dim=1))",
                                "[torch.randn(37, 1001), torch.randn(37, 1001)]", ""),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)

@@ -1,5 +1,5 @@
 """Lowerings of ops that are compositions of the templates' pieces, as Inductor decomposes them:
-vector norms, logsumexp, variance and standard deviation, the smooth L1 and Huber losses, cosine
+vector norms, logsumexp, variance and standard deviation, the smooth L1, Huber and triplet margin losses, cosine
 similarity. Each is written out in pointwise expressions, row reductions over the last dim (one
 row kernel with its prologue and epilogue), a dim reduction or a total, so it fuses with what
 surrounds it instead of ending a kernel. Pure (no torch).
@@ -149,3 +149,30 @@ def cosine_similarity(lw: Lowerer, op: Op, args: dict) -> Expr:
     dot = _row("rsum", Expr("mul", (a, b), shape=a.shape))
     value = Expr("div", (dot, Expr("mul", (clamped_norm(a), clamped_norm(b)), shape=dot.shape)), shape=dot.shape)
     return _kept(lw, op, value, keepdim=False)
+
+
+@register_lowering("triplet_margin_loss")
+def triplet_margin_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """mean or sum of relu(d(a, p) - d(a, n) + margin), d(x, y) = |x - y + eps| over the last dim (torch's
+    pairwise_distance): two row norms in one row kernel, then the total. p = 2 without swap only."""
+    anchor, positive, negative = (lw.lazy(args.get(name)) for name in ("input", "positive", "negative"))
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    source = {k: getattr(module, k) for k in ("margin", "p", "eps", "swap", "reduction")} if module is not None else args
+    margin, eps = float(source.get("margin", 1.0)), float(source.get("eps", 1e-6))
+    p, swap, reduction_kind = source.get("p", 2), bool(source.get("swap", False)), source.get("reduction", "mean")
+    if not (anchor.shape == positive.shape == negative.shape) or len(anchor.shape) != 2:
+        raise Unsupported(f"triplet_margin_loss ({op.name}) of other than three equally shaped (N, D) tensors")
+    if p not in (2, 2.0) or swap or reduction_kind not in _REDUCTIONS or args.get("size_average") is not None \
+            or args.get("reduce") is not None:
+        raise Unsupported(f"triplet_margin_loss ({op.name}) with p={p!r}, swap={swap} or reduction={reduction_kind!r}")
+
+    def distance(other: Expr) -> Expr:
+        gap = Expr("add", (Expr("sub", (anchor, other), (1.0,), anchor.shape), const(eps)), (1.0,), anchor.shape)
+        return _unary("sqrt", _row("rsum", _unary("square", gap)))
+
+    closer = Expr("add", (Expr("sub", (distance(positive), distance(negative)), (1.0,), (anchor.shape[0], 1)),
+                          const(margin)), (1.0,), (anchor.shape[0], 1))
+    loss = Expr("dropdim", (_unary("relu", closer),), shape=anchor.shape[:1])
+    if reduction_kind == "none":
+        return lw.cover(op, loss)
+    return total(lw, op, loss, reduction_kind == "mean")
