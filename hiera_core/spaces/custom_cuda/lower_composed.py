@@ -9,19 +9,12 @@ from __future__ import annotations
 
 from hiera_core.spaces.custom_cuda.expr import Expr, const
 from hiera_core.spaces.custom_cuda.graph import Op, Unsupported
+from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, require_last_dim
 from hiera_core.spaces.custom_cuda.lower_reductions import reduction, total
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 
 # reduction= of the losses -> what follows the elementwise loss
 _REDUCTIONS = ("none", "mean", "sum")
-
-
-def _last_dim(x: Expr, dim) -> bool:
-    """Whether `dim` (an int or a one-element list) names x's last dim."""
-    if isinstance(dim, (list, tuple)) and len(dim) == 1:
-        dim = dim[0]
-    rank = len(x.shape)
-    return isinstance(dim, int) and rank > 0 and dim % rank == rank - 1
 
 
 def _row(fn: str, e: Expr) -> Expr:
@@ -54,7 +47,7 @@ def norm(lw: Lowerer, op: Op, args: dict) -> Expr:
     finish = (lambda e: _unary("sqrt", e)) if root else (lambda e: e)
     if dim is None and not keepdim:
         return lw.cover(op, finish(total(lw, op, terms, mean=False)))
-    if _last_dim(x, dim):
+    if is_last_dim(x, dim):
         return _kept(lw, op, finish(_row("rsum", terms)), keepdim)
     summed = Op(op.name, "call_function", "sum", "torch.sum", None, [], {}, op.shape, op.dtype)
     return lw.cover(op, finish(reduction(lw, summed, {"input": terms, "dim": dim, "keepdim": keepdim})))
@@ -64,8 +57,7 @@ def norm(lw: Lowerer, op: Op, args: dict) -> Expr:
 def logsumexp(lw: Lowerer, op: Op, args: dict) -> Expr:
     """max + log(sum(exp(x - max))) over the last dim: the log-softmax's row statistics."""
     x = lw.lazy(args["input"])
-    if not _last_dim(x, args.get("dim")):
-        raise Unsupported(f"logsumexp over dim {args.get('dim')!r} ({op.name}): the row template handles the last dim")
+    require_last_dim(lw, op, x, args.get("dim"))
     peak = _row("rmax", x)
     shifted = Expr("sub", (x, peak), (1.0,), x.shape)
     value = Expr("add", (peak, _unary("log", _row("rsum", _unary("exp", shifted)))), (1.0,), peak.shape)
@@ -77,10 +69,8 @@ def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
     """sum((x - mean)^2) / (n - correction) over the last dim (its square root for std), the
     two-pass form a layer norm's row kernel computes."""
     x = lw.lazy(args["input"])
-    dim = args.get("dim")
     correction = _correction(op, args)
-    if not _last_dim(x, dim):
-        raise Unsupported(f"{op.fn} over dim {dim!r} ({op.name}): the row template handles the last dim")
+    require_last_dim(lw, op, x, args.get("dim"))
     mean = Expr("mul", (_row("rsum", x), Expr("inv_n")), shape=x.shape[:-1] + (1,))
     squares = _row("rsum", _unary("square", Expr("sub", (x, mean), (1.0,), x.shape)))
     # sum / (n - c) = sum * inv_n / (1 - c * inv_n): n is the row's length at run time
@@ -138,7 +128,7 @@ def cosine_similarity(lw: Lowerer, op: Op, args: dict) -> Expr:
     module = lw.resolver.module(op.target) if op.op == "call_module" else None
     dim = module.dim if module is not None else args.get("dim", 1)
     eps = float(module.eps if module is not None else args.get("eps", 1e-8))
-    if a.shape != b.shape or not _last_dim(a, dim):
+    if a.shape != b.shape or not is_last_dim(a, dim):
         raise Unsupported(f"cosine_similarity over dim {dim!r} of {a.shape} and {b.shape} ({op.name}): the row "
                           f"template handles the last dim of equal shapes")
 

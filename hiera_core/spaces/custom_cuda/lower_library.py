@@ -116,7 +116,7 @@ def cast(lw: Lowerer, op: Op, args: dict) -> Any:
     `type_as` of a float32 tensor, which would otherwise end the fused kernel at the cast. Any other
     cast, or a `.to` that may name a device or copy, has no template."""
     source, *rest = op.args
-    producer = lw.op_named(source.name) if isinstance(source, Ref) else None
+    producer = lw.ops_by_name.get(source.name) if isinstance(source, Ref) else None
     if producer is None or producer.dtype != "float32" or op.dtype != "float32" or producer.shape != op.shape:
         raise no_template(op)
     if op.fn == "to" and (set(op.kwargs) - _CAST_KWARGS or len(rest) > 1
@@ -129,7 +129,7 @@ def _names_a_dtype(lw: Lowerer, argument: Any) -> bool:
     """`torch.float32` as the trace writes it, or a tensor's `.dtype` read in the forward."""
     if isinstance(argument, str):
         return argument.startswith("torch.") and not argument.startswith("torch.device")
-    producer = lw.op_named(argument.name) if isinstance(argument, Ref) else None
+    producer = lw.ops_by_name.get(argument.name) if isinstance(argument, Ref) else None
     return producer is not None and producer.fn == "getattr" and producer.args[1:] == ["dtype"]
 
 

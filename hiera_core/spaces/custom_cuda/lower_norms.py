@@ -16,7 +16,7 @@ from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 @register_lowering("softmax", "log_softmax")
 def softmax(lw: Lowerer, op: Op, args: dict) -> Expr:
     x = lw.lazy(args["input"])
-    _require_last_dim(lw, op, x, args.get("dim"))
+    require_last_dim(lw, op, x, args.get("dim"))
     peak = Expr("rmax", (x,), shape=x.shape[:-1] + (1,))
     shifted = Expr("sub", (x, peak), (1.0,), x.shape)
     total = Expr("rsum", (Expr("exp", (shifted,), shape=x.shape),), shape=peak.shape)
@@ -178,9 +178,16 @@ def _tensor_argument(lw: Lowerer, op: Op, args: dict, name: str) -> Expr | None:
     return value
 
 
-def _require_last_dim(lw: Lowerer, op: Op, x: Expr, dim) -> None:
+def is_last_dim(x: Expr, dim) -> bool:
+    """Whether `dim` (an int or a one-element list) names x's last dim."""
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
     rank = len(x.shape)
+    return isinstance(dim, int) and rank > 0 and dim % rank == rank - 1
+
+
+def require_last_dim(lw: Lowerer, op: Op, x: Expr, dim) -> None:
     if dim is None and op.op == "call_module" and lw.resolver.module(op.target) is None:
         return  # planning: the module's dim is checked when the candidate is generated
-    if not isinstance(dim, int) or rank == 0 or dim % rank != rank - 1:
+    if not is_last_dim(x, dim):
         raise Unsupported(f"{op.fn} over dim {dim!r} ({op.name}): the row template handles the last dim")

@@ -76,7 +76,7 @@ class Lowerer:
 
     def __init__(self, ops: list[Op], resolver: Resolver):
         self.ops = ops
-        self._ops_by_name: dict[str, Op] | None = None
+        self.ops_by_name = {op.name: op for op in ops}  # each node's shape and dtype as traced
         self.resolver = resolver
         self.values: dict[str, Any] = {}
         self.steps: list[Step] = []
@@ -220,12 +220,6 @@ class Lowerer:
             # Not a float32 tensor (an int64 index buffer, say): only ops left to PyTorch read it.
             return PyValue(python_expr)
         return leaf(python_expr, op.shape)
-
-    def op_named(self, name: str) -> Op | None:
-        """The graph's node `name` (its shape and dtype as traced)."""
-        if self._ops_by_name is None:
-            self._ops_by_name = {op.name: op for op in self.ops}
-        return self._ops_by_name.get(name)
 
     def value(self, ref):
         return self.values[ref.name] if isinstance(ref, Ref) else ref
