@@ -82,10 +82,13 @@ def _hiera_sms(device):
     return _HIERA_SMS[device]
 
 
-def _hiera_check(*tensors):
+def _hiera_check(*tensors, masks=False):
+    """Float32 CUDA tensors (`masks`: bool ones too, read as 0.0 or 1.0), or a TypeError."""
     for t in tensors:
-        if not (isinstance(t, torch.Tensor) and t.is_cuda and t.dtype == torch.float32):
-            raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors; got "
+        if not (isinstance(t, torch.Tensor) and t.is_cuda
+                and (t.dtype == torch.float32 or (masks and t.dtype == torch.bool))):
+            raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors"
+                            + (" and bool masks" if masks else "") + "; got "
                             + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
 
 
@@ -106,9 +109,17 @@ def _hiera_leaf(t, shape, full):
     """(tensor, mode, inner, extent): how a kernel reads `t` broadcast to `shape` at flat index i.
 
     Modes: 0 FULL t[i], 1 SCALAR t[0], 2 COL t[i % cols], 3 ROW t[i // cols], 4 BCAST
-    t[i // inner % extent]. `full` leaves are always made FULL (the kernel reads them directly).
+    t[i // inner % extent]; plus 8 for a bool tensor (a mask: bytes read as 0.0 or 1.0). `full`
+    leaves are always made FULL (the kernel reads them directly, as floats).
     """
-    _hiera_check(t)
+    _hiera_check(t, masks=not full)
+    if t.dtype == torch.bool:
+        read, mode, inner, extent = _hiera_leaf_layout(t, shape, False)
+        return read, mode | 8, inner, extent
+    return _hiera_leaf_layout(t, shape, full)
+
+
+def _hiera_leaf_layout(t, shape, full):
     n = math.prod(shape)
     if t.shape == shape:
         return t.contiguous(), 0, 1, n
@@ -182,37 +193,74 @@ def _hiera_pointwise(source, name, leaves, full, outputs):
     return outs
 
 
-def _hiera_total(source, name, leaves, full, mean):
-    """The sum (mean: the mean) over every element of a generated pointwise expression of `leaves`:
-    per-block partial sums, then one block adding them in order. Plans are cached as for pointwise."""
-    key = _hiera_signature(source, name, leaves, mean)
+def _hiera_total(source, name, leaves, full, divide):
+    """The sum over every element of a generated pointwise expression of `leaves`, divided by the
+    element count (`divide` "all": the mean), by the first dim's size ("first_dim": a batch mean) or
+    not ("none"): per-block partial sums, then one block adding them in order. Plans are cached as
+    for pointwise."""
+    key = _hiera_signature(source, name, leaves, divide)
+    plan = _HIERA_PLANS.get(key)
+    device = leaves[0].device
+    if plan is None:
+        shape = _hiera_broadcast(leaves)
+        n = math.prod(shape)
+        divisor = n if divide == "all" else shape[0] if divide == "first_dim" else 1
+        if n == 0:  # as torch: 0 / 0 is NaN
+            return torch.empty((), device=device, dtype=torch.float32).fill_(math.nan if divisor == 0 else 0.0)
+        reads, variant, work, cols = _hiera_flat(leaves, full, shape)
+        blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
+        kernels = (_hiera_kernel(source, f"{name}_{variant}", device.index),
+                   _hiera_kernel(source, f"{name}_finalize", device.index))
+        args = [v for r in reads for v in r]
+        tail = (n, cols, 1.0 / divisor)
+        _hiera_plan(key, reads, leaves, kernels, blocks, tail)
+    else:
+        kernels, blocks, tail, modes = plan
+        args = _hiera_leaf_args(leaves, modes)
+    n, cols, scale = tail
+    out = torch.empty((), device=device, dtype=torch.float32)
+    partial = torch.empty(blocks, device=device, dtype=torch.float32)
+    _hiera_launch(kernels[0], device.index, blocks, 256, 0, *args, partial, n, cols)
+    _hiera_launch(kernels[1], device.index, 1, 256, 0, partial, out, blocks, scale)
+    return out
+
+
+def _hiera_scan(source, name, leaves, full, dim, reverse):
+    """The inclusive scan of a generated pointwise expression of `leaves` along `dim` (reversed: from
+    the end): one block per row along the last dim, else one thread per column of the (outer, R,
+    inner) view. Plans are cached as for pointwise."""
+    key = _hiera_signature(source, name, leaves, dim, reverse)
     plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
     if plan is None:
         shape = _hiera_broadcast(leaves)
         n = math.prod(shape)
         if n == 0:
-            return torch.empty((), device=device, dtype=torch.float32).fill_(math.nan if mean else 0.0)  # as torch
-        reads, variant, work, cols = _hiera_flat(leaves, full, shape)
-        blocks = min(-(-work // 256), 8 * _hiera_sms(device.index))  # a full GPU's threads, a partial each block
-        kernels = (_hiera_kernel(source, f"{name}_{variant}", device.index),
-                   _hiera_kernel(source, f"{name}_finalize", device.index))
+            return torch.empty(shape, device=device, dtype=torch.float32)
+        outer, length, inner = math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
+        reads, variant, _, cols = _hiera_flat(leaves, full, shape)
+        if inner == 1:  # 4 elements a thread per tile: a row of up to 1024 in one tile
+            threads = min(256, max(32, 1 << (-(-cols // 4) - 1).bit_length()))
+            grid = min(outer, _hiera_sms(device.index) * (2048 // threads))
+        else:
+            variant, threads = "cols" + variant[-2:], 256
+            grid = min(-(-(outer * inner) // threads), 32 * _hiera_sms(device.index))
+        kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
+        tail = (outer, length, inner, cols, int(reverse))
         args = [v for r in reads for v in r]
-        _hiera_plan(key, reads, leaves, kernels, blocks, n, cols)
+        _hiera_plan(key, reads, leaves, shape, kernel, grid, threads, tail)
     else:
-        kernels, blocks, n, cols, modes = plan
+        shape, kernel, grid, threads, tail, modes = plan
         args = _hiera_leaf_args(leaves, modes)
-    out = torch.empty((), device=device, dtype=torch.float32)
-    partial = torch.empty(blocks, device=device, dtype=torch.float32)
-    _hiera_launch(kernels[0], device.index, blocks, 256, 0, *args, partial, n, cols)
-    _hiera_launch(kernels[1], device.index, 1, 256, 0, partial, out, blocks, 1.0 / n if mean else 1.0)
+    out = torch.empty(shape, device=device, dtype=torch.float32)
+    _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail)
     return out
 
 
-def _hiera_rows(source, name, leaves, full, kinds, cached):
-    """Run a generated row kernel: one block per row of the leaves' broadcast shape. Plans are
-    cached as for pointwise."""
-    key = _hiera_signature(source, name, leaves, kinds, cached)
+def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None):
+    """Run a generated row kernel: one block per row along the last dim of the leaves' broadcast
+    shape, or (`dim`, another) one thread per row along `dim`. Plans are cached as for pointwise."""
+    key = _hiera_signature(source, name, leaves, kinds, cached, dim)
     plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
     if plan is not None:
@@ -221,14 +269,25 @@ def _hiera_rows(source, name, leaves, full, kinds, cached):
         _hiera_launch(kernel, device.index, grid, threads, shared, *_hiera_leaf_args(leaves, modes), *outs, *tail)
         return outs
     shape = _hiera_broadcast(leaves)
-    cols = shape[-1]
-    rows = math.prod(shape[:-1])
-    shapes = {"row": shape, "keep": shape[:-1] + (1,), "drop": shape[:-1]}
+    along = len(shape) - 1 if dim is None else dim
+    cols = shape[along]
+    rows = math.prod(shape) // cols if cols else 0
+    shapes = {"row": shape, "keep": shape[:along] + (1,) + shape[along + 1:], "drop": shape[:along] + shape[along + 1:]}
     out_shapes = [shapes[k] for k in kinds]
     outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
     if rows == 0:
         return outs
     reads, variant, _, _ = _hiera_flat(leaves, full, shape)
+    if dim is not None:  # one thread a row, a warp's reads at each step consecutive along the inner dims
+        if not variant.endswith("32"):
+            raise ValueError(f"rows along dim {dim} of a tensor of 2^31 elements or more: this kernel indexes "
+                             f"with 32 bits ({shape})")
+        grid = min(-(-rows // 256), 32 * _hiera_sms(device.index))
+        kernel = _hiera_kernel(source, f"{name}_cols32", device.index)
+        tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
+        _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, *tail)
+        _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail)
+        return outs
     threads = _hiera_row_threads(cols, variant.startswith("vec"))
     cache_bytes = cached * cols * 4
     use_cache = 0 < cache_bytes <= 48 * 1024

@@ -251,8 +251,8 @@ def _bounds_and_shares(spec: Spec, regions: list[Region], by_name: dict) -> None
 LIBRARY_APPROACH = {"matmul": "cuBLAS GEMM", "conv": "cuDNN convolution", "attention": "fused attention (SDPA)"}
 KERNEL_APPROACH = {"pointwise": "generated pointwise kernel", "rows": "generated row kernel",
                    "reduce": "generated reduction kernel", "total": "generated reduction kernel",
-                   "group_norm": "generated group-norm kernel", "pool": "generated pooling kernel",
-                   "stencil": "generated stencil kernel"}
+                   "scan": "generated scan kernel", "group_norm": "generated group-norm kernel",
+                   "pool": "generated pooling kernel", "stencil": "generated stencil kernel"}
 
 
 def plan_regions(spec: Spec, regions: list[Region], lowering) -> list[Region]:

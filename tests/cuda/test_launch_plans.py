@@ -24,7 +24,7 @@ def runtime(monkeypatch):
     def launch(kernel, device, grid, block, shared, *args):
         launches.append((kernel, grid, block, shared, [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]))
 
-    monkeypatch.setattr(proposal_runtime, "_hiera_check", lambda *tensors: None)  # CPU tensors stand in
+    monkeypatch.setattr(proposal_runtime, "_hiera_check", lambda *tensors, masks=False: None)  # CPU tensors stand in
     monkeypatch.setattr(proposal_runtime, "_hiera_kernel", lambda source, name, device: name)
     monkeypatch.setattr(proposal_runtime, "_hiera_sms", lambda device: 132)
     monkeypatch.setattr(proposal_runtime, "_hiera_launch", launch)
@@ -53,6 +53,7 @@ LEAF_SETS = {
     "one value per row": (lambda: (aligned(6, 12), aligned(6, 1)), (True, False)),
     "scalar": (lambda: (aligned(6, 12), aligned(1)), (True, False)),
     "odd row, misaligned": (lambda: (misaligned(5, 7), aligned(5, 7)), (True, True)),
+    "bool mask, per row": (lambda: (aligned(6, 12), torch.rand(6, 1) > 0.5), (True, False)),
 }
 
 
@@ -80,8 +81,13 @@ def names(leaves, outs):
 
 CALLS = {
     "pointwise": lambda R, full: lambda leaves: R._hiera_pointwise("src", "k", leaves, full, 2),
-    "total": lambda R, full: lambda leaves: R._hiera_total("src", "k", leaves, full, True),
+    "total": lambda R, full: lambda leaves: R._hiera_total("src", "k", leaves, full, "all"),
     "rows": lambda R, full: lambda leaves: R._hiera_rows("src", "k", leaves, full, ("row", "keep"), 1),
+    "rows along the first dim": lambda R, full: lambda leaves: R._hiera_rows("src", "k", leaves, full, ("row", "keep"), 0,
+                                                                             dim=0),
+    "scan along the last dim": lambda R, full: lambda leaves: R._hiera_scan("src", "k", leaves, full,
+                                                                            leaves[0].dim() - 1, True),
+    "scan along the first dim": lambda R, full: lambda leaves: R._hiera_scan("src", "k", leaves, full, 0, False),
 }
 
 
@@ -130,3 +136,36 @@ def test_a_cpu_leaf_is_refused_on_every_call(runtime, monkeypatch):
         with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.float32 on cpu"):
             R._hiera_pointwise("src", "k", (torch.randn(3), torch.randn(3)), (True, False), 1)
     assert R._HIERA_PLANS == {}
+
+
+def test_a_bool_mask_is_read_as_bytes_and_a_float_read_of_one_refused(runtime, monkeypatch):
+    R, launches = runtime
+    call = CALLS["pointwise"](R, (True, False))
+    x, mask = aligned(6, 12), torch.rand(6, 12) > 0.5
+    call((x, mask))
+    (_, _, _, _, args), = launches
+    assert args[4:8] == [mask.data_ptr(), 8, 1, 72]  # FULL (0) + bytes (8): no float copy of the mask
+    monkeypatch.setattr(R, "_hiera_check", CHECK)
+    with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.bool on cpu"):  # read in full: floats only
+        R._hiera_pointwise("src", "k", (mask, x), (True, True), 1)
+    with pytest.raises(TypeError, match="float32 CUDA tensors and bool masks; got torch.bool on cpu"):
+        R._hiera_pointwise("src", "k", (mask, x), (False, True), 1)
+
+
+def test_scan_launches_rows_along_the_last_dim_and_columns_along_another(runtime):
+    R, launches = runtime
+    R._hiera_scan("src", "k", (aligned(6, 1000),), (True,), 1, True)
+    R._hiera_scan("src", "k", (aligned(6, 7, 10),), (True,), 1, False)
+    R._hiera_scan("src", "k", (aligned(3, 1 << 17),), (True,), 1, False)
+    (row, grid, block, _, args), (column, cgrid, cblock, _, cargs), (_, _, wide, _, _) = launches
+    assert (row, grid, block, args[-5:]) == ("k_vec32", 6, 256, [6, 1000, 1, 1000, 1])  # 250 float4s: 256 threads
+    assert (column, cgrid, cblock, cargs[-5:]) == ("k_cols32", 1, 256, [6, 7, 10, 10, 0])  # 60 columns walk 7
+    assert wide == 256
+
+
+def test_rows_along_another_dim_launch_a_thread_a_row_with_their_outputs_shaped_by_that_dim(runtime):
+    R, launches = runtime
+    outs = R._hiera_rows("src", "k", (aligned(3, 17, 5, 7),), (True,), ("row", "keep", "drop"), 0, dim=1)
+    assert [tuple(o.shape) for o in outs] == [(3, 17, 5, 7), (3, 1, 5, 7), (3, 5, 7)]
+    (kernel, grid, block, shared, args), = launches
+    assert (kernel, grid, block, shared, args[-4:]) == ("k_cols32", 1, 256, 0, [105, 17, 35, 7])

@@ -29,11 +29,11 @@ def test_an_op_no_template_has_gets_pytorch_and_the_rest_of_its_region_a_kernel(
     plan = ExpertPlanner().plan(ctx.spec)
     conv, rest = plan.regions
     assert (conv.kind, conv.anchor, conv.nodes) == ("conv", "up", ["up"])
-    assert rest.kind == "reduction" and rest.anchor == "cumsum" and "gelu" in rest.nodes and "drop" in rest.nodes
+    assert rest.anchor == "logcumsumexp" and "gelu" in rest.nodes and "drop" in rest.nodes
     assert conv.choices[0].space == "cuda_libs" and "cuDNN" in conv.choices[0].approach
     best = rest.choices[0]
-    assert best.space == "custom_cuda" and best.approach.startswith("cumsum left to PyTorch + generated pointwise")
-    assert "cumsum (cumsum) has no template" in best.reason
+    assert best.space == "custom_cuda" and best.approach.startswith("logcumsumexp left to PyTorch + generated pointwise")
+    assert "logcumsumexp (logcumsumexp) has no template" in best.reason
     assert math.isclose(sum(r.share for r in plan.regions), 1.0)
 
 
@@ -184,7 +184,7 @@ def test_a_module_with_control_flow_on_a_buffer_is_still_traced(tmp_path):
                                                for node in ctx.spec.graph["nodes"])
 
 
-def test_a_mask_compared_from_a_buffer_is_left_to_pytorch_and_the_softmax_still_gets_its_kernel(tmp_path):
+def test_a_mask_compared_from_a_buffer_is_computed_in_the_softmax_kernel(tmp_path):
     from helpers.cuda_tasks import candidate_for
 
     # nanoGPT's causal attention: `att.masked_fill(self.bias == 0, float('-inf'))` before the softmax.
@@ -194,5 +194,6 @@ def test_a_mask_compared_from_a_buffer_is_left_to_pytorch_and_the_softmax_still_
                   "self.register_buffer('bias', torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64))")
     key, candidate = candidate_for(ctx)
     assert key == "custom_cuda.row_reduction"
-    assert "v_eq = (self.bias == 0)" in candidate.code  # the module's own mask, on each call
-    assert "v_masked_fill = x.masked_fill(v_eq, float('-inf'))" in candidate.code
+    # the module's own buffer on each call, compared and filled as the row kernel reads it
+    assert "_hiera_rows(_HIERA_SRC_0, 'hiera_rows0', (self.bias, x,), (False, True), ('row',), 1)" in candidate.code
+    assert "masked_fill" not in candidate.code.split("class ModelNew")[1].replace("# rows kernel: eq, masked_fill", "")

@@ -242,10 +242,10 @@ def test_a_per_channel_broadcast_is_read_with_one_division_per_float4(tmp_path):
 
 
 @pytest.mark.parametrize("body, why", [
-    ("torch.softmax(x, dim=0)", "last dim"),
+    ("torch.cummax(x, dim=1).values", "cummax"),
     ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),
-    ("x.sum(dim=(0, 1))", "one given dim"),
-    ("torch.cumsum(x, dim=1)", "cumsum"),
+    ("x.sum(dim=(0, 1))", "trailing dims of a batch"),
+    ("torch.logcumsumexp(x, dim=1)", "logcumsumexp"),
 ])
 def test_graphs_without_a_template_are_refused_with_a_reason(body, why, tmp_path):
     path = tmp_path / "task.py"
@@ -381,6 +381,9 @@ def test_casts_that_change_a_tensor_or_may_move_it_are_left_to_pytorch(cast, tmp
     ("F.smooth_l1_loss(x, 2.0 * x) + F.huber_loss(x, torch.tanh(x), delta=0.5)", ["total", "total", "pointwise"]),
     ("1.0 - F.cosine_similarity(x, torch.relu(x), dim=1)", ["rows"]),
     ("F.triplet_margin_loss(x, torch.tanh(x), torch.relu(x), margin=0.5)", ["rows", "total"]),
+    ("F.kl_div(x, torch.sigmoid(x), reduction='batchmean')", ["total"]),
+    ("torch.prod(x, dim=1) + torch.prod(torch.exp(x), dim=0).sum()", ["reduce", "pointwise", "reduce", "total",
+                                                                      "pointwise"]),
 ])
 def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kernels(body, steps, tmp_path):
     lowering = _lowered(body.replace("F.", "torch.nn.functional."), tmp_path)
@@ -388,10 +391,169 @@ def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kern
     assert [step.family for step in lowering.steps if step.family != "library"] == steps
 
 
-@pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.var(x, dim=0)", "torch.logsumexp(x, dim=0)",
+@pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.var(x, dim=(0, 1))", "torch.logsumexp(x, dim=(0, 1))",
                                   "torch.nn.functional.cosine_similarity(x, x[:1], dim=1)",
                                   "torch.nn.functional.smooth_l1_loss(x, x[:1])",
                                   "torch.nn.functional.triplet_margin_loss(x, x, x, swap=True)"])
 def test_compositions_outside_the_row_template_are_left_to_pytorch(body, tmp_path):
     lowering = _lowered(f"torch.relu({body}) + 1.0" if "loss" not in body else f"{body} + 1.0", tmp_path)
     assert lowering.fallbacks, body
+
+
+@pytest.mark.parametrize("body, op, dim, reverse, covers", [
+    ("torch.cumsum(x * (x > 0).float(), dim=1)", "sum", 1, False, {"mul", "cumsum"}),
+    ("2.0 * torch.cumsum(x.flip(1), 1).flip(1)", "sum", 1, True, {"flip", "cumsum", "flip_1", "mul"}),
+    ("torch.cumprod(1.0 + x, dim=0)", "prod", 0, False, {"add", "cumprod"}),
+    ("x.flip(-1).cumsum(-1)", "sum", 1, True, {"flip", "cumsum"}),
+])
+def test_a_scan_is_one_kernel_with_its_prologue_and_a_flip_makes_it_reverse(body, op, dim, reverse, covers, tmp_path):
+    lowering = _lowered(body, tmp_path)
+    scans = [step for step in lowering.steps if step.family == "scan"]
+    assert len(scans) == 1 and not lowering.fallbacks, lowering
+    (scan,) = scans
+    assert (scan.config["op"], scan.config["dim"], scan.config["reverse"]) == (op, dim, reverse)
+    assert covers <= set(scan.covers)
+    assert lowering.family == "row_reduction"
+    # A scan of a flip is the reverse scan, flipped back only when nothing flips it again.
+    assert [step.call.split("(")[0] for step in lowering.steps if step.family == "library"] == (
+        ["torch.flip"] if body.startswith("x.flip") else [])
+    assert [step.family for step in lowering.steps if step.family != "library"] == ["scan"]
+
+
+@pytest.mark.parametrize("body", ["torch.cumsum(x, dim=1, dtype=torch.float64).float()",
+                                  "torch.cumsum(x.flip(0), dim=1)"])
+def test_scans_with_a_dtype_or_of_a_flip_over_another_dim_keep_the_torch_ops(body, tmp_path):
+    lowering = _lowered(body, tmp_path)
+    calls = [step.call for step in lowering.steps if step.family == "library"]
+    if "dtype" in body:
+        assert "cumsum" in lowering.fallbacks and not any(s.family == "scan" for s in lowering.steps)
+    else:  # the flip is a real one, and the scan runs forward over it
+        assert calls == ["torch.flip(x, (0,))"]
+        (scan,) = [step for step in lowering.steps if step.family == "scan"]
+        assert scan.config["reverse"] is False
+
+
+def test_a_bool_mask_is_read_as_bytes_inside_the_kernel_that_uses_it(tmp_path):
+    """KernelBench's masked cumsum: the bool mask is a leaf of the scan read through its mode (bytes),
+    never a FULL float read or a cast of its own."""
+    ctx = task_context(extra_task("masked_cumsum", tmp_path))
+    _, candidate = candidate_for(ctx)
+    forward = forward_source(candidate.code)
+    assert "_hiera_scan(_HIERA_SRC_0, 'hiera_scan0', (x, mask), (True, False), 1, False)" in forward
+    assert ".float()" not in forward and "mask.to(" not in forward
+    (source,) = candidate.cuda_sources
+    assert "#define HI_BYTES 8" in source
+
+
+@pytest.mark.parametrize("body, kernels, library", [
+    # a float causal-mask buffer compared in the row kernel, as nanoGPT writes it
+    ("torch.softmax(x.masked_fill(self.m[:x.size(0), :x.size(-1)] == 0, float('-inf')), dim=-1)", ["rows"], 1),
+    ("torch.where(x > 0.5, x, 0.5 * x).sum(-1)", ["rows"], 0),
+    ("torch.relu(x) * (x.abs() < 1.0).float() + x.bool().float()", ["pointwise"], 0),
+    ("x * (x > 0).to(torch.float32)", ["pointwise"], 0),
+])
+def test_comparisons_masked_fill_and_where_fuse_into_their_kernel(body, kernels, library, tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                    "        super().__init__()\n        self.register_buffer('m', torch.tril(torch.ones(300, 300)))\n\n"
+                    f"    def forward(self, x):\n        return {body}\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    from hiera_core.spaces.custom_cuda import lower_spec
+
+    lowering = lower_spec(task_context(load_task(path)).spec)
+    assert not lowering.fallbacks, lowering.fallbacks
+    assert [step.family for step in lowering.steps if step.family != "library"] == kernels
+    assert len([step for step in lowering.steps if step.family == "library" and ".size(" not in step.call]) == library
+
+
+def test_a_mask_the_forward_returns_or_pytorch_reads_is_a_bool_tensor(tmp_path):
+    lowering = _lowered("torch.nonzero((x > 0) & (x < 1)).float().sum() + ((x > 0) | (x < -1)).sum()", tmp_path)
+    calls = [step.call for step in lowering.steps if step.family == "library"]
+    # nonzero and the integer sum are left to PyTorch, each given a bool tensor made of the kernel's 0/1
+    assert any(call.startswith("torch.nonzero(v_") and "_bool" in call for call in calls), calls
+    assert sum(call.endswith(" != 0)") for call in calls) == 2, calls
+
+
+@pytest.mark.parametrize("body, leaves", [
+    ("torch.relu(2.0 * x).mean(dim=(-2, -1))", ["x.flatten(-2)"]),
+    ("torch.nn.functional.adaptive_avg_pool2d(torch.sigmoid(x + self.c), (1, 1))", ["x.flatten(-2)", "self.c.flatten(-2)"]),
+    ("torch.amax(x, dim=[1, 2, 3], keepdim=True)", ["x.flatten(-3)"]),
+])
+def test_a_reduction_over_trailing_dims_is_one_row_kernel_reading_its_prologue_flattened(body, leaves, tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                    "        super().__init__()\n        self.c = nn.Parameter(torch.randn(4, 1, 1))\n\n"
+                    f"    def forward(self, x):\n        return {body}\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(2, 4, 9, 11)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    from hiera_core.spaces.custom_cuda import lower_spec
+
+    lowering = lower_spec(task_context(load_task(path)).spec)
+    assert not lowering.fallbacks, lowering.fallbacks
+    assert [step.family for step in lowering.steps if step.family != "library"] == ["rows"]
+    calls = [step.call for step in lowering.steps if step.family == "library"]
+    assert calls[:len(leaves)] == leaves
+    keepdim = "keepdim" in body or "adaptive" in body
+    assert [call.endswith("None,)]") for call in calls[len(leaves):]] == ([True] if keepdim else [])
+
+
+@pytest.mark.parametrize("body", ["x.view(2, 4, 25, 12).sum(dim=(1, 2))", "x.view(2, 4, 25, 12).mean(dim=(0, 1, 2, 3))",
+                                  "torch.nn.functional.adaptive_avg_pool2d(x.view(2, 4, 25, 12), (2, 2))"])
+def test_reductions_over_leading_or_inner_dims_and_pools_to_more_than_a_point_are_left_to_pytorch(body, tmp_path):
+    assert _lowered(body, tmp_path).fallbacks, body
+
+
+@pytest.mark.parametrize("body, dim, kinds", [
+    ("torch.sigmoid(torch.softmax(2.0 * x, dim=1))", 1, ("row",)),
+    ("torch.logsumexp(x, dim=1, keepdim=True) + torch.var(x, dim=1, keepdim=True)", 1, ("keep",)),
+    ("torch.log_softmax(x, dim=0)", 0, ("row",)),
+    ("torch.std(x, dim=2)", 2, ("drop",)),
+])
+def test_row_ops_along_another_dim_than_the_last_are_one_kernel_a_thread_a_row(body, dim, kinds, tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    f"    def forward(self, x):\n        return {body}\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(3, 17, 5, 7)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    ctx = task_context(load_task(path))
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.row_reduction"
+    forward = forward_source(candidate.code)
+    assert forward.count("_hiera_rows(") == 1 and f"{kinds!r}, 0, dim={dim})" in forward, forward
+    (source,) = candidate.cuda_sources
+    assert "hi_column_rows" in source and "_cols32" in source
+
+
+@pytest.mark.parametrize("body", ["torch.softmax(x.mean(dim=1, keepdim=True), dim=1)",
+                                  "torch.softmax(torch.softmax(x, dim=1).sum(dim=1, keepdim=True), dim=1).mean()"])
+def test_a_row_op_over_another_row_reductions_result_is_computed_after_it(body, tmp_path):
+    """The inner rows first (their own kernel), then the outer: no endless split (a RecursionError
+    in planning, before)."""
+    lowering = _lowered(body, tmp_path)
+    assert not lowering.fallbacks
+    assert [step.family for step in lowering.steps][:2] == ["rows", "rows"]
+
+
+def test_a_lowering_bug_costs_the_custom_cuda_space_the_module_not_the_plan(tmp_path, monkeypatch):
+    from hiera_core.plan.planner import ExpertPlanner
+    from hiera_core.spaces.custom_cuda import lower_spec
+    from hiera_core.spaces.custom_cuda.lowering import LOWERINGS
+
+    def broken(lw, op, args):
+        raise KeyError("a handler's bug")
+
+    monkeypatch.setitem(LOWERINGS, "relu", broken)
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    "    def forward(self, x):\n        return torch.relu(x) * 2.0\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    spec = task_context(load_task(path)).spec
+    why = lower_spec(spec)
+    assert isinstance(why, str) and "KeyError" in why and "HIERA bug" in why
+    assert ExpertPlanner().plan(spec).entries  # the other spaces are still planned

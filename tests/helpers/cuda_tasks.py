@@ -82,6 +82,51 @@ EXTRA_TASKS = {
                               "self.loss = nn.TripletMarginLoss(margin=0.7)"),
     "cosine_similarity_loss": ("row_reduction", "a, b", "torch.mean(1 - F.cosine_similarity(a, b, dim=1))",
                                "[torch.randn(37, 1001), torch.randn(37, 1001)]", ""),
+    # Scans: the prologue computed as it is read; flips around a scan make it a reverse scan
+    "masked_cumsum": ("row_reduction", "x, mask", "torch.cumsum(x * mask, dim=1)",
+                      "[torch.randn(37, 1001), torch.rand(37, 1001) > 0.5]", ""),
+    "reverse_cumsum": ("row_reduction", "x", "torch.cumsum(x.flip(-1), dim=-1).flip(-1) * 0.5",
+                       "[torch.randn(13, 4096)]", ""),
+    "cumprod_middle_dim": ("row_reduction", "x", "torch.cumprod(1.0 + 0.01 * x, dim=1)",
+                           "[torch.randn(5, 301, 33)]", ""),
+    "cumsum_dim0_broadcast": ("row_reduction", "x", "(x + self.b).cumsum(0).flip(0)",
+                              "[torch.randn(257, 3, 40)]", "self.b = nn.Parameter(torch.randn(40))"),
+    # Masks (bool tensors read as bytes, comparisons computed in the kernel): a padding mask buffer
+    # before softmax, where/comparisons in a chain, and a mask as the forward's result
+    "bool_buffer_masked_softmax": ("row_reduction", "x", "torch.softmax(x.masked_fill(~self.keep, -1e9), dim=-1)",
+                                   "[torch.randn(3, 67, 67)]",
+                                   "self.register_buffer('keep', torch.rand(67, 67) > 0.3)"),
+    "where_compare_chain": ("pointwise_chain", "x, y", "torch.where(x > y, x * 2.0, torch.tanh(y)) + (x < 0).float()",
+                            "[torch.randn(37, 1001), torch.randn(37, 1001)]", ""),
+    "mask_result": ("pointwise_chain", "x", "((x > 0) & (x < 1)) | (x.abs() > 2.0)", "[torch.randn(37, 1001)]", ""),
+    # A product over a dim (the dim-reduction template), instance norm (a group norm of one channel a group)
+    "prod_dims": ("row_reduction", "x", "torch.prod(1.0 + 0.05 * x, dim=1) + torch.prod(1.0 + 0.05 * x, dim=-1).sum()",
+                  "[torch.randn(6, 257, 63)]", ""),
+    "instance_norm_module_relu": ("row_reduction", "x", "torch.relu(self.norm(x)) + F.instance_norm(x, eps=1e-3)",
+                                  "[torch.randn(3, 5, 17, 23)]", "self.norm = nn.InstanceNorm2d(5, affine=True)"),
+    "kl_div_losses": ("row_reduction", "p, q",
+                      "F.kl_div(torch.log(p), q, reduction='batchmean') + F.kl_div(q, p.log(), reduction='sum', "
+                      "log_target=True) + self.loss(p, q).sum()",
+                      "[torch.softmax(torch.randn(37, 1001), -1), torch.relu(torch.randn(37, 1001)) / 100]",
+                      "self.loss = nn.KLDivLoss(reduction='none')"),
+    # Reductions over trailing dims (a global average pool): one row kernel over the flattened dims,
+    # the prologue (bias, activation) computed as it is read
+    "global_pool_head": ("row_reduction", "x",
+                         "self.fc(torch.flatten(self.pool(torch.relu(self.conv(x))), 1)) "
+                         "+ torch.amax(x * self.scale, dim=(-2, -1)).sum(-1, keepdim=True)",
+                         "[torch.randn(2, 3, 17, 19)]",
+                         "self.conv = nn.Conv2d(3, 8, 3); self.pool = nn.AdaptiveAvgPool2d((1, 1)); "
+                         "self.fc = nn.Linear(8, 5); self.scale = nn.Parameter(torch.rand(3, 1, 1) + 0.5)"),
+    "sum_trailing_3d_keepdim": ("row_reduction", "x", "x - torch.sum(torch.tanh(x + self.b), dim=(2, 3, 4), keepdim=True)",
+                                "[torch.randn(2, 3, 5, 7, 9)]", "self.b = nn.Parameter(torch.randn(3, 1, 1, 1))"),
+    # Row ops along another dim than the last (softmax over channels): a thread a row
+    "softmax_channels_epilogue": ("row_reduction", "x", "torch.sigmoid(torch.softmax(self.conv(x), dim=1))",
+                                  "[torch.randn(2, 3, 17, 19)]", "self.conv = nn.Conv2d(3, 16, 3)"),
+    "logsumexp_var_channels": ("row_reduction", "x",
+                               "torch.relu(torch.logsumexp(2.0 * x, dim=1, keepdim=True)) + torch.var(x, dim=1, keepdim=True)",
+                               "[torch.randn(3, 17, 5, 7)]", ""),
+    "log_softmax_dim0": ("row_reduction", "x", "torch.log_softmax(x + self.b, dim=0)", "[torch.randn(33, 45)]",
+                         "self.b = nn.Parameter(torch.randn(45))"),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
     "rmsnorm_cast_round_trip": ("row_reduction", "x",
                                 "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "
@@ -128,9 +173,9 @@ EXTRA_TASKS = {
                                 "p[..., :-2, 1:-1] + p[..., 1:-1, 2:] + p[..., 1:-1, :-2] - 4.0 * v))"
                                 "(F.pad(v, (1, 1, 1, 1))))",
                                 "[torch.randn(3, 45, 70)]", ""),
-    # An op no template has (cumsum) between a library op and a chain: the chain still gets its kernel.
+    # An op no template has (logcumsumexp) between a library op and a chain: the chain still gets its kernel.
     "conv_transpose_unknown_op_chain": ("pointwise_chain", "x",
-                                        "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.cumsum(self.up(x), "
+                                        "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.logcumsumexp(self.up(x), "
                                         "dim=1) * self.scale + 1.0)))",
                                         "[torch.randn(2, 8, 17, 19)]",
                                         "self.up = nn.ConvTranspose2d(8, 16, 3, stride=2, padding=1); "

@@ -5,16 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
-from hiera_core.spaces.custom_cuda.expr import reductions_in
+from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
+from hiera_core.spaces.custom_cuda.fused_scan import scan_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
 from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source, stencil_tile
 from hiera_core.spaces.custom_cuda.templates import group_norm_source, pool_source, reduce_source
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
            "pool": "_hiera_pool", "stencil": "_hiera_stencil", "group_norm": "_hiera_group_norm",
-           "total": "_hiera_total"}
+           "total": "_hiera_total", "scan": "_hiera_scan"}
 
 
 @dataclass
@@ -60,16 +61,23 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         return kernel.source, (f"{targets} = _hiera_pointwise({constant}, {name!r}, ({reads},), "
                                f"{tuple(full)!r}, {len(step.exprs)})")
     if step.family == "rows":
-        row_shape = reductions_in(step.exprs)[0].args[0].shape
-        kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape)
+        first = reductions_in(step.exprs)[0]
+        row_shape, dim = first.args[0].shape, reduced_dim(first)
+        kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape, dim)
         reads = ", ".join(e.params[0] for e in leaves)
+        along = "" if dim == len(row_shape) - 1 else f", dim={dim}"
         return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
-                               f"{tuple(kinds)!r}, {cached})")
+                               f"{tuple(kinds)!r}, {cached}{along})")
     if step.family == "total":
         kernel, leaves, full = total_source(name, step.exprs[0])
         reads = ", ".join(e.params[0] for e in leaves)
         return kernel.source, (f"{step.targets[0]} = _hiera_total({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
-                               f"{step.config['mean']})")
+                               f"{step.config['divide']!r})")
+    if step.family == "scan":
+        kernel, leaves, full = scan_source(name, step.exprs[0], step.config["op"], step.config.get("epilogue"))
+        reads = ", ".join(e.params[0] for e in leaves)
+        return kernel.source, (f"{step.targets[0]} = _hiera_scan({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+                               f"{step.config['dim']}, {step.config['reverse']})")
     (target,) = step.targets
     config = step.config
     if step.family == "reduce":

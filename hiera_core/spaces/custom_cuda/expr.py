@@ -2,8 +2,9 @@
 
 An `Expr` is a node of a DAG over *leaves* (tensors the kernel reads, named by the Python
 expression that holds them in the generated forward), constants, supported pointwise functions,
-and row reductions (`rsum`/`rmax`/`rmin` over the last dim of their argument, keeping the dim;
-`dropdim` drops it again, an identity on values). Frozen dataclasses, so structurally equal
+and row reductions (`rsum`/`rmax`/`rmin` over one dim of their argument, the last unless the node
+names another, keeping the dim; `dropdim` drops it again, an identity on values). A bool tensor (a mask: a comparison, a bool
+input or buffer) is a value of 0.0 or 1.0, as torch promotes it in float arithmetic. Frozen dataclasses, so structurally equal
 sub-expressions compare and hash equal: that is what CSE and the online-softmax match rely on.
 
 `Emitter` turns expressions into CUDA C statements for one element, memoised, with PyTorch's
@@ -41,8 +42,37 @@ class Expr:
         yield self
 
 
-def leaf(python_expr: str, shape) -> Expr:
-    return Expr("leaf", params=(python_expr,), shape=tuple(shape))
+def row_reduction(op: str, x: Expr, dim: int | None = None) -> Expr:
+    """`op` ("rsum" | "rmax" | "rmin") of x along `dim` (default: the last), the dim kept as 1. Over
+    another dim than the last the node carries it (params), so nodes over different dims differ."""
+    rank = len(x.shape)
+    d = rank - 1 if dim is None else dim % rank
+    return Expr(op, (x,), () if d == rank - 1 else (d,), x.shape[:d] + (1,) + x.shape[d + 1:])
+
+
+def reduced_dim(r: Expr) -> int:
+    """The dim a row reduction node reduces."""
+    return r.params[0] if r.params else len(r.args[0].shape) - 1
+
+
+def without_dim(shape: tuple, dim: int) -> tuple:
+    return shape[:dim] + shape[dim + 1:]
+
+
+def leaf(python_expr: str, shape, mask: bool = False) -> Expr:
+    """A tensor a kernel reads; `mask`: a bool tensor, read as 0.0 or 1.0."""
+    return Expr("leaf", params=(python_expr, "bool") if mask else (python_expr,), shape=tuple(shape))
+
+
+def is_mask(e: Expr) -> bool:
+    """Whether `e` is a mask leaf (a bool tensor)."""
+    return e.op == "leaf" and e.params[1:] == ("bool",)
+
+
+def read_full(e: Expr, shape) -> bool:
+    """Whether kernels over `shape` read leaf `e` directly as floats (FULL), without the mode switch:
+    a float leaf of that shape. A mask is read through its mode (bytes)."""
+    return e.shape == tuple(shape) and not is_mask(e)
 
 
 def const(value: float) -> Expr:
@@ -133,6 +163,18 @@ POINTWISE: dict[str, tuple[int, str]] = {
     "addcdiv": (3, "{a0} + {p0} * {a1} / {a2}"),
     "lerp": (3, "{a0} + {a2} * ({a1} - {a0})"),
     "dropdim": (1, "{a0}"),  # a shape change only: a dropped reduction dim
+    # Masks: a bool tensor is 0.0 or 1.0 in a kernel (NaN compares false, except ne, as in torch)
+    "gt": (2, "({a0} > {a1} ? 1.0f : 0.0f)"),
+    "ge": (2, "({a0} >= {a1} ? 1.0f : 0.0f)"),
+    "lt": (2, "({a0} < {a1} ? 1.0f : 0.0f)"),
+    "le": (2, "({a0} <= {a1} ? 1.0f : 0.0f)"),
+    "eq": (2, "({a0} == {a1} ? 1.0f : 0.0f)"),
+    "ne": (2, "({a0} != {a1} ? 1.0f : 0.0f)"),
+    "logical_not": (1, "({a0} == 0.0f ? 1.0f : 0.0f)"),
+    "logical_and": (2, "(({a0} != 0.0f && {a1} != 0.0f) ? 1.0f : 0.0f)"),
+    "logical_or": (2, "(({a0} != 0.0f || {a1} != 0.0f) ? 1.0f : 0.0f)"),
+    "logical_xor": (2, "((({a0} != 0.0f) != ({a1} != 0.0f)) ? 1.0f : 0.0f)"),
+    "where": (3, "({a0} != 0.0f ? {a1} : {a2})"),  # a0: the condition, a mask
 }
 
 

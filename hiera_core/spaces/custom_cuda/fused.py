@@ -20,30 +20,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in
+from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaf, leaves_in, read_full
 
 VARIANTS = (("vec32", "unsigned int", "true"), ("vec64", "long long", "true"),
             ("scalar32", "unsigned int", "false"), ("scalar64", "long long", "false"))
 POINTWISE_THREADS = 256
 
 LEAF_READS = r"""
-// How a leaf is read at flat index i of the iteration space (row = i / cols, j = i % cols).
+// How a leaf is read at flat index i of the iteration space (row = i / cols, j = i % cols). With
+// HI_BYTES set the leaf is a bool tensor (one byte, 0 or 1), read as 0.0f or 1.0f.
 #define HI_FULL 0
 #define HI_SCALAR 1
 #define HI_COL 2
 #define HI_ROW 3
+#define HI_BYTES 8
+template <typename I>
+__device__ __forceinline__ I hi_at(int mode, I i, I row, I j, I inner, I extent) {
+    switch (mode & 7) {
+        case HI_FULL: return i;
+        case HI_SCALAR: return 0;
+        case HI_COL: return j;
+        case HI_ROW: return row;
+        default: return i / inner % extent;
+    }
+}
+__device__ __forceinline__ float hi_byte(const float* __restrict__ p, long long at) {
+    return (float)reinterpret_cast<const unsigned char*>(p)[at];
+}
 template <typename I>
 __device__ __forceinline__ float hi_ld(const float* __restrict__ p, int mode, I i, I row, I j, I inner, I extent) {
-    switch (mode) {
-        case HI_FULL: return p[i];
-        case HI_SCALAR: return p[0];
-        case HI_COL: return p[j];
-        case HI_ROW: return p[row];
-        default: return p[i / inner % extent];
-    }
+    const I at = hi_at<I>(mode, i, row, j, inner, extent);
+    return (mode & HI_BYTES) ? hi_byte(p, at) : p[at];
 }
 template <typename I>
 __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, I i, I row, I j, I inner, I extent) {
+    if (mode & HI_BYTES) {  // four bytes; a float4 of the row's elements i..i+3
+        if ((mode & 7) == HI_SCALAR || (mode & 7) == HI_ROW || ((mode & 7) > HI_ROW && inner % 4 == 0)) {
+            const float v = hi_byte(p, hi_at<I>(mode, i, row, j, inner, extent));
+            return make_float4(v, v, v, v);
+        }
+        return make_float4(hi_byte(p, hi_at<I>(mode, i, row, j, inner, extent)),
+                           hi_byte(p, hi_at<I>(mode, i + 1, row, j + 1, inner, extent)),
+                           hi_byte(p, hi_at<I>(mode, i + 2, row, j + 2, inner, extent)),
+                           hi_byte(p, hi_at<I>(mode, i + 3, row, j + 3, inner, extent)));
+    }
     switch (mode) {
         case HI_FULL: return *reinterpret_cast<const float4*>(p + i);
         case HI_COL: return *reinterpret_cast<const float4*>(p + j);
@@ -88,6 +108,20 @@ def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]
             + "\n    ".join(body) + "\n}\n")
 
 
+# A template's own output inside an epilogue expression fused into the template's store.
+TEMPLATE_OUTPUT = "hiera_template_output"
+
+
+def epilogue_function(epilogue: Expr | None) -> str:
+    """`hi_epilogue(y)`: the pointwise `epilogue` of a template's output (a leaf TEMPLATE_OUTPUT)
+    applied as it is stored, or the identity."""
+    if epilogue is None:
+        return "__device__ __forceinline__ float hi_epilogue(const float y) { return y; }\n"
+    output = leaf(TEMPLATE_OUTPUT, epilogue.shape)
+    return (element_function("hi_epilogue_of", [output], [], [epilogue])
+            + "__device__ __forceinline__ float hi_epilogue(const float y) { float r; hi_epilogue_of(y, r); return r; }\n")
+
+
 def entry_guard(entry: str, text: str) -> str:
     """Compile `text` unless the runtime asked for another entry point only (HIERA_ENTRY_<name>)."""
     return f"#if !defined(HIERA_ENTRY) || defined(HIERA_ENTRY_{entry})\n{text}#endif\n"
@@ -100,7 +134,7 @@ def entry_points(name: str, threads: int, params: str, body: str, args: str) -> 
         f"{{ {body}<{index}, {vec}>({args}); }}\n") for suffix, index, vec in VARIANTS)
 
 
-def _leaf_reads(full: list[bool], vec: bool) -> list[str]:
+def leaf_reads(full: list[bool], vec: bool) -> list[str]:
     """Statements reading leaf k at flat index i into v{k} (a float4 at i..i+3 when vec)."""
     lines = []
     for k, is_full in enumerate(full):
@@ -119,11 +153,11 @@ def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list
     in argument order and whether each leaf is read FULL."""
     shape = outputs[0].shape
     leaves = leaves_in(outputs)
-    full = [e.shape == shape for e in leaves]
+    full = [read_full(e, shape) for e in leaves]
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
     element = element_function("hi_elem", leaves, [], outputs)
-    reads = partial(_leaf_reads, full)
+    reads = partial(leaf_reads, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
         "hi_elem(" + ", ".join([f"v{k}.{lane}" for k in range(count)] + [f"r{o}.{lane}" for o in range(outs)]) + ");"
@@ -170,7 +204,7 @@ def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list
     for a mean). Returns the source, the leaves in argument order and whether each is read FULL."""
     shape = value.shape
     leaves = leaves_in([value])
-    full = [e.shape == shape for e in leaves]
+    full = [read_full(e, shape) for e in leaves]
     count = len(leaves)
     element = element_function("hi_elem", leaves, [], [value])
     rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
@@ -191,7 +225,7 @@ __device__ __forceinline__ void hi_total({params}) {{
         for (I q = first; q < n / 4; q += stride) {{
             const I i = q * 4;
             {rowcol}
-            {newline.join(_leaf_reads(full, True))}
+            {newline.join(leaf_reads(full, True))}
             float4 r;
             {lanes}
             acc += (r.x + r.y) + (r.z + r.w);
@@ -199,7 +233,7 @@ __device__ __forceinline__ void hi_total({params}) {{
     }} else {{
         for (I i = first; i < n; i += stride) {{
             {rowcol}
-            {newline.join(_leaf_reads(full, False))}
+            {newline.join(leaf_reads(full, False))}
             float r;
             hi_elem({', '.join([f'v{k}' for k in range(count)] + ['r'])});
             acc += r;

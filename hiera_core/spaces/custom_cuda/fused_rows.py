@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, read_full, reductions_in
 from hiera_core.spaces.custom_cuda.fused import (
     BLOCK_REDUCE,
     LANES,
     LEAF_READS,
     KernelSource,
     element_function,
+    entry_guard,
     entry_points,
     leaf_args,
     leaf_params,
@@ -70,7 +71,7 @@ def plan_passes(reds: list[Expr]) -> list[RowPass]:
         arg = r.args[0]
         if r.op == "rsum" and arg.op == "exp" and arg.args[0].op == "sub" and arg.args[0].params == (1.0,):
             shifted, peak = arg.args[0].args
-            if peak.op == "rmax" and peak.args[0] == shifted and peak not in online:
+            if peak.op == "rmax" and peak.args[0] == shifted and peak.params == r.params and peak not in online:
                 online[peak] = r
     paired = set(online.values())
     passes = []
@@ -81,22 +82,26 @@ def plan_passes(reds: list[Expr]) -> list[RowPass]:
     return passes
 
 
-def rows_source(name: str, outputs: list[Expr], row_shape: tuple) -> tuple[KernelSource, list[Expr], list[bool], int, list[str]]:
+def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | None = None
+                ) -> tuple[KernelSource, list[Expr], list[bool], int, list[str]]:
     """One block per row (grid-stride): sweeps computing the reductions (warp shuffles plus one
     shared-memory hop per block), then the outputs. Row leaves read in more than one sweep are
     cached in dynamic shared memory on their first read (each thread re-reads only what it wrote,
     so no barrier is needed) when the host finds room (flag `use_cache`).
+
+    Rows along another dim than the last (`dim`: softmax over channels) take `column_rows` instead.
 
     Returns the source, leaves in argument order, FULL flags, the number of cached leaves and
     each output's kind ("row" | "keep" | "drop").
     """
     reds = reductions_in(outputs)
     passes = plan_passes(reds)
-    per_row = row_shape[:-1] + (1,)
+    dim = len(row_shape) - 1 if dim is None else dim
+    per_row = row_shape[:dim] + (1,) + row_shape[dim + 1:]
     kinds = ["row" if e.shape == row_shape else "keep" if e.shape == per_row else "drop" for e in outputs]
     row_outputs = [e for e, k in zip(outputs, kinds) if k == "row"]
     leaves = leaves_in(outputs)
-    full = [e.shape == row_shape for e in leaves]
+    full = [read_full(e, row_shape) for e in leaves]
     scalar_names = {r: f"r{k}" for k, r in enumerate(reds)}
 
     # Which leaves each sweep reads: its reductions' arguments, not counting earlier reductions.
@@ -104,6 +109,9 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple) -> tuple[Kerne
     if row_outputs:
         sweep_targets.append(row_outputs)
     sweep_leaves = [leaves_in(targets, stop_at_reductions=True) for targets in sweep_targets]
+    if dim != len(row_shape) - 1:
+        source = column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names)
+        return source, leaves, full, 0, kinds
     uses = {e: sum(e in s for s in sweep_leaves) for e in leaves}
     cached = [e for e, is_full in zip(leaves, full) if is_full and uses[e] > 1]
     slot = {e: k for k, e in enumerate(cached)}
@@ -231,3 +239,91 @@ def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
     stores = [f"o{o}[row] = {value};" for (o, _), value in zip(per_row, results)]
     return ("        if (threadIdx.x == 0) {\n            "
             + "\n            ".join(loads + emitter.lines + stores) + "\n        }\n")
+
+
+def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[RowPass], sweep_targets: list,
+                sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict) -> KernelSource:
+    """Rows along a dim other than the last, of the contiguous (outer, R, inner) view: one thread a
+    row, walking R with a stride of inner, so a warp reads consecutive inner positions at each step
+    (softmax over the channels of (N, C, H, W) reads N*H*W rows of C). The same sweeps as the block
+    kernel, each thread's accumulators its row's statistics; leaves are read at the element's flat
+    index through their modes (`last`: the last dim's size, for COL/ROW reads). Entry points
+    `{name}_cols32/_cols64`."""
+    any_modes = not all(full)
+    position = {e: k for k, e in enumerate(leaves)}
+
+    def loads(inputs: list[Expr], at: str) -> list[str]:
+        lines = [f"const I i = {at};"]
+        if any_modes:
+            lines.append("const I row = i / last, j = i - row * last;")
+        for e in inputs:
+            k = position[e]
+            lines.append(f"const float v{k} = " + (f"p{k}[i];" if full[k] else
+                                                   f"hi_ld<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k});"))
+        return lines
+
+    functions, sweeps = [], []
+    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n")]
+    for index, targets in enumerate(sweep_targets):
+        inputs = sweep_leaves[index]
+        functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
+        scalars = [n for _, n in known]
+        values = [f"v{position[e]}" for e in inputs]
+        row_pass = passes[index] if index < len(passes) else None
+        if row_pass is None:
+            results = [f"o{outputs.index(e)}[i]" for e in targets]
+            step, setup, finish = f"hi_sweep{index}({', '.join(values + scalars + results)});", [], []
+        else:
+            accumulators = [_COMBINE[r.op].format(acc=f"acc_{scalar_names[r]}", v="{}") for r in row_pass.reductions]
+            accumulators += [f"hi_online_add(acc_{scalar_names[m]}, acc_{scalar_names[t]}, {{}});"
+                             for m, t in row_pass.online]
+            setup = [f"float acc_{scalar_names[r]} = {_IDENTITY[r.op]};" for r in row_pass.reductions]
+            setup += [f"float acc_{scalar_names[m]} = {_IDENTITY['rmax']}, acc_{scalar_names[t]} = 0.0f;"
+                      for m, t in row_pass.online]
+            finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.reductions]
+            finish += [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for pair in row_pass.online for r in pair]
+            results = [f"e{t}" for t in range(len(accumulators))]
+            step = ("{ float " + ", ".join(results) + "; " + f"hi_sweep{index}({', '.join(values + scalars + results)});"
+                    + " " + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
+            known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
+            known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+        body = "\n                ".join(loads(inputs, "base + k * inner") + [step])
+        sweeps.append("\n            ".join(setup) + f"""
+            for (I k = 0; k < cols; ++k) {{
+                {body}
+            }}
+            """ + "\n            ".join(finish) + "\n")
+
+    per_row = [(o, e) for o, (e, kind) in enumerate(zip(outputs, kinds)) if kind != "row"]
+    per_row_code = ""
+    if per_row:
+        emitter = Emitter(names={**scalar_names, Expr("inv_n"): "inv_n"})
+        inputs = leaves_in([e for _, e in per_row], stop_at_reductions=True)
+        for e in inputs:
+            emitter.names[e] = f"v{position[e]}"
+        results = [emitter.emit(e) for _, e in per_row]
+        per_row_code = "            {\n                " + "\n                ".join(
+            loads(inputs, "base") + emitter.lines + [f"o{o}[r] = {value};" for (o, _), value in zip(per_row, results)]
+        ) + "\n            }\n"
+    count, outs = len(leaves), len(outputs)
+    out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
+    params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long inner_, long long last_"
+    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, inner_, last_"
+    body = f"""
+template <typename I>
+__device__ __forceinline__ void hi_column_rows({params}) {{
+    const I rows = (I)rows_, cols = (I)cols_, inner = (I)inner_, last = (I)last_;
+    const float inv_n = 1.0f / (float)cols;
+    for (I r = (I)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += (I)gridDim.x * blockDim.x) {{
+        const I outer_index = r / inner;
+        const I base = outer_index * cols * inner + (r - outer_index * inner);
+{''.join(sweeps)}{per_row_code}    }}
+}}
+"""
+    # 32-bit indices only (the host refuses 2^31 elements or more): 64-bit division at each element's
+    # leaf reads spills registers.
+    entries = entry_guard(f"{name}_cols32", f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) '
+                                            f"{name}_cols32({params}) {{ hi_column_rows<unsigned int>({args}); }}\n")
+    return KernelSource(name, f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s), one thread a row "
+                              f"along a dim other than the last\n" + LEAF_READS + ROW_HELPERS + "".join(functions)
+                        + body + entries)

@@ -13,7 +13,10 @@ from hiera_core.spaces.custom_cuda.expr import Expr
 FAMILIES = ("stencil", "pooling", "row_reduction", "pointwise")  # priority: the first present leads
 
 ALIASES = {"truediv": "div", "true_divide": "div", "divide": "div", "clip": "clamp", "multiply": "mul",
-           "subtract": "sub", "negative": "neg", "special_expit": "sigmoid", "absolute": "abs"}
+           "subtract": "sub", "negative": "neg", "special_expit": "sigmoid", "absolute": "abs",
+           "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne",
+           "bitwise_not": "invert", "bitwise_and": "and_", "bitwise_or": "or_", "bitwise_xor": "xor",
+           "__and__": "and_", "__or__": "or_", "__xor__": "xor", "__invert__": "invert"}
 MODULE_FUNCTIONS = {
     "ReLU": "relu", "ReLU6": "relu6", "GELU": "gelu", "SiLU": "silu", "Sigmoid": "sigmoid", "Tanh": "tanh",
     "Mish": "mish", "ELU": "elu", "CELU": "celu", "SELU": "selu", "LeakyReLU": "leaky_relu",
@@ -22,13 +25,16 @@ MODULE_FUNCTIONS = {
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
     "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "GroupNorm": "group_norm",
-    "MSELoss": "mse_loss", "SmoothL1Loss": "smooth_l1_loss", "HuberLoss": "huber_loss",
+    "InstanceNorm1d": "instance_norm", "InstanceNorm2d": "instance_norm", "InstanceNorm3d": "instance_norm",
+    "MSELoss": "mse_loss", "SmoothL1Loss": "smooth_l1_loss", "HuberLoss": "huber_loss", "KLDivLoss": "kl_div",
     "CosineSimilarity": "cosine_similarity", "TripletMarginLoss": "triplet_margin_loss", "Dropout": "dropout", "Dropout1d": "dropout", "Dropout2d": "dropout",
     "Dropout3d": "dropout", "AlphaDropout": "dropout",
     "Conv1d": "conv1d", "Conv2d": "conv2d", "Conv3d": "conv3d", "ConvTranspose1d": "conv_transpose1d",
     "ConvTranspose2d": "conv_transpose2d", "ConvTranspose3d": "conv_transpose3d",
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
+    "AdaptiveAvgPool1d": "adaptive_avg_pool1d", "AdaptiveAvgPool2d": "adaptive_avg_pool2d",
+    "AdaptiveAvgPool3d": "adaptive_avg_pool3d",
 }
 # Module attribute -> function parameter, for modules lowered like their functional form.
 MODULE_PARAMS = {
@@ -52,15 +58,18 @@ SIGNATURES = {
     "rms_norm": ("input", "normalized_shape", "weight", "eps"),
     "batch_norm": ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"),
     "group_norm": ("input", "num_groups", "weight", "bias", "eps"),
+    "instance_norm": ("input", "running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps"),
     "mse_loss": ("input", "target", "size_average", "reduce", "reduction"),
     "smooth_l1_loss": ("input", "target", "size_average", "reduce", "reduction", "beta"),
     "huber_loss": ("input", "target", "reduction", "delta"),
+    "kl_div": ("input", "target", "size_average", "reduce", "reduction", "log_target"),
     "cosine_similarity": ("input", "x2", "dim", "eps"),
     "triplet_margin_loss": ("input", "positive", "negative", "margin", "p", "eps", "swap", "size_average", "reduce",
                             "reduction"),
     "norm": ("input", "p", "dim", "keepdim", "out", "dtype"), "logsumexp": ("input", "dim", "keepdim"),
     "var": ("input", "dim", "unbiased", "keepdim"), "std": ("input", "dim", "unbiased", "keepdim"),
     "sum": ("input", "dim", "keepdim", "dtype"), "mean": ("input", "dim", "keepdim", "dtype"),
+    "prod": ("input", "dim", "keepdim", "dtype"),
     "amax": ("input", "dim", "keepdim"), "amin": ("input", "dim", "keepdim"), "max": ("input", "dim", "keepdim"),
     "min": ("input", "dim", "keepdim"), "argmax": ("input", "dim", "keepdim"), "argmin": ("input", "dim", "keepdim"),
     "max_pool1d": ("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"),
@@ -70,6 +79,11 @@ SIGNATURES = {
     "avg_pool2d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
     "avg_pool3d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
     "pad": ("input", "pad", "mode", "value"),
+    **{f"adaptive_avg_pool{rank}d": ("input", "output_size") for rank in (1, 2, 3)},
+    **{fn: ("input", "other") for fn in ("gt", "ge", "lt", "le", "eq", "ne", "logical_and", "logical_or",
+                                         "logical_xor", "and_", "or_", "xor")},
+    "where": ("condition", "input", "other"), "masked_fill": ("input", "mask", "value"),
+    "cumsum": ("input", "dim", "dtype"), "cumprod": ("input", "dim", "dtype"), "flip": ("input", "dims"),
     "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
     "conv3d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
 }
@@ -101,9 +115,9 @@ class Op:
 class Step:
     """One statement of the generated forward."""
 
-    family: str  # "pointwise" | "rows" | "reduce" | "total" | "pool" | "stencil" | "group_norm" | "library"
+    family: str  # "pointwise" | "rows" | "reduce" | "total" | "scan" | "pool" | "stencil" | "group_norm" | "library"
     targets: list[str]  # variables it assigns
-    exprs: list[Expr] = field(default_factory=list)  # pointwise/rows: the values computed
+    exprs: list[Expr] = field(default_factory=list)  # pointwise/rows/total/scan: the values computed or read
     call: str = ""  # library: the Python expression
     inputs: list[str] = field(default_factory=list)  # reduce/pool/stencil: Python expressions read
     config: dict = field(default_factory=dict)  # reduce/pool/stencil parameters
@@ -146,7 +160,8 @@ class Lowering:
 
 
 FAMILY_OF_STEP = {"pointwise": "pointwise", "rows": "row_reduction", "reduce": "row_reduction",
-                  "group_norm": "row_reduction", "total": "row_reduction", "pool": "pooling", "stencil": "stencil"}
+                  "group_norm": "row_reduction", "total": "row_reduction", "scan": "row_reduction", "pool": "pooling",
+                  "stencil": "stencil"}
 
 
 def fused_op_count(step: Step) -> int:

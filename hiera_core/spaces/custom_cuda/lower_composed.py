@@ -7,9 +7,9 @@ surrounds it instead of ending a kernel. Pure (no torch).
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.expr import Expr, const
+from hiera_core.spaces.custom_cuda.expr import Expr, const, row_reduction, without_dim
 from hiera_core.spaces.custom_cuda.graph import Op, Unsupported
-from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, require_last_dim
+from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, row_dim
 from hiera_core.spaces.custom_cuda.lower_reductions import reduction, total
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 
@@ -17,18 +17,20 @@ from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 _REDUCTIONS = ("none", "mean", "sum")
 
 
-def _row(fn: str, e: Expr) -> Expr:
-    """A reduction of e over its last dim, kept as a dim of 1 (rsum, rmax)."""
-    return Expr(fn, (e,), shape=e.shape[:-1] + (1,))
+def _row(fn: str, e: Expr, dim: int | None = None) -> Expr:
+    """A reduction of e over `dim` (the last by default), kept as a dim of 1 (rsum, rmax)."""
+    return row_reduction(fn, e, dim)
 
 
 def _unary(fn: str, e: Expr, *params: float) -> Expr:
     return Expr(fn, (e,), params, e.shape)
 
 
-def _kept(lw: Lowerer, op: Op, value: Expr, keepdim: bool) -> Expr:
-    """A row value (last dim 1) as the op returns it: with the dim kept or dropped."""
-    return lw.cover(op, value if keepdim else Expr("dropdim", (value,), shape=value.shape[:-1]))
+def _kept(lw: Lowerer, op: Op, value: Expr, keepdim: bool, dim: int | None = None) -> Expr:
+    """A row value (its `dim`, the last by default, of size 1) as the op returns it: with the dim
+    kept or dropped."""
+    dropped = without_dim(value.shape, len(value.shape) - 1 if dim is None else dim)
+    return lw.cover(op, value if keepdim else Expr("dropdim", (value,), shape=dropped))
 
 
 @register_lowering("norm")
@@ -55,29 +57,30 @@ def norm(lw: Lowerer, op: Op, args: dict) -> Expr:
 
 @register_lowering("logsumexp")
 def logsumexp(lw: Lowerer, op: Op, args: dict) -> Expr:
-    """max + log(sum(exp(x - max))) over the last dim: the log-softmax's row statistics."""
+    """max + log(sum(exp(x - max))) over one dim: the log-softmax's row statistics."""
     x = lw.lazy(args["input"])
-    require_last_dim(lw, op, x, args.get("dim"))
-    peak = _row("rmax", x)
+    dim = row_dim(lw, op, x, args.get("dim"))
+    peak = _row("rmax", x, dim)
     shifted = Expr("sub", (x, peak), (1.0,), x.shape)
-    value = Expr("add", (peak, _unary("log", _row("rsum", _unary("exp", shifted)))), (1.0,), peak.shape)
-    return _kept(lw, op, value, bool(args.get("keepdim", False)))
+    value = Expr("add", (peak, _unary("log", _row("rsum", _unary("exp", shifted), dim))), (1.0,), peak.shape)
+    return _kept(lw, op, value, bool(args.get("keepdim", False)), dim)
 
 
 @register_lowering("var", "std")
 def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
-    """sum((x - mean)^2) / (n - correction) over the last dim (its square root for std), the
-    two-pass form a layer norm's row kernel computes."""
+    """sum((x - mean)^2) / (n - correction) over one dim (its square root for std), the two-pass
+    form a layer norm's row kernel computes."""
     x = lw.lazy(args["input"])
     correction = _correction(op, args)
-    require_last_dim(lw, op, x, args.get("dim"))
-    mean = Expr("mul", (_row("rsum", x), Expr("inv_n")), shape=x.shape[:-1] + (1,))
-    squares = _row("rsum", _unary("square", Expr("sub", (x, mean), (1.0,), x.shape)))
+    dim = row_dim(lw, op, x, args.get("dim"))
+    summed = _row("rsum", x, dim)
+    mean = Expr("mul", (summed, Expr("inv_n")), shape=summed.shape)
+    squares = _row("rsum", _unary("square", Expr("sub", (x, mean), (1.0,), x.shape)), dim)
     # sum / (n - c) = sum * inv_n / (1 - c * inv_n): n is the row's length at run time
     scale = Expr("sub", (const(1.0), Expr("mul", (const(correction), Expr("inv_n")), shape=mean.shape)), (1.0,),
                  mean.shape)
     value = Expr("div", (Expr("mul", (squares, Expr("inv_n")), shape=mean.shape), scale), shape=mean.shape)
-    return _kept(lw, op, _unary("sqrt", value) if op.fn == "std" else value, bool(args.get("keepdim", False)))
+    return _kept(lw, op, _unary("sqrt", value) if op.fn == "std" else value, bool(args.get("keepdim", False)), dim)
 
 
 def _correction(op: Op, args: dict) -> float:
@@ -166,3 +169,29 @@ def triplet_margin_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
     if reduction_kind == "none":
         return lw.cover(op, loss)
     return total(lw, op, loss, reduction_kind == "mean")
+
+
+@register_lowering("kl_div")
+def kl_div(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """target * (log target - input) with torch's xlogy (0 where the target is 0, NaN where it is
+    negative), or exp(target) * (target - input) for a log target; then the reduction, batchmean
+    dividing the sum by the first dim's size at run time."""
+    prediction, target = lw.lazy(args["input"]), lw.lazy(args["target"])
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    source = {k: getattr(module, k) for k in ("reduction", "log_target")} if module is not None else args
+    reduction_kind, log_target = source.get("reduction", "mean"), bool(source.get("log_target", False))
+    if prediction.shape != target.shape or not prediction.shape:
+        raise Unsupported(f"kl_div ({op.name}) of differently shaped or 0-d tensors has no template")
+    if reduction_kind not in _REDUCTIONS + ("batchmean",) or args.get("size_average") is not None \
+            or args.get("reduce") is not None:
+        raise Unsupported(f"kl_div ({op.name}) with reduction={reduction_kind!r} or size_average/reduce")
+    shape = prediction.shape
+    if log_target:
+        loss = Expr("mul", (_unary("exp", target), Expr("sub", (target, prediction), (1.0,), shape)), shape=shape)
+    else:
+        xlogy = Expr("where", (Expr("eq", (target, const(0.0)), shape=shape), const(0.0),
+                               Expr("mul", (target, _unary("log", target)), shape=shape)), shape=shape)
+        loss = Expr("sub", (xlogy, Expr("mul", (target, prediction), shape=shape)), (1.0,), shape)
+    if reduction_kind == "none":
+        return lw.cover(op, loss)
+    return total(lw, op, lw.cover(op, loss), reduction_kind == "mean", per_first_dim=reduction_kind == "batchmean")

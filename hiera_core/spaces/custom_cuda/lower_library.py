@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+from hiera_core.spaces.custom_cuda.expr import Expr
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_reductions import TupleOfReduction, tuple_item
 from hiera_core.spaces.custom_cuda.lower_stencil import PaddedGrid, conv_stencil, stencil_config, window
-from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, no_template, register_lowering
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, no_template, register_lowering
 
 LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm": "torch.mm", "bmm": "torch.bmm",
            "addmm": "torch.addmm", "baddbmm": "torch.baddbmm", "einsum": "torch.einsum",
@@ -47,9 +47,7 @@ def library(lw: Lowerer, op: Op, args: dict) -> Any:
         call = f"{function}({lw.call_args(op.args, op.kwargs)})"
     out = lw.new_var(op.name)
     lw.steps.append(Step("library", [out], call=call, covers=[op.name]))
-    if op.shape is None or op.dtype not in ("float32",):
-        return PyValue(out)
-    return leaf(out, op.shape)
+    return lw.result_value(op, out)
 
 
 def _module_call(lw: Lowerer, op: Op) -> str:
@@ -113,11 +111,13 @@ _CAST_KWARGS = {"dtype", "non_blocking"}
 def cast(lw: Lowerer, op: Op, args: dict) -> Any:
     """A cast to the dtype its input already has is its input (as torch returns the tensor itself):
     the float32 round trip of Hugging Face norms (`x.to(torch.float32)` ... `.to(input_dtype)`) or a
-    `type_as` of a float32 tensor, which would otherwise end the fused kernel at the cast. Any other
-    cast, or a `.to` that may name a device or copy, has no template."""
+    `type_as` of a float32 tensor, which would otherwise end the fused kernel at the cast. A mask
+    cast to float32 is its 0.0/1.0 values, as kernels read it. Any other cast, or a `.to` that may
+    name a device or copy, has no template."""
     source, *rest = op.args
     producer = lw.ops_by_name.get(source.name) if isinstance(source, Ref) else None
-    if producer is None or producer.dtype != "float32" or op.dtype != "float32" or producer.shape != op.shape:
+    if (producer is None or producer.dtype not in ("float32", "bool") or op.dtype != "float32"
+            or producer.shape != op.shape):
         raise no_template(op)
     if op.fn == "to" and (set(op.kwargs) - _CAST_KWARGS or len(rest) > 1
                           or any(not _names_a_dtype(lw, argument) for argument in rest)):

@@ -8,18 +8,19 @@ space, gets its own template.
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf
+from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, row_reduction
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 
 
 @register_lowering("softmax", "log_softmax")
 def softmax(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """Over the last dim a block a row; over another (softmax over channels) a thread a row."""
     x = lw.lazy(args["input"])
-    require_last_dim(lw, op, x, args.get("dim"))
-    peak = Expr("rmax", (x,), shape=x.shape[:-1] + (1,))
+    dim = row_dim(lw, op, x, args.get("dim"))
+    peak = row_reduction("rmax", x, dim)
     shifted = Expr("sub", (x, peak), (1.0,), x.shape)
-    total = Expr("rsum", (Expr("exp", (shifted,), shape=x.shape),), shape=peak.shape)
+    total = row_reduction("rsum", Expr("exp", (shifted,), shape=x.shape), dim)
     if op.fn == "softmax":
         return lw.node(op, "div", (Expr("exp", (shifted,), shape=x.shape), total))
     return lw.node(op, "sub", (shifted, Expr("log", (total,), shape=peak.shape)), (1.0,))
@@ -156,6 +157,36 @@ def group_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
     return leaf(out, op.shape or x.shape)
 
 
+@register_lowering("instance_norm")
+def instance_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """Instance norm (each sample's channel by its own statistics) is a group norm with one channel
+    a group: the same two-kernel template, the per-channel affine where given."""
+    x = lw.lazy(args["input"])
+    if len(x.shape) < 3:
+        raise Unsupported(f"instance_norm of a {len(x.shape)}-d tensor ({op.name}): needs (N, C, ...)")
+    if op.op == "call_module":
+        module = lw.resolver.module(op.target)
+        if module is not None and module.track_running_stats:
+            raise Unsupported(f"{op.target} tracks running statistics: in eval mode it normalizes by them")
+        affine = (module.affine if module is not None
+                  else lw.resolver.tensor_kind(f"{op.target}.weight") is not None)
+        prefix = attr_expr(op.target)
+        weight, bias = (f"{prefix}.weight", f"{prefix}.bias") if affine else (None, None)
+        eps = float(module.eps) if module is not None else 1e-5
+    else:
+        if args.get("running_mean") is not None or args.get("use_input_stats") is False:
+            raise Unsupported(f"instance_norm ({op.name}) by running statistics has no template")
+        weight, bias = (tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
+                        for name in ("weight", "bias"))
+        eps = float(args.get("eps", 1e-5))
+    (source_var,) = lw.materialize([x])
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("group_norm", [out], inputs=[source_var], covers=[op.name],
+                         # one group a channel, however many channels the input has
+                         config={"groups": f"{source_var}.shape[1]", "eps": eps, "weight": weight, "bias": bias}))
+    return leaf(out, op.shape or x.shape)
+
+
 def normalized(centred: Expr, var: Expr, eps: float, weight: Expr | None, bias: Expr | None) -> Expr:
     """centred * rsqrt(var + eps), then * weight and + bias where given (layer and batch norm)."""
     n = centred.shape
@@ -186,8 +217,14 @@ def is_last_dim(x: Expr, dim) -> bool:
     return isinstance(dim, int) and rank > 0 and dim % rank == rank - 1
 
 
-def require_last_dim(lw: Lowerer, op: Op, x: Expr, dim) -> None:
+def row_dim(lw: Lowerer, op: Op, x: Expr, dim) -> int | None:
+    """The one dim a row op reduces, non-negative (None: the last, also while planning a module
+    whose dim is not known yet)."""
     if dim is None and op.op == "call_module" and lw.resolver.module(op.target) is None:
-        return  # planning: the module's dim is checked when the candidate is generated
-    if not is_last_dim(x, dim):
-        raise Unsupported(f"{op.fn} over dim {dim!r} ({op.name}): the row template handles the last dim")
+        return None
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
+    rank = len(x.shape)
+    if not isinstance(dim, int) or not rank or not -rank <= dim < rank:
+        raise Unsupported(f"{op.fn} over {dim!r} ({op.name}): the row templates reduce one given dim")
+    return None if dim % rank == rank - 1 else dim % rank

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from hiera_core.spaces.custom_cuda.expr import POINTWISE, Expr
+from hiera_core.spaces.custom_cuda.expr import POINTWISE, Expr, const
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Unsupported
 from hiera_core.spaces.custom_cuda.lower_stencil import StencilSum, stencil_arithmetic
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
@@ -19,6 +19,10 @@ def pointwise(lw: Lowerer, op: Op, args: dict) -> Expr | StencilSum:
     if (fn in ("add", "sub", "rsub", "mul", "div", "neg")
             and (combined := stencil_arithmetic(lw, op, fn, args)) is not None):
         return combined
+    if fn == "where":
+        if "input" not in args or "other" not in args:
+            raise Unsupported(f"where with only a condition ({op.name}) gives indices: no template")
+        return lw.node(op, fn, (lw.lazy(args["condition"]), lw.operand(args["input"]), lw.operand(args["other"])))
     x = lw.operand(args["input"])
     if fn in ("add", "sub", "rsub"):
         alpha = float(args.get("alpha", 1) or 1)
@@ -72,3 +76,27 @@ def _tensor_clamp(lw: Lowerer, op: Op, x: Expr, low, high) -> Expr:
     if high is not None:
         result = lw.node(op, "minimum", (result, lw.operand(high)))
     return result
+
+
+@register_lowering("masked_fill")
+def masked_fill(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """x.masked_fill(mask, value): value where the mask is set (a causal mask's -inf before softmax)."""
+    return lw.node(op, "where", (lw.lazy(args["mask"]), lw.operand(args["value"]), lw.lazy(args["input"])))
+
+
+# Operators on bool tensors (masks) are logical; on integers they are bitwise, which kernels do not do.
+_LOGICAL = {"invert": "logical_not", "and_": "logical_and", "or_": "logical_or", "xor": "logical_xor"}
+
+
+@register_lowering(*_LOGICAL)
+def logical(lw: Lowerer, op: Op, args: dict) -> Expr:
+    if op.dtype != "bool":
+        raise Unsupported(f"bitwise {op.fn} ({op.name}) of a {op.dtype} tensor has no template")
+    operands = (lw.lazy(args["input"]),) + ((lw.lazy(args["other"]),) if "other" in args else ())
+    return lw.node(op, _LOGICAL[op.fn], operands)
+
+
+@register_lowering("bool")
+def as_mask(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """x.bool(): set where x is nonzero."""
+    return lw.node(op, "ne", (lw.lazy(args["input"]), const(0.0)))

@@ -2,16 +2,18 @@
 
 A reduction over the last dim stays a lazy row reduction (fused into a row kernel with its
 prologue and epilogue); over another dim, and argmax/argmin, it is a step of the dim-reduction
-template; over every element (sum, mean, mse_loss) one of the total template. torch.max/min(x, dim)
+template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim
+(any dim, the last too) is a step of the dim-reduction template. torch.max/min(x, dim)
 is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.expr import Expr, is_mask, leaf, leaves_in, reductions_in
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
 
@@ -27,25 +29,29 @@ class TupleOfReduction:
     covers: str
 
 
-@register_lowering("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min")
+@register_lowering("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min", "prod")
 def reduction(lw: Lowerer, op: Op, args: dict):
     fn = op.fn
     dim = args.get("dim")
+    if fn == "prod" and dim is None:
+        raise Unsupported(f"prod of every element ({op.name}) has no template")
     if dim is None and fn in ("sum", "mean") and not args.get("keepdim") and args.get("dtype") is None:
         return total(lw, op, lw.lazy(args["input"]), fn == "mean")
     if isinstance(dim, (list, tuple)) and len(dim) == 1:
         dim = dim[0]
-    if not isinstance(dim, int):
-        raise Unsupported(f"{fn} over {dim!r} ({op.name}): the templates reduce one given dim")
     if args.get("dtype") is not None:
         raise Unsupported(f"{fn} with a dtype ({op.name}) has no template")
     keepdim = bool(args.get("keepdim", False))
+    if isinstance(dim, (list, tuple)) and fn in ("sum", "mean", "amax", "amin"):
+        return trailing_reduction(lw, op, fn, lw.lazy(args["input"]), dim, keepdim)
+    if not isinstance(dim, int):
+        raise Unsupported(f"{fn} over {dim!r} ({op.name}): the templates reduce one given dim")
     x = lw.lazy(args["input"])
     rank = len(x.shape)
     dim = dim % rank if rank else 0
     if fn in ("max", "min"):
         return TupleOfReduction(fn, x, dim, keepdim, op.name)
-    if fn in ("argmax", "argmin"):
+    if fn in ("argmax", "argmin", "prod"):  # the dim-reduction template, over the last dim too
         return _reduce_step(lw, op, fn, x, dim, keepdim)
     if dim != rank - 1:
         return _reduce_step(lw, op, fn, x, dim, keepdim)
@@ -56,6 +62,88 @@ def reduction(lw: Lowerer, op: Op, args: dict):
     if not keepdim:
         value = Expr("dropdim", (value,), shape=x.shape[:-1])
     return lw.cover(op, value)
+
+
+def trailing_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -> Expr:
+    """sum/mean/amax/amin over the trailing dims (a global average pool's [2, 3]): a row reduction over
+    the last dim of x with those dims flattened into one (a view of the materialized x); with
+    keepdim, the per-row result viewed back with ones in their place."""
+    rank = len(x.shape)
+    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
+        raise Unsupported(f"{fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
+    reduced = sorted({d % rank for d in dims})
+    first = reduced[0] if reduced else rank
+    if reduced != list(range(first, rank)) or first == 0:
+        raise Unsupported(f"{fn} over dims {dims!r} ({op.name}): the templates reduce the trailing dims of a batch")
+    rows = _flattened(lw, op, x, first)
+    if rows is None:  # not elementwise over the flattened dims: computed first, then viewed
+        (source,) = lw.materialize([x])
+        flat = lw.new_var(f"{op.name}_rows")
+        lw.steps.append(Step("library", [flat], call=f"{source}.flatten({first})", covers=[op.name]))
+        rows = leaf(flat, x.shape[:first] + (math.prod(x.shape[first:]),))
+    as_row = Op(op.name, "call_function", fn, f"torch.{fn}", None, [], {}, x.shape[:first], op.dtype)
+    value = reduction(lw, as_row, {"input": rows, "dim": first, "keepdim": False})
+    if not keepdim:
+        return value
+    (per_row,) = lw.materialize([value])
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("library", [out], call=f"{per_row}[(...,{' None,' * (rank - first)})]", covers=[op.name]))
+    return leaf(out, x.shape[:first] + (1,) * (rank - first))
+
+
+def _flattened(lw: Lowerer, op: Op, x: Expr, first: int) -> Expr | None:
+    """x, a pointwise expression, with its dims from `first` on flattened into one, computed where
+    it is read: each leaf viewed with its trailing dims flattened (those dims either all x's or all
+    1: a per-channel bias stays a broadcast). None where that does not hold, or x has reductions."""
+    rank, trailing = len(x.shape), x.shape[first:]
+    count = len(trailing)
+    if reductions_in([x]):
+        return None
+    memo: dict[Expr, Expr] = {}
+
+    def shape_of(shape: tuple) -> tuple | None:
+        if len(shape) < count:
+            return shape if all(size == 1 for size in shape) else None
+        tail = shape[len(shape) - count:]
+        size = 1 if all(t == 1 for t in tail) else math.prod(tail) if tail == trailing else None
+        return None if size is None else shape[:len(shape) - count] + (size,)
+
+    def rebuild(node: Expr) -> Expr | None:
+        if node not in memo:
+            shape = shape_of(node.shape)
+            if node.op == "const" or shape is None:
+                memo[node] = node if node.op == "const" else None
+            elif node.op == "leaf":
+                if shape == node.shape:
+                    memo[node] = node
+                else:
+                    flat = lw.new_var(f"{node.params[0].split('.')[-1].removeprefix('v_')}_rows")
+                    lw.steps.append(Step("library", [flat], call=f"{node.params[0]}.flatten({-count})",
+                                         covers=[op.name]))
+                    memo[node] = leaf(flat, shape, mask=is_mask(node))
+            else:
+                args = [rebuild(arg) for arg in node.args]
+                memo[node] = None if any(a is None for a in args) else Expr(node.op, tuple(args), node.params, shape)
+                if memo[node] is not None and node in lw.covers:
+                    lw.covers.setdefault(memo[node], lw.covers[node])
+        return memo[node]
+
+    return rebuild(x) if rank > count else None
+
+
+@register_lowering(*(f"adaptive_avg_pool{rank}d" for rank in (1, 2, 3)))
+def global_average_pool(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """Adaptive average pooling to one point (a CNN's head): the mean over the pooled dims."""
+    rank = int(op.fn[-2])
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    size = module.output_size if module is not None else args.get("output_size")
+    if op.op == "call_module" and module is None:  # planning: the module's size is checked at generation
+        size = 1
+    sizes = tuple(size) if isinstance(size, (list, tuple)) else (size,) * rank
+    if any(s != 1 for s in sizes):
+        raise Unsupported(f"{op.fn} ({op.name}) to {size!r}: only pooling to one point has a template")
+    x = lw.lazy(args["input"])
+    return trailing_reduction(lw, op, "mean", x, list(range(-rank, 0)), keepdim=True)
 
 
 def tuple_item(lw: Lowerer, op: Op, pair: TupleOfReduction, index) -> Any:
@@ -75,9 +163,10 @@ def _reduce_step(lw: Lowerer, op: Op, fn: str, x: Expr, dim: int, keepdim: bool)
     return PyValue(out) if fn.startswith("arg") else leaf(out, op.shape or ())
 
 
-def total(lw: Lowerer, op: Op, x: Expr, mean: bool) -> Expr:
-    """Sum or mean of every element of x: its pointwise expression is computed and summed in one
-    kernel (never written), a second adds the per-block partials."""
+def total(lw: Lowerer, op: Op, x: Expr, mean: bool, per_first_dim: bool = False) -> Expr:
+    """Sum or mean of every element of x (per_first_dim: the sum divided by the size of x's first
+    dim, a batch mean): its pointwise expression is computed and summed in one kernel (never
+    written), a second adds the per-block partials."""
     if reductions_in([x]):
         (name,) = lw.materialize([x])
         x = leaf(name, x.shape)
@@ -85,7 +174,8 @@ def total(lw: Lowerer, op: Op, x: Expr, mean: bool) -> Expr:
         raise Unsupported(f"a reduction of a constant ({op.name}) has no template")
     out = lw.new_var(op.name)
     covers = [lw.covers[node] for node in x.walk() if node in lw.covers] + [op.name]
-    lw.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers)), config={"mean": mean}))
+    lw.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers)),
+                         config={"divide": "all" if mean else "first_dim" if per_first_dim else "none"}))
     return leaf(out, ())
 
 

@@ -23,14 +23,14 @@ class PaddedGrid(Deferred):
     name: str  # the pad's FX node
 
     def computed(self, lw: Lowerer) -> Expr:
-        if id(self) not in lw.stencils:
+        if id(self) not in lw.deferred_values:
             (source,) = lw.materialize([self.source])
             out = lw.new_var(self.name)
             lw.steps.append(Step("library", [out], call=f"torch.nn.functional.pad({source}, {(1, 1) * self.rank!r})",
                                  covers=[self.name]))
-            lw.stencils[id(self)] = leaf(out, tuple(self.source.shape[:-self.rank])
+            lw.deferred_values[id(self)] = leaf(out, tuple(self.source.shape[:-self.rank])
                                          + tuple(size + 2 for size in self.source.shape[-self.rank:]))
-        return lw.stencils[id(self)]
+        return lw.deferred_values[id(self)]
 
 
 @dataclass
@@ -53,8 +53,8 @@ class StencilSum(Deferred):
         return StencilSum(self.source, self.rank, taps, list(dict.fromkeys(self.covers + other.covers + [cover])))
 
     def computed(self, lw: Lowerer) -> Expr:
-        if id(self) in lw.stencils:
-            return lw.stencils[id(self)]
+        if id(self) in lw.deferred_values:
+            return lw.deferred_values[id(self)]
         (source,) = lw.materialize([self.source])
         offsets = list(itertools.product((-1, 0, 1), repeat=self.rank))
         coefficients = tuple(float(self.taps.get(o, 0.0)) for o in offsets)
@@ -63,7 +63,7 @@ class StencilSum(Deferred):
         config = {"rank": self.rank, "taps": taps, "pruned": True, "coefficients": coefficients,
                   "width": self.source.shape[-1]}
         lw.steps.append(Step("stencil", [out], inputs=[source], covers=list(self.covers), config=config))
-        value = lw.stencils[id(self)] = leaf(out, self.source.shape)
+        value = lw.deferred_values[id(self)] = leaf(out, self.source.shape)
         return value
 
 
@@ -113,7 +113,7 @@ def stencil_arithmetic(lw: Lowerer, op: Op, fn: str, args: dict) -> StencilSum |
     def resolved(value):
         """A sum already computed by a kernel is that kernel's output from then on."""
         value = lw.value(value) if isinstance(value, Ref) else value
-        return lw.stencils.get(id(value), value) if isinstance(value, StencilSum) else value
+        return lw.deferred_values.get(id(value), value) if isinstance(value, StencilSum) else value
 
     def as_sum(value, like: StencilSum) -> StencilSum | None:
         value = resolved(value)

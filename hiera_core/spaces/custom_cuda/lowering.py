@@ -23,9 +23,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from hiera_core.spaces.codegen import mentions
-from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.expr import (
+    Expr,
+    const,
+    is_mask,
+    leaf,
+    leaves_in,
+    reduced_dim,
+    reductions_in,
+    without_dim,
+)
+from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
 from hiera_core.spaces.custom_cuda.graph import Lowering, Op, Ref, Resolver, Step, Unsupported, attr_expr, bind
-from hiera_core.spaces.custom_cuda.templates import GROUP_NORM_OUTPUT
 
 # operator.<name> rendered as Python infix, for an op left to PyTorch: on sizes, and on tensors (a
 # causal mask's `self.bias == 0`), where the operator calls what the reference's operator calls.
@@ -35,6 +44,10 @@ INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod"
 
 # An op's handler: the value of its node (an Expr, a PyValue, a Deferred...); raises Unsupported.
 Handler = Callable[["Lowerer", Op, dict], Any]
+EPILOGUE_FAMILIES = ("group_norm", "scan")  # templates that apply a pointwise epilogue as they store
+# Ops whose bool result (a mask) kernels compute: 0.0 or 1.0 in the element expression.
+MASK_FUNCTIONS = {"gt", "ge", "lt", "le", "eq", "ne", "logical_not", "logical_and", "logical_or", "logical_xor",
+                  "invert", "and_", "or_", "xor", "bool"}
 LOWERINGS: dict[str, Handler] = {}  # normalized function name -> its handler
 
 
@@ -84,7 +97,8 @@ class Lowerer:
         self.covers: dict[Expr, str] = {}  # expression -> FX node it was built for
         self.contracts: list[str] = []
         self.fallbacks: dict[str, str] = {}
-        self.stencils: dict[int, Expr] = {}  # id(a Deferred: stencil sum, padded grid) -> its computed value
+        self.bools: dict[Expr, str] = {}  # mask expression -> the bool tensor made of it (as_bool)
+        self.deferred_values: dict[int, Expr] = {}  # id(a Deferred: stencil sum, padded grid, flip) -> its value
 
     def run(self) -> Lowering:
         inputs: list[str] = []
@@ -104,7 +118,7 @@ class Lowerer:
                     self._lower(op)
                 except Unsupported as why:
                     self.values[op.name] = self._leave_to_pytorch(op, why)
-        self._fuse_group_norm_epilogues(returns)
+        self._fuse_epilogues(returns)
         return Lowering(self.steps, returns, inputs, self.contracts, self.fallbacks)
 
     def _leave_to_pytorch(self, op: Op, why: Unsupported) -> Any:
@@ -131,16 +145,15 @@ class Lowerer:
         out = self.new_var(op.name)
         self.steps.append(Step("library", [out], call=call, covers=[op.name]))
         self.fallbacks[op.name] = str(why)
-        if op.shape is None or op.dtype != "float32":
-            return PyValue(out)
-        return leaf(out, op.shape)
+        return self.result_value(op, out)
 
-    def _fuse_group_norm_epilogues(self, returns: str) -> None:
-        """A pointwise kernel that only transforms a group norm's output (GroupNorm + SiLU) runs in
-        the group norm's normalising pass instead: one read and one write of the tensor fewer."""
-        for norm in [s for s in self.steps if s.family == "group_norm"]:
-            (target,) = norm.targets
-            readers = [s for s in self.steps if s is not norm and _reads(s, target)]
+    def _fuse_epilogues(self, returns: str) -> None:
+        """A pointwise kernel that only transforms a group norm's or a scan's output (GroupNorm +
+        SiLU, a scaled cumsum) runs in that template's store instead: one read and one write of the
+        tensor fewer."""
+        for producer in [s for s in self.steps if s.family in EPILOGUE_FAMILIES]:
+            (target,) = producer.targets
+            readers = [s for s in self.steps if s is not producer and _reads(s, target)]
             if len(readers) != 1 or mentions(returns, target):
                 continue
             (step,) = readers
@@ -150,9 +163,9 @@ class Lowerer:
             outputs = leaves_in([expr])
             if [e.params[0] for e in outputs] != [target] or expr.shape != outputs[0].shape:
                 continue
-            norm.config["epilogue"] = substitute(expr, {outputs[0]: leaf(GROUP_NORM_OUTPUT, expr.shape)})
-            norm.targets = step.targets
-            norm.covers = norm.covers + step.covers
+            producer.config["epilogue"] = substitute(expr, {outputs[0]: leaf(TEMPLATE_OUTPUT, expr.shape)})
+            producer.targets = step.targets
+            producer.covers = producer.covers + step.covers
             self.steps.remove(step)
 
     # -- dispatch -------------------------------------------------------------------------------
@@ -160,9 +173,10 @@ class Lowerer:
         fn = op.fn
         if op.op == "call_method" and fn.endswith("_"):
             raise Unsupported(f"in-place method {fn} ({op.name}) has no template")
-        if op.dtype not in (None, "float32") and fn not in ("argmax", "argmin", "max", "min", "getitem", "size",
-                                                           "dim", "getattr"):
-            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 only")
+        if (op.dtype not in (None, "float32") and fn not in ("argmax", "argmin", "max", "min", "getitem", "size",
+                                                            "dim", "getattr")
+                and not (op.dtype == "bool" and fn in MASK_FUNCTIONS)):
+            raise Unsupported(f"{op.name} is {op.dtype}: the templates handle float32 (and masks) only")
         args = bind(op, self.resolver)
         if fn not in LOWERINGS:
             raise no_template(op)
@@ -171,7 +185,8 @@ class Lowerer:
     # -- materialization ------------------------------------------------------------------------
     def materialize(self, exprs: list[Expr]) -> list[str]:
         """Python expressions holding the values of `exprs`, emitting kernels for the lazy ones."""
-        pending = [e for e in dict.fromkeys(exprs) if e.op != "leaf" and e not in self.materialized]
+        # A mask leaf is a bool tensor: where a float value is needed, a kernel makes it one.
+        pending = [e for e in dict.fromkeys(exprs) if (e.op != "leaf" or is_mask(e)) and e not in self.materialized]
         plain = [e for e in pending if not reductions_in([e])]
         with_rows = [e for e in pending if e not in plain]
         for group in _group_by(plain, lambda e: e.shape):
@@ -179,23 +194,27 @@ class Lowerer:
         for e in with_rows:  # row kernels one value at a time: each may need its own splitting
             if e not in self.materialized:
                 self._emit_rows(e)
-        return [e.params[0] if e.op == "leaf" else self.materialized[e] for e in exprs]
+        return [e.params[0] if e.op == "leaf" and not is_mask(e) else self.materialized[e] for e in exprs]
 
     def _emit_rows(self, e: Expr) -> None:
         reds = reductions_in([e])
         if not leaves_in([e]) or any(not leaves_in([r]) for r in reds):
             raise Unsupported("a reduction of a constant has no template")
-        row_shape = next((r.args[0].shape for r in reds
-                          if e.shape in (r.args[0].shape, r.shape, r.args[0].shape[:-1])), None)
-        # What one row kernel cannot compute in place: reductions over another row shape, and
-        # dropped-dim results (dropdim) unless the whole value is per row. They become leaves,
-        # computed first by their own kernels, innermost first.
-        bad = [n for n in e.walk() if (n.is_reduction and n.args[0].shape != row_shape)
-               or (n.op == "dropdim" and (row_shape is None or e.shape != row_shape[:-1]))]
+        # The rows of the outermost reduction that fits e's shape (walk order is children first): the
+        # inner ones over other rows are computed first, so each recursion is on a smaller value.
+        rows = next(((r.args[0].shape, reduced_dim(r)) for r in reversed(reds)
+                     if e.shape in (r.args[0].shape, r.shape, without_dim(r.args[0].shape, reduced_dim(r)))), None)
+        # What one row kernel cannot compute in place: reductions over other rows (another shape or
+        # dim), and dropped-dim results (dropdim) unless the whole value is per row. They become
+        # leaves, computed first by their own kernels, innermost first.
+        bad = [n for n in e.walk() if (n.is_reduction and (n.args[0].shape, reduced_dim(n)) != rows)
+               or (n.op == "dropdim" and (rows is None or e.shape != without_dim(*rows)))]
         if not bad:
             self._emit_kernel("rows", [e])
             return
         innermost = [n for n in bad if not any(m in bad for m in n.args[0].walk())]
+        if e in innermost:
+            raise Unsupported(f"{self.covers.get(e, 'a value')} is no row kernel's result: reduced over other rows")
         names = self.materialize(innermost)
         replaced = substitute(e, {n: leaf(name, n.shape) for n, name in zip(innermost, names)})
         self.materialized[e] = self.materialize([replaced])[0]
@@ -216,10 +235,18 @@ class Lowerer:
         return e
 
     def _tensor_leaf(self, op: Op, python_expr: str) -> Expr | PyValue:
-        if op.shape is None or op.dtype not in (None, "float32"):
-            # Not a float32 tensor (an int64 index buffer, say): only ops left to PyTorch read it.
+        if op.dtype is None and op.shape is not None:
+            return leaf(python_expr, op.shape)
+        return self.result_value(op, python_expr)
+
+    @staticmethod
+    def result_value(op: Op, python_expr: str) -> Expr | PyValue:
+        """The value of node `op` held by `python_expr`: a leaf kernels read when it is a float32
+        tensor or a mask (bool); anything else (an int64 index tensor, a size) only ops left to
+        PyTorch read."""
+        if op.shape is None or op.dtype not in ("float32", "bool"):
             return PyValue(python_expr)
-        return leaf(python_expr, op.shape)
+        return leaf(python_expr, op.shape, mask=op.dtype == "bool")
 
     def value(self, ref):
         return self.values[ref.name] if isinstance(ref, Ref) else ref
@@ -246,6 +273,8 @@ class Lowerer:
             if isinstance(resolved, PyValue):
                 return resolved.expr
             if isinstance(resolved, Expr):
+                if self.ops_by_name[value.name].dtype == "bool":
+                    return self.as_bool(resolved)
                 return self.materialize([resolved])[0]
             raise Unsupported(f"{value.name} cannot be used here")
         if isinstance(value, (list, tuple)):
@@ -254,6 +283,18 @@ class Lowerer:
         if isinstance(value, float) and not math.isfinite(value):
             return f"float({str(value)!r})"  # repr gives inf / nan, which are not Python names
         return repr(value)
+
+    def as_bool(self, e: Expr) -> str:
+        """A bool tensor holding mask `e`: the tensor itself for a mask leaf, else the kernel's 0/1
+        output compared to 0 (a reader left to PyTorch, or the forward's result, wants a bool)."""
+        if is_mask(e):
+            return e.params[0]
+        if e not in self.bools:
+            (values,) = self.materialize([e])
+            self.bools[e] = self.new_var(f"{self.covers.get(e, 'mask')}_bool")
+            self.steps.append(Step("library", [self.bools[e]], call=f"({values} != 0)",
+                                   covers=[self.covers[e]] if e in self.covers else []))
+        return self.bools[e]
 
     def call_args(self, args: list, kwargs: dict) -> str:
         parts = [self.render(a, True) for a in args] + [f"{k}={self.render(v, True)}" for k, v in kwargs.items()]

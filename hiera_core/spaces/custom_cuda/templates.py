@@ -5,10 +5,10 @@ is in the proposal runtime.
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf
-from hiera_core.spaces.custom_cuda.fused import KernelSource, element_function, entry_guard
+from hiera_core.spaces.custom_cuda.expr import Expr
+from hiera_core.spaces.custom_cuda.fused import KernelSource, entry_guard, epilogue_function
 
-REDUCE_OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin")
+REDUCE_OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin", "prod")
 REDUCE_SLICES = 8  # warps per block splitting the reduced dim in the column kernel
 
 
@@ -136,16 +136,17 @@ def reduce_source(name: str, op: str) -> KernelSource:
     vec = "" if op.startswith("arg") else (entry_guard(f"{name}_vec", vec) + entry_guard(f"{name}_vec_finalize", vec_finalize))
     source = f"""// HIERA dim reduction {name}: {op}
 #define HI_OP {code}
-#define HI_ARG (HI_OP >= 4)
+#define HI_ARG (HI_OP == 4 || HI_OP == 5)
 struct HiAcc {{ float v; long long i; }};
 __device__ __forceinline__ HiAcc hi_identity() {{
     const float inf = __int_as_float(0x7f800000);
-    return HiAcc{{HI_OP <= 1 ? 0.0f : (HI_OP == 2 || HI_OP == 4) ? -inf : inf, 0x7fffffffffffffffLL}};
+    return HiAcc{{HI_OP <= 1 ? 0.0f : HI_OP == 6 ? 1.0f : (HI_OP == 2 || HI_OP == 4) ? -inf : inf, 0x7fffffffffffffffLL}};
 }}
 // b is kept over a when it is larger (max) / smaller (min), NaN, or (arg-reductions only: for
 // values a tie changes nothing, and then the indices are dead code) equal with a lower index.
 __device__ __forceinline__ HiAcc hi_combine(HiAcc a, HiAcc b) {{
     if (HI_OP <= 1) return HiAcc{{a.v + b.v, 0}};
+    if (HI_OP == 6) return HiAcc{{a.v * b.v, 0}};
     const bool a_nan = a.v != a.v, b_nan = b.v != b.v;
     const bool wins = (HI_OP == 2 || HI_OP == 4) ? b.v > a.v : b.v < a.v;
     const bool ties = HI_ARG && (a.v == b.v || (a_nan && b_nan)) && b.i < a.i;
@@ -224,10 +225,6 @@ extern "C" __global__ void __launch_bounds__(256) {name}(const float* __restrict
     return KernelSource(name, source)
 
 
-# The group norm's output inside an epilogue expression fused into its normalising pass.
-GROUP_NORM_OUTPUT = "hiera_group_norm_output"
-
-
 def group_norm_source(name: str, epilogue: Expr | None = None) -> KernelSource:
     """Group norm of a contiguous (N, C, *spatial) tensor in two kernels over the same grid, (chunks,
     N * G): a group's row of C/G * spatial points is spread over many blocks, where one block per
@@ -237,19 +234,13 @@ def group_norm_source(name: str, epilogue: Expr | None = None) -> KernelSource:
     (a shift that keeps the variance free of cancellation when the mean is far from 0). `_apply`:
     each block combines its row's partials (a warp, in chunk order: deterministic, no atomics) and
     writes (x - mean) * rstd * w[c] + b[c]. PyTorch's semantics: biased variance, eps inside the
-    square root. `epilogue`, a pointwise expression of the output (a leaf GROUP_NORM_OUTPUT), is
+    square root. `epilogue`, a pointwise expression of the output (a leaf TEMPLATE_OUTPUT), is
     applied in the same pass (GroupNorm + SiLU: no second read and write). The float4 paths need
     whole float4s per chunk and per channel (the host's chunks
     are multiples of 4; spatial % 4 == 0 for `_apply`) and 16-byte aligned tensors. Offsets inside a
     row are 32-bit (the host checks a row has fewer than 2^31 points): cheaper division by spatial.
     """
-    if epilogue is None:
-        finish = "__device__ __forceinline__ float hi_epilogue(const float y) { return y; }\n"
-    else:
-        output = leaf(GROUP_NORM_OUTPUT, epilogue.shape)
-        finish = (element_function("hi_epilogue_of", [output], [], [epilogue])
-                  + "__device__ __forceinline__ float hi_epilogue(const float y) { float r; hi_epilogue_of(y, r); return r; }\n")
-    helpers = finish + """constexpr int THREADS = 256;
+    helpers = epilogue_function(epilogue) + """constexpr int THREADS = 256;
 // The block's sums of s and q, in every thread (blockDim.x == THREADS, a multiple of 32).
 __device__ __forceinline__ void hi_pair_sum(float& s, float& q, float* red) {
     for (int o = 16; o > 0; o >>= 1) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }

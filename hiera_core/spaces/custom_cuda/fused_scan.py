@@ -1,0 +1,165 @@
+"""CUDA source of the scan template: the inclusive cumulative sum or product of a pointwise expression
+along one dim, forward or reversed (the suffix scan that `flip(cumsum(flip(x)))` computes), the
+expression computed as it is read and never written. Pure (no torch): text generation only; leaves
+are read through the modes of `fused`.
+
+Along the last dim (`{name}_vec32/_vec64/_scalar32/_scalar64`): one block per row (grid-stride),
+the row in tiles of 4 elements a thread: each thread scans its 4 in registers, warps scan the
+threads' totals with shuffles, one shared-memory hop scans the warps', and a carry takes the tile's
+total to the next tile. Along another dim of a contiguous (outer, R, inner) view
+(`{name}_cols32/_cols64`): one thread per (outer, inner) column walking R, so each step of a warp
+reads consecutive inner positions. No atomics: the order of the additions is fixed, results repeat.
+"""
+
+from __future__ import annotations
+
+from hiera_core.spaces.custom_cuda.expr import Expr, leaves_in, read_full
+from hiera_core.spaces.custom_cuda.fused import (
+    LANES,
+    LEAF_READS,
+    KernelSource,
+    element_function,
+    entry_guard,
+    entry_points,
+    epilogue_function,
+    leaf_args,
+    leaf_params,
+    leaf_reads,
+)
+
+SCAN_OPS = {"sum": ("HI_SCAN_OP(a, b) ((a) + (b))", "0.0f"), "prod": ("HI_SCAN_OP(a, b) ((a) * (b))", "1.0f")}
+COLUMN_THREADS = 256
+
+
+def scan_source(name: str, value: Expr, op: str, epilogue: Expr | None = None
+                ) -> tuple[KernelSource, list[Expr], list[bool]]:
+    """The scan kernels of `value` (a pointwise expression, no reductions) with `op` ("sum" |
+    "prod"), `epilogue` (a pointwise expression of the scan, `fused.TEMPLATE_OUTPUT`) applied as
+    each result is stored. Returns the source, the leaves in argument order and whether each is
+    read FULL."""
+    if op not in SCAN_OPS:
+        raise ValueError(f"unknown scan {op}")
+    combine, identity = SCAN_OPS[op]
+    shape = value.shape
+    leaves = leaves_in([value])
+    full = [read_full(e, shape) for e in leaves]
+    count = len(leaves)
+    element = element_function("hi_elem", leaves, [], [value])
+    params = f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, " \
+             "long long inner_, long long cols_, long long reverse_"
+    args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_"
+    newline = "\n                "
+    vec_lanes = newline.join(f"hi_elem({', '.join(f'v{k}.{lane}' for k in range(count))}, r.{lane});"
+                             for lane in LANES)
+    scalar_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + ['e[k]'])});"
+    column_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + ['e'])});"
+    rows = f"""
+template <typename I, bool VEC>
+__device__ __forceinline__ void hi_scan({params}) {{
+    __shared__ float warp_totals[32];
+    const I rows = (I)rows_, cols = (I)cols_;
+    const bool reverse = reverse_ != 0;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const I tile = (I)blockDim.x * 4;
+    for (I row = blockIdx.x; row < rows; row += gridDim.x) {{
+        float carry = {identity};
+        for (I base = 0; base < cols; base += tile) {{
+            // This thread's 4 consecutive positions p..p+3 along the scan (from the end when reversed).
+            const I p = base + (I)threadIdx.x * 4;
+            float e[4];
+            if (VEC) {{  // cols % 4 == 0: the 4 positions are one float4 of the row
+                if (p < cols) {{
+                    const I j = reverse ? cols - 4 - p : p, i = row * cols + j;
+                    {newline.join(leaf_reads(full, True))}
+                    float4 r;
+                    {vec_lanes}
+                    e[0] = reverse ? r.w : r.x; e[1] = reverse ? r.z : r.y;
+                    e[2] = reverse ? r.y : r.z; e[3] = reverse ? r.x : r.w;
+                }} else {{
+                    e[0] = e[1] = e[2] = e[3] = {identity};
+                }}
+            }} else {{
+                #pragma unroll
+                for (int k = 0; k < 4; ++k) {{
+                    if (p + k < cols) {{
+                        const I j = reverse ? cols - 1 - (p + k) : p + k, i = row * cols + j;
+                        {newline.join(leaf_reads(full, False))}
+                        {scalar_call}
+                    }} else {{
+                        e[k] = {identity};
+                    }}
+                }}
+            }}
+            e[1] = HI_SCAN_OP(e[0], e[1]); e[2] = HI_SCAN_OP(e[1], e[2]); e[3] = HI_SCAN_OP(e[2], e[3]);
+            float t = e[3];  // inclusive scan of the threads' totals within the warp
+            #pragma unroll
+            for (int o = 1; o < 32; o <<= 1) {{
+                const float up = __shfl_up_sync(0xffffffffu, t, o);
+                if (lane >= o) t = HI_SCAN_OP(up, t);
+            }}
+            if (lane == 31) warp_totals[warp] = t;
+            __syncthreads();
+            if (warp == 0) {{
+                float w = lane < warps ? warp_totals[lane] : {identity};
+                #pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {{
+                    const float up = __shfl_up_sync(0xffffffffu, w, o);
+                    if (lane >= o) w = HI_SCAN_OP(up, w);
+                }}
+                if (lane < warps) warp_totals[lane] = w;
+            }}
+            __syncthreads();
+            const float before = __shfl_up_sync(0xffffffffu, t, 1);
+            float prefix = carry;
+            if (warp > 0) prefix = HI_SCAN_OP(prefix, warp_totals[warp - 1]);
+            if (lane > 0) prefix = HI_SCAN_OP(prefix, before);
+            carry = HI_SCAN_OP(carry, warp_totals[warps - 1]);
+            if (VEC) {{
+                if (p < cols) {{
+                    const I j = reverse ? cols - 4 - p : p;
+                    const float a = hi_epilogue(HI_SCAN_OP(prefix, e[0])), b = hi_epilogue(HI_SCAN_OP(prefix, e[1]));
+                    const float c = hi_epilogue(HI_SCAN_OP(prefix, e[2])), d = hi_epilogue(HI_SCAN_OP(prefix, e[3]));
+                    *reinterpret_cast<float4*>(out + row * cols + j) = reverse ? make_float4(d, c, b, a)
+                                                                               : make_float4(a, b, c, d);
+                }}
+            }} else {{
+                #pragma unroll
+                for (int k = 0; k < 4; ++k)
+                    if (p + k < cols) out[row * cols + (reverse ? cols - 1 - (p + k) : p + k)] = hi_epilogue(HI_SCAN_OP(prefix, e[k]));
+            }}
+            __syncthreads();  // warp_totals is rewritten by the next tile
+        }}
+    }}
+}}
+"""
+    rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
+    columns = f"""
+template <typename I>
+__device__ __forceinline__ void hi_scan_cols({params}) {{
+    const I outer = (I)rows_, length = (I)length_, inner = (I)inner_, cols = (I)cols_;
+    const bool reverse = reverse_ != 0;
+    const I stride = (I)gridDim.x * blockDim.x;
+    for (I column = (I)blockIdx.x * blockDim.x + threadIdx.x; column < outer * inner; column += stride) {{
+        const I o = column / inner, c = column - o * inner;
+        float acc = {identity};
+        #pragma unroll 4
+        for (I s = 0; s < length; ++s) {{
+            const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
+            {rowcol}
+            {newline.join(leaf_reads(full, False))}
+            float e;
+            {column_call}
+            acc = HI_SCAN_OP(acc, e);
+            out[i] = hi_epilogue(acc);
+        }}
+    }}
+}}
+"""
+    column_entries = "".join(entry_guard(
+        f"{name}_cols{bits}",
+        f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_cols{bits}({params}) '
+        f"{{ hi_scan_cols<{index}>({args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
+    source = (f"// HIERA scan kernel {name}: inclusive cumulative {op} of {count} inputs' expression along one dim\n"
+              + f"#define {combine}\n" + (LEAF_READS if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns
+              + entry_points(name, 256, params, "hi_scan", args) + column_entries)
+    return KernelSource(name, source), leaves, full

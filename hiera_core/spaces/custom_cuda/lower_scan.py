@@ -1,0 +1,84 @@
+"""Lowerings of the scans (cumsum, cumprod) and of flip. Pure (no torch).
+
+A scan over any dim is one kernel of the scan template, its pointwise prologue (`x * mask`)
+computed as it is read. A flip stays symbolic while only scans and flips read it: a scan of a
+flipped tensor is the reverse scan of the tensor, flipped (`x.flip(d).cumsum(d).flip(d)`, the
+suffix sum, is one kernel and no copy); two flips over the same dims cancel. A flip anything
+else reads is a torch.flip call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
+from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering
+
+
+@dataclass
+class Flipped(Deferred):
+    """`source` flipped over `dims` (sorted, non-negative)."""
+
+    source: Expr
+    dims: tuple[int, ...]
+    name: str  # the FX node that flips it
+
+    def computed(self, lw: Lowerer) -> Expr:
+        if id(self) not in lw.deferred_values:
+            (source,) = lw.materialize([self.source])
+            out = lw.new_var(self.name)
+            lw.steps.append(Step("library", [out], call=f"torch.flip({source}, {self.dims!r})", covers=[self.name]))
+            lw.deferred_values[id(self)] = leaf(out, self.source.shape)
+        return lw.deferred_values[id(self)]
+
+
+def _dims(value, rank: int, op: Op) -> tuple[int, ...]:
+    dims = value if isinstance(value, (list, tuple)) else (value,)
+    if not dims or not all(isinstance(d, int) and -rank <= d < rank for d in dims):
+        raise Unsupported(f"{op.fn} over {value!r} ({op.name}) of a rank-{rank} tensor")
+    return tuple(sorted({d % rank for d in dims}))
+
+
+def _covered_by_producer(lw: Lowerer, value: Expr, *nodes: str) -> None:
+    """Flips that cancel cost nothing: the step that computed `value` covers them, so the region
+    plan shows them in its kernel (a lazy value has no step yet: nothing to show them in)."""
+    for step in lw.steps:
+        if value.op == "leaf" and value.params[0] in step.targets:
+            step.covers.extend(n for n in nodes if n not in step.covers)
+
+
+@register_lowering("flip")
+def flip(lw: Lowerer, op: Op, args: dict):
+    value = lw.value(args["input"])
+    if isinstance(value, Flipped) and value.dims == _dims(args.get("dims"), len(value.source.shape), op):
+        _covered_by_producer(lw, value.source, value.name, op.name)
+        return value.source
+    x = lw.lazy(args["input"])
+    return Flipped(x, _dims(args.get("dims"), len(x.shape), op), op.name)
+
+
+@register_lowering("cumsum", "cumprod")
+def scan(lw: Lowerer, op: Op, args: dict):
+    if args.get("dtype") is not None:
+        raise Unsupported(f"{op.fn} with a dtype ({op.name}) has no template")
+    value = lw.value(args["input"])
+    flipped = value if isinstance(value, Flipped) else None
+    x = flipped.source if flipped is not None else lw.lazy(args["input"])
+    if not x.shape:
+        raise Unsupported(f"{op.fn} of a 0-d tensor ({op.name}) has no template")
+    (dim,) = _dims(args.get("dim"), len(x.shape), op)
+    if flipped is not None and flipped.dims != (dim,):  # flipped over other dims too: scan the flip itself
+        flipped, x = None, lw.lazy(args["input"])
+    if reductions_in([x]):
+        (name,) = lw.materialize([x])
+        x = leaf(name, x.shape)
+    if not leaves_in([x]):
+        raise Unsupported(f"{op.fn} of a constant ({op.name}) has no template")
+    out = lw.new_var(op.name)
+    covers = [lw.covers[node] for node in x.walk() if node in lw.covers] + ([flipped.name] if flipped else [])
+    lw.steps.append(Step("scan", [out], exprs=[x], covers=list(dict.fromkeys(covers + [op.name])),
+                         config={"op": op.fn.removeprefix("cum"), "dim": dim, "reverse": flipped is not None}))
+    result = leaf(out, x.shape)
+    # scan(flip(x)) = flip(reverse scan(x)): the flip stays symbolic, so a flip back cancels it
+    return Flipped(result, (dim,), op.name) if flipped is not None else result
