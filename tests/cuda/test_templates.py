@@ -557,3 +557,28 @@ def test_a_lowering_bug_costs_the_custom_cuda_space_the_module_not_the_plan(tmp_
     why = lower_spec(spec)
     assert isinstance(why, str) and "KeyError" in why and "HIERA bug" in why
     assert ExpertPlanner().plan(spec).entries  # the other spaces are still planned
+
+
+@pytest.mark.parametrize("body, kernels", [
+    ("torch.nn.functional.hardshrink(x, 0.4) - torch.nn.functional.softshrink(x)", ["pointwise"]),
+    ("torch.nn.functional.prelu(x, torch.full((1,), 0.2)) * 3.0", ["pointwise"]),
+    ("torch.nn.functional.normalize(torch.relu(x), p=1, dim=0)", ["rows"]),
+    ("torch.max(torch.tanh(x), torch.tensor(0.5)) + torch.min(x, torch.tensor(-0.5))", ["pointwise"]),
+])
+def test_band_activations_prelu_normalize_and_traced_constants_are_kernel_nodes(body, kernels, tmp_path):
+    lowering = _lowered(body, tmp_path)
+    assert not lowering.fallbacks, lowering.fallbacks
+    assert [step.family for step in lowering.steps if step.family != "library"] == kernels
+
+
+def test_a_traced_constant_has_its_value_in_the_generated_kernel(tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    "    def forward(self, x):\n        return torch.min(torch.relu(x), torch.tensor(0.375))\n\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
+    from helpers.cuda_tasks import load_task
+
+    _, candidate = candidate_for(task_context(load_task(path)))
+    (source,) = candidate.cuda_sources
+    assert "0.375f" in source
+    assert "_tensor_constant" not in candidate.code

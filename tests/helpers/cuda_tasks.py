@@ -127,6 +127,16 @@ EXTRA_TASKS = {
                                "[torch.randn(3, 17, 5, 7)]", ""),
     "log_softmax_dim0": ("row_reduction", "x", "torch.log_softmax(x + self.b, dim=0)", "[torch.randn(33, 45)]",
                          "self.b = nn.Parameter(torch.randn(45))"),
+    # Activations with a band or a per-channel weight, F.normalize over channels, max pooling to a point,
+    # and a constant the forward makes with torch.tensor (KernelBench's `torch.min(x, torch.tensor(c))`)
+    "shrink_prelu_normalize": ("row_reduction", "x",
+                               "F.normalize(F.softshrink(x, 0.3) + F.hardshrink(x, 0.6), dim=1) + self.act(x)",
+                               "[torch.randn(3, 5, 7, 9)]", "self.act = nn.PReLU(5, init=0.1)"),
+    "traced_constant_min_max_head": ("row_reduction", "x",
+                                     "self.fc(torch.flatten(self.pool(torch.min(self.conv(x), torch.tensor(0.25))), 1))",
+                                     "[torch.randn(2, 3, 17, 19)]",
+                                     "self.conv = nn.Conv2d(3, 8, 3); self.pool = nn.AdaptiveMaxPool2d(1); "
+                                     "self.fc = nn.Linear(8, 5)"),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
     "rmsnorm_cast_round_trip": ("row_reduction", "x",
                                 "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "

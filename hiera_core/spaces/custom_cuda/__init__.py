@@ -111,8 +111,13 @@ def ops_from_fx(gm) -> list[Op]:
         meta = node.meta.get("tensor_meta")
         shape = tuple(meta.shape) if hasattr(meta, "shape") else None
         dtype = str(meta.dtype).removeprefix("torch.") if hasattr(meta, "dtype") else None
+        constant = None
+        if node.op == "get_attr" and node.target.startswith("_tensor_constant"):
+            value = getattr(gm, node.target)
+            constant = float(value.item()) if value.numel() == 1 and value.is_floating_point() else None
         ops.append(Op(node.name, node.op, normalize_fn(node.op, target, module_type), target, module_type,
-                      [convert(a) for a in node.args], {k: convert(v) for k, v in node.kwargs.items()}, shape, dtype))
+                      [convert(a) for a in node.args], {k: convert(v) for k, v in node.kwargs.items()}, shape, dtype,
+                      constant))
     return ops
 
 

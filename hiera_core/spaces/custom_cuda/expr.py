@@ -175,6 +175,7 @@ POINTWISE: dict[str, tuple[int, str]] = {
     "logical_or": (2, "(({a0} != 0.0f || {a1} != 0.0f) ? 1.0f : 0.0f)"),
     "logical_xor": (2, "((({a0} != 0.0f) != ({a1} != 0.0f)) ? 1.0f : 0.0f)"),
     "where": (3, "({a0} != 0.0f ? {a1} : {a2})"),  # a0: the condition, a mask
+    "sign": (1, "({a0} > 0.0f ? 1.0f : ({a0} < 0.0f ? -1.0f : {a0}))"),  # 0 and NaN stay as they are
 }
 
 

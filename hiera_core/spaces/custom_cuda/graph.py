@@ -22,6 +22,7 @@ MODULE_FUNCTIONS = {
     "Mish": "mish", "ELU": "elu", "CELU": "celu", "SELU": "selu", "LeakyReLU": "leaky_relu",
     "Hardtanh": "hardtanh", "Hardsigmoid": "hardsigmoid", "Hardswish": "hardswish", "Softplus": "softplus",
     "Softsign": "softsign", "LogSigmoid": "logsigmoid", "Tanhshrink": "tanhshrink", "Threshold": "threshold",
+    "Hardshrink": "hardshrink", "Softshrink": "softshrink", "PReLU": "prelu",
     "Identity": "identity", "Flatten": "flatten", "Softmax": "softmax", "LogSoftmax": "log_softmax",
     "LayerNorm": "layer_norm", "RMSNorm": "rms_norm", "Linear": "linear",
     "BatchNorm1d": "batch_norm", "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "GroupNorm": "group_norm",
@@ -34,7 +35,8 @@ MODULE_FUNCTIONS = {
     "MaxPool1d": "max_pool1d", "MaxPool2d": "max_pool2d", "MaxPool3d": "max_pool3d",
     "AvgPool1d": "avg_pool1d", "AvgPool2d": "avg_pool2d", "AvgPool3d": "avg_pool3d",
     "AdaptiveAvgPool1d": "adaptive_avg_pool1d", "AdaptiveAvgPool2d": "adaptive_avg_pool2d",
-    "AdaptiveAvgPool3d": "adaptive_avg_pool3d",
+    "AdaptiveAvgPool3d": "adaptive_avg_pool3d", "AdaptiveMaxPool1d": "adaptive_max_pool1d",
+    "AdaptiveMaxPool2d": "adaptive_max_pool2d", "AdaptiveMaxPool3d": "adaptive_max_pool3d",
 }
 # Module attribute -> function parameter, for modules lowered like their functional form.
 MODULE_PARAMS = {
@@ -52,6 +54,8 @@ SIGNATURES = {
     "hardtanh": ("input", "min_val", "max_val", "inplace"), "elu": ("input", "alpha", "inplace"),
     "celu": ("input", "alpha", "inplace"), "softplus": ("input", "beta", "threshold"),
     "threshold": ("input", "threshold", "value", "inplace"), "lerp": ("input", "end", "weight"),
+    "hardshrink": ("input", "lambd"), "softshrink": ("input", "lambd"), "prelu": ("input", "weight"),
+    "normalize": ("input", "p", "dim", "eps", "out"),
     "addcmul": ("input", "tensor1", "tensor2", "value"), "addcdiv": ("input", "tensor1", "tensor2", "value"),
     "softmax": ("input", "dim"), "log_softmax": ("input", "dim"),
     "layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
@@ -80,6 +84,7 @@ SIGNATURES = {
     "avg_pool3d": ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
     "pad": ("input", "pad", "mode", "value"),
     **{f"adaptive_avg_pool{rank}d": ("input", "output_size") for rank in (1, 2, 3)},
+    **{f"adaptive_max_pool{rank}d": ("input", "output_size", "return_indices") for rank in (1, 2, 3)},
     **{fn: ("input", "other") for fn in ("gt", "ge", "lt", "le", "eq", "ne", "logical_and", "logical_or",
                                          "logical_xor", "and_", "or_", "xor")},
     "where": ("condition", "input", "other"), "masked_fill": ("input", "mask", "value"),
@@ -109,6 +114,9 @@ class Op:
     kwargs: dict
     shape: tuple | None
     dtype: str | None
+    # A one-element tensor FX made while tracing (`torch.tensor(0.5)` in the forward): its value, where
+    # the traced graph is at hand (generation); None while planning from the spec's summary.
+    constant: float | None = None
 
 
 @dataclass

@@ -1,14 +1,15 @@
 """Lowerings of ops that are compositions of the templates' pieces, as Inductor decomposes them:
-vector norms, logsumexp, variance and standard deviation, the smooth L1, Huber and triplet margin losses, cosine
-similarity. Each is written out in pointwise expressions, row reductions over the last dim (one
-row kernel with its prologue and epilogue), a dim reduction or a total, so it fuses with what
-surrounds it instead of ending a kernel. Pure (no torch).
+vector norms and F.normalize, logsumexp, variance and standard deviation, the smooth L1, Huber,
+triplet margin and KL divergence losses, cosine similarity, and the activations with a threshold
+or a weight (hardshrink, softshrink, PReLU). Each is written out in pointwise expressions, row
+reductions (one row kernel with its prologue and epilogue), a dim reduction or a total, so it
+fuses with what surrounds it instead of ending a kernel. Pure (no torch).
 """
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.expr import Expr, const, row_reduction, without_dim
-from hiera_core.spaces.custom_cuda.graph import Op, Unsupported
+from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, row_reduction, without_dim
+from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, row_dim
 from hiera_core.spaces.custom_cuda.lower_reductions import reduction, total
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
@@ -195,3 +196,64 @@ def kl_div(lw: Lowerer, op: Op, args: dict) -> Expr:
     if reduction_kind == "none":
         return lw.cover(op, loss)
     return total(lw, op, lw.cover(op, loss), reduction_kind == "mean", per_first_dim=reduction_kind == "batchmean")
+
+
+@register_lowering("normalize")
+def normalize(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """F.normalize: x / max(||x||_p, eps) along one dim (p = 2 or 1), one row kernel."""
+    x = lw.lazy(args["input"])
+    p, eps = args.get("p", 2.0), float(args.get("eps", 1e-12))
+    if p not in (1, 1.0, 2, 2.0) or args.get("out") is not None:
+        raise Unsupported(f"normalize with p={p!r} ({op.name}) has no template")
+    dim = row_dim(lw, op, x, args.get("dim", 1))
+    terms = _unary("square", x) if p in (2, 2.0) else _unary("abs", x)
+    length = _row("rsum", terms, dim)
+    if p in (2, 2.0):
+        length = _unary("sqrt", length)
+    clamped = Expr("clamp", (length,), (eps, float("inf")), length.shape)
+    return lw.cover(op, Expr("div", (x, clamped), shape=x.shape))
+
+
+@register_lowering("hardshrink", "softshrink")
+def shrink(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """hardshrink: x where |x| > lambd, else 0; softshrink: x - lambd, x + lambd or 0 by the band."""
+    x = lw.lazy(args["input"])
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    lambd = float(module.lambd if module is not None else args.get("lambd", 0.5))
+    outside = Expr("gt", (_unary("abs", x), const(lambd)), shape=x.shape)
+    if op.fn == "hardshrink":
+        return lw.cover(op, Expr("where", (outside, x, const(0.0)), shape=x.shape))
+    toward_zero = Expr("sub", (x, Expr("mul", (_unary("sign", x), const(lambd)), shape=x.shape)), (1.0,), x.shape)
+    return lw.cover(op, Expr("where", (outside, toward_zero, const(0.0)), shape=x.shape))
+
+
+@register_lowering("prelu")
+def prelu(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """x where x > 0, else weight * x; the weight one value or one per channel (dim 1)."""
+    x = lw.lazy(args["input"])
+    weight = _prelu_weight(lw, op, args, x)
+    positive = Expr("gt", (x, const(0.0)), shape=x.shape)
+    return lw.cover(op, Expr("where", (positive, x, Expr("mul", (weight, x), shape=x.shape)), shape=x.shape))
+
+
+def _prelu_weight(lw: Lowerer, op: Op, args: dict, x: Expr) -> Expr:
+    """The weight as the kernel reads it: a constant (`torch.tensor([0.25])` in the forward), or the
+    parameter, one value or viewed (C, 1, ...) to broadcast along dim 1."""
+    if op.op == "call_module":
+        path = f"{op.target}.weight"
+        shape, weight_expr = lw.resolver.tensor_shape(path), attr_expr(path)
+    else:
+        value = lw.value(args.get("weight"))
+        if isinstance(value, Expr) and value.op == "const":
+            return value
+        if not isinstance(value, Expr) or value.op != "leaf":
+            raise Unsupported(f"prelu ({op.name}): its weight is computed in the graph, not a tensor")
+        shape, weight_expr = value.shape, value.params[0]
+    if shape is None or len(shape) != 1 or (shape[0] != 1 and (len(x.shape) < 2 or shape[0] != x.shape[1])):
+        raise Unsupported(f"prelu ({op.name}) with a weight of shape {shape} for an input of {x.shape}")
+    per_channel = (shape[0],) + (1,) * (len(x.shape) - 2) if shape[0] != 1 else (1,)
+    if len(per_channel) > 1:
+        view = lw.new_var(f"{op.name}_weight")
+        lw.steps.append(Step("library", [view], call=f"{weight_expr}.view{per_channel!r}", covers=[op.name]))
+        weight_expr = view
+    return leaf(weight_expr, per_channel)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hiera_core.spaces.custom_cuda.expr import Expr, is_mask, leaf, leaves_in, reductions_in
-from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
+from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
 
 
@@ -32,7 +32,9 @@ class TupleOfReduction:
 @register_lowering("sum", "mean", "amax", "amin", "argmax", "argmin", "max", "min", "prod")
 def reduction(lw: Lowerer, op: Op, args: dict):
     fn = op.fn
-    dim = args.get("dim")
+    dim = args.get("dim", args.get("other"))
+    if fn in ("max", "min") and isinstance(dim, Ref):  # torch.max(a, b): the elementwise maximum
+        return lw.node(op, "maximum" if fn == "max" else "minimum", (lw.lazy(args["input"]), lw.operand(dim)))
     if fn == "prod" and dim is None:
         raise Unsupported(f"prod of every element ({op.name}) has no template")
     if dim is None and fn in ("sum", "mean") and not args.get("keepdim") and args.get("dtype") is None:
@@ -131,19 +133,22 @@ def _flattened(lw: Lowerer, op: Op, x: Expr, first: int) -> Expr | None:
     return rebuild(x) if rank > count else None
 
 
-@register_lowering(*(f"adaptive_avg_pool{rank}d" for rank in (1, 2, 3)))
-def global_average_pool(lw: Lowerer, op: Op, args: dict) -> Expr:
-    """Adaptive average pooling to one point (a CNN's head): the mean over the pooled dims."""
+@register_lowering(*(f"adaptive_{kind}_pool{rank}d" for kind in ("avg", "max") for rank in (1, 2, 3)))
+def global_pool(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """Adaptive pooling to one point (a CNN's head): the mean (the max) over the pooled dims."""
     rank = int(op.fn[-2])
     module = lw.resolver.module(op.target) if op.op == "call_module" else None
     size = module.output_size if module is not None else args.get("output_size")
+    if (module.return_indices if module is not None and hasattr(module, "return_indices")
+            else args.get("return_indices")):
+        raise Unsupported(f"{op.fn} ({op.name}) with return_indices has no template")
     if op.op == "call_module" and module is None:  # planning: the module's size is checked at generation
         size = 1
     sizes = tuple(size) if isinstance(size, (list, tuple)) else (size,) * rank
     if any(s != 1 for s in sizes):
         raise Unsupported(f"{op.fn} ({op.name}) to {size!r}: only pooling to one point has a template")
     x = lw.lazy(args["input"])
-    return trailing_reduction(lw, op, "mean", x, list(range(-rank, 0)), keepdim=True)
+    return trailing_reduction(lw, op, "mean" if "avg" in op.fn else "amax", x, list(range(-rank, 0)), keepdim=True)
 
 
 def tuple_item(lw: Lowerer, op: Op, pair: TupleOfReduction, index) -> Any:

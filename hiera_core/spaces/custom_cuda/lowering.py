@@ -109,7 +109,8 @@ class Lowerer:
                 self.values[op.name] = self._tensor_leaf(op, op.target)
             elif op.op == "get_attr":
                 if op.target.startswith("_tensor_constant"):  # made by FX while tracing: not on the module
-                    raise Unsupported(f"{op.name}: a tensor the trace made ({op.target}), which the module lacks")
+                    self.values[op.name] = self._traced_constant(op)
+                    continue
                 self.values[op.name] = self._tensor_leaf(op, attr_expr(op.target))
             elif op.op == "output":
                 returns = self.render(op.args[0], materialize=True)
@@ -187,6 +188,12 @@ class Lowerer:
         """Python expressions holding the values of `exprs`, emitting kernels for the lazy ones."""
         # A mask leaf is a bool tensor: where a float value is needed, a kernel makes it one.
         pending = [e for e in dict.fromkeys(exprs) if (e.op != "leaf" or is_mask(e)) and e not in self.materialized]
+        for e in [e for e in pending if not leaves_in([e])]:  # no tensor to run a kernel over
+            if e.op != "const":
+                raise Unsupported("a tensor computed from constants only has no template")
+            # a traced constant read by PyTorch: a CPU tensor, as the reference's torch.tensor(c) made it
+            self.materialized[e] = f"torch.full({e.shape!r}, {self.render(e.params[0], materialize=False)})"
+            pending.remove(e)
         plain = [e for e in pending if not reductions_in([e])]
         with_rows = [e for e in pending if e not in plain]
         for group in _group_by(plain, lambda e: e.shape):
@@ -233,6 +240,14 @@ class Lowerer:
     def cover(self, op: Op, e: Expr) -> Expr:
         self.covers.setdefault(e, op.name)
         return e
+
+    @staticmethod
+    def _traced_constant(op: Op) -> Expr:
+        """A one-element float32 tensor FX made while tracing is its value (a stand-in while planning,
+        where the value is not known); a larger one is not on the module, so nothing can read it."""
+        if op.dtype != "float32" or op.shape is None or math.prod(op.shape) != 1:
+            raise Unsupported(f"{op.name}: a tensor the trace made ({op.target}), which the module lacks")
+        return Expr("const", params=(op.constant if op.constant is not None else 1.0,), shape=tuple(op.shape))
 
     def _tensor_leaf(self, op: Op, python_expr: str) -> Expr | PyValue:
         if op.dtype is None and op.shape is not None:
