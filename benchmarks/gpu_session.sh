@@ -3,6 +3,7 @@
 # Run from the repository root on the device machine:
 #   bash benchmarks/gpu_session.sh timing     # the timing method across fresh processes; stream checks (~3 min)
 #   bash benchmarks/gpu_session.sh tests      # pytest -m gpu: engine, custom CUDA, adversarial corpus (~9 min)
+#   bash benchmarks/gpu_session.sh templates  # pytest -m gpu tests/cuda only: every custom-CUDA template (~3 min)
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
 #   bash benchmarks/gpu_session.sh speed      # issue 24: bench_optimize cold then warm, TASKS (default: 3 proxy tasks)
@@ -38,6 +39,12 @@ case "${1:-tests}" in
       "tests/adversarial/test_adversarial.py::test_on_gpu[hacks/side_stream]" \
       "tests/adversarial/test_adversarial.py::test_on_gpu[controls/two_streams_joined]" \
       tests/adversarial/test_timing_gpu.py 2>&1 | tee "$out/pytest_timing.log" | tail -20
+    ;;
+  templates)
+    # The custom-CUDA templates alone (odd sizes, non-contiguous inputs, CUDA-graph replay): the part to
+    # run first when templates were written on a CPU-only machine.
+    timeout -s INT 570 python3 -m pytest -m gpu tests/cuda -v --durations=10 -p no:cacheprovider --basetemp=/tmp/pt \
+      2>&1 | tee "$out/pytest_templates.log" | grep -v PASSED | tail -60
     ;;
   tests)
     # -v and SIGINT at the limit: if it runs long, the log still names each test's outcome and pytest

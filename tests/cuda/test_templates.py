@@ -344,16 +344,22 @@ def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_pa
     assert "torch.nn.functional.pad(u, (1, 1, 1, 1))" in forward and "_hiera_stencil" not in forward
 
 
-def _lowered(body: str, tmp_path):
+def _context(body: str, tmp_path, init: str = "", inputs: str = "[torch.randn(8, 300)]"):
+    """The task context of a module whose forward(x) returns `body` (`init`: its __init__'s lines)."""
     path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                    f"        super().__init__()\n        {init or 'pass'}\n\n"
                     f"    def forward(self, x):\n        return {body}\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
+                    f"def get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
     from helpers.cuda_tasks import load_task
 
+    return task_context(load_task(path))
+
+
+def _lowered(body: str, tmp_path, **module):
     from hiera_core.spaces.custom_cuda import lower_spec
 
-    return lower_spec(task_context(load_task(path)).spec)
+    return lower_spec(_context(body, tmp_path, **module).spec)
 
 
 def test_a_cast_to_the_dtype_a_tensor_has_fuses_through(tmp_path):
@@ -453,16 +459,7 @@ def test_a_bool_mask_is_read_as_bytes_inside_the_kernel_that_uses_it(tmp_path):
     ("x * (x > 0).to(torch.float32)", ["pointwise"], 0),
 ])
 def test_comparisons_masked_fill_and_where_fuse_into_their_kernel(body, kernels, library, tmp_path):
-    path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
-                    "        super().__init__()\n        self.register_buffer('m', torch.tril(torch.ones(300, 300)))\n\n"
-                    f"    def forward(self, x):\n        return {body}\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from helpers.cuda_tasks import load_task
-
-    from hiera_core.spaces.custom_cuda import lower_spec
-
-    lowering = lower_spec(task_context(load_task(path)).spec)
+    lowering = _lowered(body, tmp_path, init="self.register_buffer('m', torch.tril(torch.ones(300, 300)))")
     assert not lowering.fallbacks, lowering.fallbacks
     assert [step.family for step in lowering.steps if step.family != "library"] == kernels
     assert len([step for step in lowering.steps if step.family == "library" and ".size(" not in step.call]) == library
@@ -482,16 +479,8 @@ def test_a_mask_the_forward_returns_or_pytorch_reads_is_a_bool_tensor(tmp_path):
     ("torch.amax(x, dim=[1, 2, 3], keepdim=True)", ["x.flatten(-3)"]),
 ])
 def test_a_reduction_over_trailing_dims_is_one_row_kernel_reading_its_prologue_flattened(body, leaves, tmp_path):
-    path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
-                    "        super().__init__()\n        self.c = nn.Parameter(torch.randn(4, 1, 1))\n\n"
-                    f"    def forward(self, x):\n        return {body}\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(2, 4, 9, 11)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from helpers.cuda_tasks import load_task
-
-    from hiera_core.spaces.custom_cuda import lower_spec
-
-    lowering = lower_spec(task_context(load_task(path)).spec)
+    lowering = _lowered(body, tmp_path, init="self.c = nn.Parameter(torch.randn(4, 1, 1))",
+                        inputs="[torch.randn(2, 4, 9, 11)]")
     assert not lowering.fallbacks, lowering.fallbacks
     assert [step.family for step in lowering.steps if step.family != "library"] == ["rows"]
     calls = [step.call for step in lowering.steps if step.family == "library"]
@@ -513,13 +502,7 @@ def test_reductions_over_leading_or_inner_dims_and_pools_to_more_than_a_point_ar
     ("torch.std(x, dim=2)", 2, ("drop",)),
 ])
 def test_row_ops_along_another_dim_than_the_last_are_one_kernel_a_thread_a_row(body, dim, kinds, tmp_path):
-    path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-                    f"    def forward(self, x):\n        return {body}\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(3, 17, 5, 7)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from helpers.cuda_tasks import load_task
-
-    ctx = task_context(load_task(path))
+    ctx = _context(body, tmp_path, inputs="[torch.randn(3, 17, 5, 7)]")
     key, candidate = candidate_for(ctx)
     assert key == "custom_cuda.row_reduction"
     forward = forward_source(candidate.code)
@@ -547,13 +530,7 @@ def test_a_lowering_bug_costs_the_custom_cuda_space_the_module_not_the_plan(tmp_
         raise KeyError("a handler's bug")
 
     monkeypatch.setitem(LOWERINGS, "relu", broken)
-    path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-                    "    def forward(self, x):\n        return torch.relu(x) * 2.0\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from helpers.cuda_tasks import load_task
-
-    spec = task_context(load_task(path)).spec
+    spec = _context("torch.relu(x) * 2.0", tmp_path).spec
     why = lower_spec(spec)
     assert isinstance(why, str) and "KeyError" in why and "HIERA bug" in why
     assert ExpertPlanner().plan(spec).entries  # the other spaces are still planned
@@ -572,13 +549,7 @@ def test_band_activations_prelu_normalize_and_traced_constants_are_kernel_nodes(
 
 
 def test_a_traced_constant_has_its_value_in_the_generated_kernel(tmp_path):
-    path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-                    "    def forward(self, x):\n        return torch.min(torch.relu(x), torch.tensor(0.375))\n\n\n"
-                    "def get_inputs():\n    return [torch.randn(8, 300)]\n\n\ndef get_init_inputs():\n    return []\n")
-    from helpers.cuda_tasks import load_task
-
-    _, candidate = candidate_for(task_context(load_task(path)))
+    _, candidate = candidate_for(_context("torch.min(torch.relu(x), torch.tensor(0.375))", tmp_path))
     (source,) = candidate.cuda_sources
     assert "0.375f" in source
     assert "_tensor_constant" not in candidate.code

@@ -168,18 +168,29 @@ def _reduce_step(lw: Lowerer, op: Op, fn: str, x: Expr, dim: int, keepdim: bool)
     return PyValue(out) if fn.startswith("arg") else leaf(out, op.shape or ())
 
 
-def total(lw: Lowerer, op: Op, x: Expr, mean: bool, per_first_dim: bool = False) -> Expr:
-    """Sum or mean of every element of x (per_first_dim: the sum divided by the size of x's first
-    dim, a batch mean): its pointwise expression is computed and summed in one kernel (never
-    written), a second adds the per-block partials."""
+def template_input(lw: Lowerer, op: Op, x: Expr) -> Expr:
+    """x as a template that computes its input as it reads it takes it: a pointwise expression of
+    leaves (reductions inside it computed first, by their own kernel)."""
     if reductions_in([x]):
         (name,) = lw.materialize([x])
         x = leaf(name, x.shape)
     if not leaves_in([x]):
-        raise Unsupported(f"a reduction of a constant ({op.name}) has no template")
+        raise Unsupported(f"{op.fn} of a constant ({op.name}) has no template")
+    return x
+
+
+def covers_in(lw: Lowerer, x: Expr) -> list[str]:
+    """The FX nodes expression x computes."""
+    return [lw.covers[node] for node in x.walk() if node in lw.covers]
+
+
+def total(lw: Lowerer, op: Op, x: Expr, mean: bool, per_first_dim: bool = False) -> Expr:
+    """Sum or mean of every element of x (per_first_dim: the sum divided by the size of x's first
+    dim, a batch mean): its pointwise expression is computed and summed in one kernel (never
+    written), a second adds the per-block partials."""
+    x = template_input(lw, op, x)
     out = lw.new_var(op.name)
-    covers = [lw.covers[node] for node in x.walk() if node in lw.covers] + [op.name]
-    lw.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers)),
+    lw.steps.append(Step("total", [out], exprs=[x], covers=list(dict.fromkeys(covers_in(lw, x) + [op.name])),
                          config={"divide": "all" if mean else "first_dim" if per_first_dim else "none"}))
     return leaf(out, ())
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
+from hiera_core.spaces.custom_cuda.lower_reductions import covers_in, template_input
 from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering
 
 
@@ -70,13 +71,9 @@ def scan(lw: Lowerer, op: Op, args: dict):
     (dim,) = _dims(args.get("dim"), len(x.shape), op)
     if flipped is not None and flipped.dims != (dim,):  # flipped over other dims too: scan the flip itself
         flipped, x = None, lw.lazy(args["input"])
-    if reductions_in([x]):
-        (name,) = lw.materialize([x])
-        x = leaf(name, x.shape)
-    if not leaves_in([x]):
-        raise Unsupported(f"{op.fn} of a constant ({op.name}) has no template")
+    x = template_input(lw, op, x)
     out = lw.new_var(op.name)
-    covers = [lw.covers[node] for node in x.walk() if node in lw.covers] + ([flipped.name] if flipped else [])
+    covers = covers_in(lw, x) + ([flipped.name] if flipped else [])
     lw.steps.append(Step("scan", [out], exprs=[x], covers=list(dict.fromkeys(covers + [op.name])),
                          config={"op": op.fn.removeprefix("cum"), "dim": dim, "reverse": flipped is not None}))
     result = leaf(out, x.shape)
