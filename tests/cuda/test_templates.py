@@ -553,3 +553,9 @@ def test_a_traced_constant_has_its_value_in_the_generated_kernel(tmp_path):
     (source,) = candidate.cuda_sources
     assert "0.375f" in source
     assert "_tensor_constant" not in candidate.code
+
+
+def test_the_same_scan_of_the_same_value_is_computed_once(tmp_path):
+    lowering = _lowered("torch.cumsum(x, 1) * torch.cumsum(x, dim=-1) + torch.cumsum(x, 0)", tmp_path)
+    scans = [step for step in lowering.steps if step.family == "scan"]
+    assert [(s.config["dim"], s.covers) for s in scans] == [(1, ["cumsum", "cumsum_1"]), (0, ["cumsum_2"])]

@@ -72,10 +72,16 @@ def scan(lw: Lowerer, op: Op, args: dict):
     if flipped is not None and flipped.dims != (dim,):  # flipped over other dims too: scan the flip itself
         flipped, x = None, lw.lazy(args["input"])
     x = template_input(lw, op, x)
-    out = lw.new_var(op.name)
-    covers = covers_in(lw, x) + ([flipped.name] if flipped else [])
-    lw.steps.append(Step("scan", [out], exprs=[x], covers=list(dict.fromkeys(covers + [op.name])),
-                         config={"op": op.fn.removeprefix("cum"), "dim": dim, "reverse": flipped is not None}))
+    config = {"op": op.fn.removeprefix("cum"), "dim": dim, "reverse": flipped is not None}
+    # the same scan of the same value again (Mamba's cumsum of A, in and out of segsum): its result
+    same = next((s for s in lw.steps if s.family == "scan" and s.exprs == [x] and s.config == config), None)
+    if same is not None:
+        same.covers.append(op.name)
+        out = same.targets[0]
+    else:
+        out = lw.new_var(op.name)
+        covers = covers_in(lw, x) + ([flipped.name] if flipped else [])
+        lw.steps.append(Step("scan", [out], exprs=[x], covers=list(dict.fromkeys(covers + [op.name])), config=config))
     result = leaf(out, x.shape)
     # scan(flip(x)) = flip(reverse scan(x)): the flip stays symbolic, so a flip back cancels it
     return Flipped(result, (dim,), op.name) if flipped is not None else result
