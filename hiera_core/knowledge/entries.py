@@ -112,6 +112,22 @@ for (int j = lane; j < cols; j += 32) {
 // combine (m, s) across the warp: s = s_a*exp(m_a-m) + s_b*exp(m_b-m); then out[j] = exp(row[j]-m)/s
 """),
     Entry(
+        key="block-scan",
+        technique="Cumulative sum/product: a block scan per row with a carried total, the prologue read in",
+        spaces=(CUDA,), classes=(MEMORY, LAUNCH), ops=("reduction",),
+        pays="cumsum(x * mask) or a reversed cumsum (flip, cumsum, flip) is 2-4 eager kernels and as many round "
+             "trips; one kernel reads each input once, scans in registers and shuffles, and writes once",
+        not_when="few rows of huge length (one block per row leaves SMs idle: a decoupled look-back or a "
+                 "two-kernel scan of chunk totals is needed), or the scan is over a strided dim with few columns",
+        hopper="4 elements a thread (a float4), __shfl_up_sync across the warp, one shared-memory hop across "
+               "warps, a carry between tiles of blockDim*4; reverse by indexing from the row's end, not by copying",
+        example="""
+// tile of 4 per thread: v[1]+=v[0]; v[2]+=v[1]; v[3]+=v[2]; t = v[3]
+for (int o = 1; o < 32; o <<= 1) { float u = __shfl_up_sync(~0u, t, o); if (lane >= o) t += u; }
+// warp totals -> smem -> scanned by warp 0; prefix = carry + warp_prefix + shfl_up(t, 1)
+// out[j] = prefix + v[k]; carry += tile_total
+"""),
+    Entry(
         key="norm-single-pass",
         technique="LayerNorm / RMSNorm: one block per row, statistics in registers",
         spaces=(CUDA,), classes=(MEMORY,), ops=("norm",),
