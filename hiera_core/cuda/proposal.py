@@ -13,8 +13,9 @@ import ast
 from pathlib import Path
 
 NVRTC_RUNTIME_FILE = Path(__file__).with_name("proposal_runtime.py")
+LEAVES_RUNTIME_FILE = Path(__file__).with_name("proposal_leaves.py")
 EXTENSION_RUNTIME_FILE = Path(__file__).with_name("extension_runtime.py")
-_RUNTIME_FILES = (NVRTC_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
+_RUNTIME_FILES = (NVRTC_RUNTIME_FILE, LEAVES_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
 
 
 def runtime_source(entry_points: list[str] | set[str]) -> str:
@@ -47,7 +48,9 @@ def runtime_source(entry_points: list[str] | set[str]) -> str:
     for text, tree in modules:
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                kept = [alias for alias in node.names if (alias.asname or alias.name).split(".")[0] in used]
+                # a helper one runtime file imports from another is copied itself, not imported
+                kept = [alias for alias in node.names if (alias.asname or alias.name).split(".")[0] in used
+                        and alias.name not in functions]
                 if kept:
                     statement = (ast.Import(names=kept) if isinstance(node, ast.Import)
                                  else ast.ImportFrom(module=node.module, names=kept, level=node.level))

@@ -20,6 +20,8 @@ import os
 import torch
 from cuda.core import Device, LaunchConfig, ObjectCode, Program, ProgramOptions, Stream, launch
 
+from hiera_core.cuda.proposal_leaves import _hiera_broadcast, _hiera_check, _hiera_flat
+
 _HIERA_KERNELS = {}
 _HIERA_STREAMS = {}
 _HIERA_CONFIGS = {}
@@ -82,74 +84,6 @@ def _hiera_sms(device):
     return _HIERA_SMS[device]
 
 
-def _hiera_check(*tensors, masks=False):
-    """Float32 CUDA tensors (`masks`: bool ones too, read as 0.0 or 1.0), or a TypeError."""
-    for t in tensors:
-        if not (isinstance(t, torch.Tensor) and t.is_cuda
-                and (t.dtype == torch.float32 or (masks and t.dtype == torch.bool))):
-            raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors"
-                            + (" and bool masks" if masks else "") + "; got "
-                            + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
-
-
-def _hiera_broadcast(tensors):
-    """The broadcast shape of `tensors` (torch.broadcast_shapes is slow: symbolic-shape guards)."""
-    rank = max(t.dim() for t in tensors)
-    shape = [1] * rank
-    for t in tensors:
-        for axis, size in enumerate(t.shape, rank - t.dim()):
-            if size != 1:
-                if shape[axis] not in (1, size):
-                    raise ValueError(f"shapes {[tuple(u.shape) for u in tensors]} do not broadcast")
-                shape[axis] = size
-    return tuple(shape)
-
-
-def _hiera_leaf(t, shape, full):
-    """(tensor, mode, inner, extent): how a kernel reads `t` broadcast to `shape` at flat index i.
-
-    Modes: 0 FULL t[i], 1 SCALAR t[0], 2 COL t[i % cols], 3 ROW t[i // cols], 4 BCAST
-    t[i // inner % extent]; plus 8 for a bool tensor (a mask: bytes read as 0.0 or 1.0). `full`
-    leaves are always made FULL (the kernel reads them directly, as floats).
-    """
-    _hiera_check(t, masks=not full)
-    if t.dtype == torch.bool:
-        read, mode, inner, extent = _hiera_leaf_layout(t, shape, False)
-        return read, mode | 8, inner, extent
-    return _hiera_leaf_layout(t, shape, full)
-
-
-def _hiera_leaf_layout(t, shape, full):
-    n = math.prod(shape)
-    if t.shape == shape:
-        return t.contiguous(), 0, 1, n
-    if full and t.numel() != 1:
-        return t.expand(shape).contiguous(), 0, 1, n
-    if t.numel() == 1:
-        return (t.expand(shape).contiguous(), 0, 1, n) if full else (t.reshape(1), 1, 1, 1)
-    dims = (1,) * (len(shape) - t.dim()) + tuple(t.shape)
-    varying = [d for d in range(len(shape)) if dims[d] != 1]
-    if all(d in varying or shape[d] == 1 for d in range(varying[0], varying[-1] + 1)):
-        inner = math.prod(shape[varying[-1] + 1:])
-        extent = math.prod(dims[varying[0]:varying[-1] + 1])
-        cols = shape[-1]
-        mode = 2 if inner == 1 and extent == cols else 3 if inner == cols and extent * cols == n else 4
-        return t.contiguous(), mode, inner, extent
-    return t.expand(shape).contiguous(), 0, 1, n
-
-
-def _hiera_flat(leaves, full, shape):
-    """How a kernel over the flat elements of `shape` reads `leaves`: (leaf reads, entry-point
-    variant, work items, row length). The float4 variant needs whole float4s in one row and
-    16-byte aligned FULL/COL reads; the 32-bit one, fewer than 2^31 elements."""
-    n = math.prod(shape)
-    cols = shape[-1] if shape else 1
-    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
-    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 for r in reads if r[1] in (0, 2))
-    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
-    return reads, variant, n // 4 if vec else n, cols
-
-
 def _hiera_signature(source, name, leaves, *extra):
     """The key of a cached launch plan: what the plan depends on in each leaf (shape, strides, dtype,
     device, 16-byte alignment). A CPU or non-float32 leaf gets no plan: the full path refuses it."""
@@ -168,17 +102,18 @@ def _hiera_leaf_args(leaves, modes):
     return [v for t, mode in zip(leaves, modes) for v in (t.data_ptr(), *mode)]
 
 
-def _hiera_pointwise(source, name, leaves, full, outputs):
-    """Run a generated pointwise kernel over the broadcast shape of `leaves`. The shape analysis
-    runs once per leaf signature: later calls take the cached plan (host time is most of a small
-    kernel's call)."""
+def _hiera_pointwise(source, name, leaves, full, outputs, scalars=()):
+    """Run a generated pointwise kernel over the broadcast shape of `leaves` (`scalars`: the Python
+    numbers it reads, passed as floats). The shape analysis runs once per leaf signature: later
+    calls take the cached plan (host time is most of a small kernel's call)."""
     key = _hiera_signature(source, name, leaves, outputs)
     plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
     if plan is not None:
         shape, kernel, grid, n, cols, modes = plan
         outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
-        _hiera_launch(kernel, device.index, grid, 256, 0, *_hiera_leaf_args(leaves, modes), *outs, n, cols)
+        _hiera_launch(kernel, device.index, grid, 256, 0, *_hiera_leaf_args(leaves, modes), *outs, n, cols,
+                      *map(float, scalars))
         return outs
     shape = _hiera_broadcast(leaves)
     outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
@@ -188,12 +123,13 @@ def _hiera_pointwise(source, name, leaves, full, outputs):
     reads, variant, work, cols = _hiera_flat(leaves, full, shape)
     grid = min(-(-work // 256), 32 * _hiera_sms(device.index))
     kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
-    _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, n, cols)
+    _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, n, cols,
+                  *map(float, scalars))
     _hiera_plan(key, reads, leaves, shape, kernel, grid, n, cols)
     return outs
 
 
-def _hiera_total(source, name, leaves, full, divide):
+def _hiera_total(source, name, leaves, full, divide, scalars=()):
     """The sum over every element of a generated pointwise expression of `leaves`, divided by the
     element count (`divide` "all": the mean), by the first dim's size ("first_dim": a batch mean) or
     not ("none"): per-block partial sums, then one block adding them in order. Plans are cached as
@@ -220,12 +156,12 @@ def _hiera_total(source, name, leaves, full, divide):
     n, cols, scale = tail
     out = torch.empty((), device=device, dtype=torch.float32)
     partial = torch.empty(blocks, device=device, dtype=torch.float32)
-    _hiera_launch(kernels[0], device.index, blocks, 256, 0, *args, partial, n, cols)
+    _hiera_launch(kernels[0], device.index, blocks, 256, 0, *args, partial, n, cols, *map(float, scalars))
     _hiera_launch(kernels[1], device.index, 1, 256, 0, partial, out, blocks, scale)
     return out
 
 
-def _hiera_scan(source, name, leaves, full, dim, reverse):
+def _hiera_scan(source, name, leaves, full, dim, reverse, scalars=()):
     """The inclusive scan of a generated pointwise expression of `leaves` along `dim` (reversed: from
     the end): one block per row along the last dim, else one thread per column of the (outer, R,
     inner) view. Plans are cached as for pointwise."""
@@ -253,11 +189,11 @@ def _hiera_scan(source, name, leaves, full, dim, reverse):
         shape, kernel, grid, threads, tail, modes = plan
         args = _hiera_leaf_args(leaves, modes)
     out = torch.empty(shape, device=device, dtype=torch.float32)
-    _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail)
+    _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, *map(float, scalars))
     return out
 
 
-def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None):
+def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=()):
     """Run a generated row kernel: one block per row along the last dim of the leaves' broadcast
     shape, or (`dim`, another) one thread per row along `dim`. Plans are cached as for pointwise."""
     key = _hiera_signature(source, name, leaves, kinds, cached, dim)
@@ -266,7 +202,8 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None):
     if plan is not None:
         out_shapes, kernel, grid, threads, shared, tail, modes = plan
         outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
-        _hiera_launch(kernel, device.index, grid, threads, shared, *_hiera_leaf_args(leaves, modes), *outs, *tail)
+        _hiera_launch(kernel, device.index, grid, threads, shared, *_hiera_leaf_args(leaves, modes), *outs, *tail,
+                      *map(float, scalars))
         return outs
     shape = _hiera_broadcast(leaves)
     along = len(shape) - 1 if dim is None else dim
@@ -285,7 +222,8 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None):
         grid = min(-(-rows // 256), 32 * _hiera_sms(device.index))
         kernel = _hiera_kernel(source, f"{name}_cols32", device.index)
         tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
-        _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, *tail)
+        _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, *tail,
+                      *map(float, scalars))
         _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail)
         return outs
     threads = _hiera_row_threads(cols, variant.startswith("vec"))
@@ -294,7 +232,8 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None):
     grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
     kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
     shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
-    _hiera_launch(kernel, device.index, grid, threads, shared, *[v for r in reads for v in r], *outs, *tail)
+    _hiera_launch(kernel, device.index, grid, threads, shared, *[v for r in reads for v in r], *outs, *tail,
+                  *map(float, scalars))
     _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail)
     return outs
 

@@ -12,9 +12,9 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("cuda.core")
 
-from hiera_core.cuda import proposal_runtime  # noqa: E402
+from hiera_core.cuda import proposal_leaves, proposal_runtime  # noqa: E402
 
-CHECK = proposal_runtime._hiera_check  # the real check, before the fixture stands in for it
+CHECK = proposal_leaves._hiera_check  # the real check, before the fixture stands in for it
 
 
 @pytest.fixture
@@ -24,7 +24,8 @@ def runtime(monkeypatch):
     def launch(kernel, device, grid, block, shared, *args):
         launches.append((kernel, grid, block, shared, [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]))
 
-    monkeypatch.setattr(proposal_runtime, "_hiera_check", lambda *tensors, masks=False: None)  # CPU tensors stand in
+    for module in (proposal_runtime, proposal_leaves):  # CPU tensors stand in
+        monkeypatch.setattr(module, "_hiera_check", lambda *tensors, masks=False: None)
     monkeypatch.setattr(proposal_runtime, "_hiera_kernel", lambda source, name, device: name)
     monkeypatch.setattr(proposal_runtime, "_hiera_sms", lambda device: 132)
     monkeypatch.setattr(proposal_runtime, "_hiera_launch", launch)
@@ -131,7 +132,7 @@ def test_a_leaf_the_full_path_copies_is_copied_on_every_call(runtime):
 
 def test_a_cpu_leaf_is_refused_on_every_call(runtime, monkeypatch):
     R, _ = runtime
-    monkeypatch.setattr(R, "_hiera_check", CHECK)
+    monkeypatch.setattr(proposal_leaves, "_hiera_check", CHECK)
     for _ in range(2):
         with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.float32 on cpu"):
             R._hiera_pointwise("src", "k", (torch.randn(3), torch.randn(3)), (True, False), 1)
@@ -145,7 +146,7 @@ def test_a_bool_mask_is_read_as_bytes_and_a_float_read_of_one_refused(runtime, m
     call((x, mask))
     (_, _, _, _, args), = launches
     assert args[4:8] == [mask.data_ptr(), 8, 1, 72]  # FULL (0) + bytes (8): no float copy of the mask
-    monkeypatch.setattr(R, "_hiera_check", CHECK)
+    monkeypatch.setattr(proposal_leaves, "_hiera_check", CHECK)
     with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.bool on cpu"):  # read in full: floats only
         R._hiera_pointwise("src", "k", (mask, x), (True, True), 1)
     with pytest.raises(TypeError, match="float32 CUDA tensors and bool masks; got torch.bool on cpu"):
@@ -169,3 +170,27 @@ def test_rows_along_another_dim_launch_a_thread_a_row_with_their_outputs_shaped_
     assert [tuple(o.shape) for o in outs] == [(3, 17, 5, 7), (3, 1, 5, 7), (3, 5, 7)]
     (kernel, grid, block, shared, args), = launches
     assert (kernel, grid, block, shared, args[-4:]) == ("k_cols32", 1, 256, 0, [105, 17, 35, 7])
+
+
+def test_python_numbers_are_passed_last_as_floats_on_every_call(runtime):
+    R, launches = runtime
+    for scale in (0.5, 3):
+        R._hiera_pointwise("src", "k", (aligned(6, 12),), (True,), 1, scalars=(scale,))
+    assert [args[-1] for *_, args in launches] == [0.5, 3.0]
+    assert all(isinstance(args[-1], float) for *_, args in launches)
+
+
+def test_a_chunk_of_a_wider_last_dim_is_read_in_place_with_its_pitch(runtime):
+    R, launches = runtime
+    gates = aligned(6, 3, 24)
+    first, second = gates.chunk(2, dim=-1)  # rows 24 floats apart
+    R._hiera_pointwise("src", "k", (first, second), (False, False), 1)
+    (kernel, _, _, _, args), = launches
+    assert kernel == "k_vec32"
+    assert args[0:4] == [first.data_ptr(), 5, 24, 1] and args[4:8] == [second.data_ptr(), 5, 24, 1]
+    odd = aligned(6, 26)[:, 1:13]  # pitch 26, one float past the row start: no float4 reads
+    R._hiera_pointwise("src", "k", (odd,), (False,), 1)
+    assert launches[-1][0] == "k_scalar32" and launches[-1][4][0:3] == [odd.data_ptr(), 5, 26]
+    transposed = aligned(12, 6).t()  # not rows apart: copied, as before
+    R._hiera_pointwise("src", "k", (transposed,), (False,), 1)
+    assert launches[-1][4][0] != transposed.data_ptr() and launches[-1][4][1] == 0

@@ -347,7 +347,8 @@ def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_pa
 def _context(body: str, tmp_path, init: str = "", inputs: str = "[torch.randn(8, 300)]"):
     """The task context of a module whose forward(x) returns `body` (`init`: its __init__'s lines)."""
     path = tmp_path / "task.py"
-    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+    path.write_text("import math\n\nimport torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                    "    def __init__(self):\n"
                     f"        super().__init__()\n        {init or 'pass'}\n\n"
                     f"    def forward(self, x):\n        return {body}\n\n\n"
                     f"def get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
@@ -559,3 +560,21 @@ def test_the_same_scan_of_the_same_value_is_computed_once(tmp_path):
     lowering = _lowered("torch.cumsum(x, 1) * torch.cumsum(x, dim=-1) + torch.cumsum(x, 0)", tmp_path)
     scans = [step for step in lowering.steps if step.family == "scan"]
     assert [(s.config["dim"], s.covers) for s in scans] == [(1, ["cumsum", "cumsum_1"]), (0, ["cumsum_2"])]
+
+
+def test_a_python_number_the_forward_computes_is_a_float_argument_of_the_kernel_that_reads_it(tmp_path):
+    """Attention's `att * (1.0 / math.sqrt(k.size(-1)))` joins the softmax's row kernel; the number
+    is computed in the forward on each call, as the reference does, and passed as a float."""
+    ctx = _context("torch.softmax(x * (1.0 / math.sqrt(x.size(-1))), dim=-1) - x.size(0)", tmp_path)
+    key, candidate = candidate_for(ctx)
+    forward = forward_source(candidate.code)
+    assert "v_truediv = 1.0 / v_sqrt" in forward
+    # one row kernel: the scale before the softmax and the subtraction after it, two float arguments
+    assert "scalars=(v_truediv, v_size_1))" in forward, forward
+    (source,) = candidate.cuda_sources
+    assert "float s0, float s1)" in source
+
+
+def test_arithmetic_on_python_numbers_alone_stays_python(tmp_path):
+    lowering = _lowered("x * (x.size(0) * 2.0)", tmp_path)
+    assert [step.call for step in lowering.steps if step.family == "library"] == ["x.size(0)", "(v_size * 2.0)"]

@@ -47,6 +47,8 @@ def example_task(name: str) -> Task:
 # Small tasks covering what the examples do not:
 # name -> (strategy expected, forward arguments, forward's return expression, inputs, constructor body).
 _EXTRA_HEADER = """
+import math
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -137,6 +139,15 @@ EXTRA_TASKS = {
                                      "[torch.randn(2, 3, 17, 19)]",
                                      "self.conv = nn.Conv2d(3, 8, 3); self.pool = nn.AdaptiveMaxPool2d(1); "
                                      "self.fc = nn.Linear(8, 5)"),
+    # Python numbers the forward computes from sizes (attention's 1 / sqrt(d)): float kernel arguments
+    "python_number_scales": ("row_reduction", "x",
+                             "torch.softmax(x * (1.0 / math.sqrt(x.size(-1))), dim=-1) + x.cumsum(1) / x.size(1)",
+                             "[torch.randn(37, 1001)]", ""),
+    # Parts of a wider last dim (a packed SwiGLU's halves, GRU-style gate slices) read in place, rows apart
+    "chunked_gates": ("pointwise_chain", "x",
+                      "(lambda g: F.silu(g.chunk(2, dim=-1)[0]) * g.chunk(2, dim=-1)[1] "
+                      "+ torch.sigmoid(g[..., :37]) * torch.tanh(g[..., 37:]))(self.fc(x))",
+                      "[torch.randn(5, 3, 64)]", "self.fc = nn.Linear(64, 74)"),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
     "rmsnorm_cast_round_trip": ("row_reduction", "x",
                                 "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "

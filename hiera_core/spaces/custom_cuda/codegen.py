@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
-from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in
+from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, scalars_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
@@ -54,6 +54,14 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
 
 
 def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
+    source, call = _template_call(step, name, constant)
+    numbers = scalars_in(step.exprs)  # in the order the generators declare them (s0, s1...)
+    if numbers:
+        call = call[:-1] + f", scalars=({''.join(f'{e.params[0]}, ' for e in numbers)}))"
+    return source, call
+
+
+def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     targets = ", ".join(step.targets) + ","
     if step.family == "pointwise":
         kernel, leaves, full = pointwise_source(name, step.exprs)

@@ -1,11 +1,13 @@
 """Element expressions: the IR the pointwise and row kernels are generated from. Pure (no torch).
 
 An `Expr` is a node of a DAG over *leaves* (tensors the kernel reads, named by the Python
-expression that holds them in the generated forward), constants, supported pointwise functions,
-and row reductions (`rsum`/`rmax`/`rmin` over one dim of their argument, the last unless the node
-names another, keeping the dim; `dropdim` drops it again, an identity on values). A bool tensor (a mask: a comparison, a bool
-input or buffer) is a value of 0.0 or 1.0, as torch promotes it in float arithmetic. Frozen dataclasses, so structurally equal
-sub-expressions compare and hash equal: that is what CSE and the online-softmax match rely on.
+expression that holds them in the generated forward), constants, *scalars* (Python numbers the
+forward computes, float arguments of the kernel), supported pointwise functions, and row
+reductions (`rsum`/`rmax`/`rmin` over one dim of their argument, the last unless the node names
+another, keeping the dim; `dropdim` drops it again, an identity on values). A bool tensor (a mask:
+a comparison, a bool input or buffer) is a value of 0.0 or 1.0, as torch promotes it in float
+arithmetic. Frozen dataclasses, so structurally equal sub-expressions compare and hash equal:
+that is what CSE and the online-softmax match rely on.
 
 `Emitter` turns expressions into CUDA C statements for one element, memoised, with PyTorch's
 float32 semantics (NaN propagation of relu/clamp/maximum, exact erf GELU, softplus threshold...).
@@ -22,9 +24,10 @@ REDUCTIONS = ("rsum", "rmax", "rmin")
 
 @dataclass(frozen=True)
 class Expr:
-    op: str  # "leaf" | "const" | "inv_n" | a POINTWISE name | a REDUCTIONS name
+    op: str  # "leaf" | "const" | "scalar" | "inv_n" | a POINTWISE name | a REDUCTIONS name
     args: tuple[Expr, ...] = ()
-    params: tuple = ()  # leaf: (python_expr,); const: (value,); function parameters otherwise
+    # leaf: (python_expr, *flags); scalar: (python_expr,); const: (value,); function parameters otherwise
+    params: tuple = ()
     shape: tuple[int, ...] = ()
 
     @property
@@ -59,20 +62,39 @@ def without_dim(shape: tuple, dim: int) -> tuple:
     return shape[:dim] + shape[dim + 1:]
 
 
-def leaf(python_expr: str, shape, mask: bool = False) -> Expr:
-    """A tensor a kernel reads; `mask`: a bool tensor, read as 0.0 or 1.0."""
-    return Expr("leaf", params=(python_expr, "bool") if mask else (python_expr,), shape=tuple(shape))
+def leaf(python_expr: str, shape, mask: bool = False, strided: bool = False) -> Expr:
+    """A tensor a kernel reads; `mask`: a bool tensor, read as 0.0 or 1.0; `strided`: a view that
+    may have rows apart in memory (a chunk or slice of the last dim), read in place through its mode."""
+    flags = (("bool",) if mask else ()) + (("strided",) if strided else ())
+    return Expr("leaf", params=(python_expr, *flags), shape=tuple(shape))
+
+
+def renamed(e: Expr, python_expr: str, shape) -> Expr:
+    """Leaf e's flags on another tensor (a view of it)."""
+    return Expr("leaf", params=(python_expr, *e.params[1:]), shape=tuple(shape))
+
+
+def scalar(python_expr: str) -> Expr:
+    """A Python number the forward computes (`1 / math.sqrt(k.size(-1))`): a float argument of the
+    kernel, its value taken on each call."""
+    return Expr("scalar", params=(python_expr,))
+
+
+def scalars_in(exprs) -> list[Expr]:
+    """The scalar arguments of `exprs`, in first-seen order."""
+    seen: set = set()
+    return [node for e in exprs for node in e.walk(seen) if node.op == "scalar"]
 
 
 def is_mask(e: Expr) -> bool:
     """Whether `e` is a mask leaf (a bool tensor)."""
-    return e.op == "leaf" and e.params[1:] == ("bool",)
+    return e.op == "leaf" and "bool" in e.params[1:]
 
 
 def read_full(e: Expr, shape) -> bool:
     """Whether kernels over `shape` read leaf `e` directly as floats (FULL), without the mode switch:
-    a float leaf of that shape. A mask is read through its mode (bytes)."""
-    return e.shape == tuple(shape) and not is_mask(e)
+    a float leaf of that shape. A mask (bytes) or a strided view (rows apart) is read through its mode."""
+    return e.shape == tuple(shape) and e.params[1:] == ()
 
 
 def const(value: float) -> Expr:
@@ -194,7 +216,7 @@ class Emitter:
             return c_float(e.params[0])
         if e.op == "inv_n":
             return "inv_n"
-        if e.op == "leaf" or e.is_reduction:
+        if e.op in ("leaf", "scalar") or e.is_reduction:
             raise KeyError(f"unbound {e.op} in element expression")
         operands = {f"a{i}": self.emit(arg) for i, arg in enumerate(e.args)}
         params = {f"p{i}": c_float(p) for i, p in enumerate(e.params)}

@@ -5,7 +5,8 @@ generation only.
 Fused kernels read each leaf through a *mode* the host picks at run time from the actual shapes (see
 `_hiera_leaf` in the proposal runtime), so one compiled kernel serves every shape:
 FULL p[i], SCALAR p[0], COL p[j] (per-last-dim vector), ROW p[row] (per-row value), BCAST
-p[(i / inner) % extent] (any broadcast over a contiguous block of dims, e.g. a per-channel bias).
+p[(i / inner) % extent] (any broadcast over a contiguous block of dims, e.g. a per-channel bias),
+PITCHED p[row * inner + j] (rows apart: a chunk of a wider last dim); masks add 8 (bytes).
 Leaves that have the output's shape in the traced graph are always read FULL (the host makes
 them contiguous), which skips the mode switch.
 
@@ -20,19 +21,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaf, leaves_in, read_full
+from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaf, leaves_in, read_full, scalars_in
 
 VARIANTS = (("vec32", "unsigned int", "true"), ("vec64", "long long", "true"),
             ("scalar32", "unsigned int", "false"), ("scalar64", "long long", "false"))
 POINTWISE_THREADS = 256
 
 LEAF_READS = r"""
-// How a leaf is read at flat index i of the iteration space (row = i / cols, j = i % cols). With
-// HI_BYTES set the leaf is a bool tensor (one byte, 0 or 1), read as 0.0f or 1.0f.
+// How a leaf is read at flat index i of the iteration space (row = i / cols, j = i % cols). HI_PITCHED:
+// rows `inner` floats apart (a chunk or slice of a wider last dim, read in place). With HI_BYTES
+// set the leaf is a bool tensor (one byte, 0 or 1), read as 0.0f or 1.0f.
 #define HI_FULL 0
 #define HI_SCALAR 1
 #define HI_COL 2
 #define HI_ROW 3
+#define HI_PITCHED 5
 #define HI_BYTES 8
 template <typename I>
 __device__ __forceinline__ I hi_at(int mode, I i, I row, I j, I inner, I extent) {
@@ -41,6 +44,7 @@ __device__ __forceinline__ I hi_at(int mode, I i, I row, I j, I inner, I extent)
         case HI_SCALAR: return 0;
         case HI_COL: return j;
         case HI_ROW: return row;
+        case HI_PITCHED: return row * inner + j;
         default: return i / inner % extent;
     }
 }
@@ -49,13 +53,20 @@ __device__ __forceinline__ float hi_byte(const float* __restrict__ p, long long 
 }
 template <typename I>
 __device__ __forceinline__ float hi_ld(const float* __restrict__ p, int mode, I i, I row, I j, I inner, I extent) {
-    const I at = hi_at<I>(mode, i, row, j, inner, extent);
-    return (mode & HI_BYTES) ? hi_byte(p, at) : p[at];
+    if (mode & HI_BYTES) return hi_byte(p, hi_at<I>(mode, i, row, j, inner, extent));
+    switch (mode) {  // a load per case: one load of a computed index made ptxas spill the 64-bit builds
+        case HI_FULL: return p[i];
+        case HI_SCALAR: return p[0];
+        case HI_COL: return p[j];
+        case HI_ROW: return p[row];
+        case HI_PITCHED: return p[row * inner + j];
+        default: return p[i / inner % extent];
+    }
 }
 template <typename I>
 __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, I i, I row, I j, I inner, I extent) {
     if (mode & HI_BYTES) {  // four bytes; a float4 of the row's elements i..i+3
-        if ((mode & 7) == HI_SCALAR || (mode & 7) == HI_ROW || ((mode & 7) > HI_ROW && inner % 4 == 0)) {
+        if ((mode & 7) == HI_SCALAR || (mode & 7) == HI_ROW || ((mode & 7) == 4 && inner % 4 == 0)) {
             const float v = hi_byte(p, hi_at<I>(mode, i, row, j, inner, extent));
             return make_float4(v, v, v, v);
         }
@@ -69,6 +80,7 @@ __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, 
         case HI_COL: return *reinterpret_cast<const float4*>(p + j);
         case HI_SCALAR: { const float v = p[0]; return make_float4(v, v, v, v); }
         case HI_ROW: { const float v = p[row]; return make_float4(v, v, v, v); }
+        case HI_PITCHED: return *reinterpret_cast<const float4*>(p + row * inner + j);  // the host checks alignment
         default:
             // i is a multiple of 4: when inner is too, the four lanes share one broadcast element
             // (a per-channel value over H*W), so one division instead of four.
@@ -95,6 +107,13 @@ def leaf_params(count: int) -> str:
 
 def leaf_args(count: int) -> str:
     return ", ".join(f"p{k}, m{k}, in{k}, ex{k}" for k in range(count))
+
+
+def scalar_arguments(exprs: list[Expr]) -> tuple[list[tuple[Expr, str]], str, str]:
+    """The Python numbers `exprs` read, as kernel arguments: each bound to its name (s0, s1...), the
+    parameters' declaration and the arguments' names (both "" or starting with ", ")."""
+    bound = [(e, f"s{k}") for k, e in enumerate(scalars_in(exprs))]
+    return (bound, "".join(f", float {name}" for _, name in bound), "".join(f", {name}" for _, name in bound))
 
 
 def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]], outputs: list[Expr]) -> str:
@@ -156,16 +175,18 @@ def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list
     full = [read_full(e, shape) for e in leaves]
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
-    element = element_function("hi_elem", leaves, [], outputs)
+    bound, scalar_params, scalar_args = scalar_arguments(outputs)
+    names = [name for _, name in bound]
+    element = element_function("hi_elem", leaves, bound, outputs)
     reads = partial(leaf_reads, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
-        "hi_elem(" + ", ".join([f"v{k}.{lane}" for k in range(count)] + [f"r{o}.{lane}" for o in range(outs)]) + ");"
-        for lane in LANES)
-    scalar_call = "hi_elem(" + ", ".join([f"v{k}" for k in range(count)] + [f"o{o}[i]" for o in range(outs)]) + ");"
+        "hi_elem(" + ", ".join([f"v{k}.{lane}" for k in range(count)] + names + [f"r{o}.{lane}" for o in range(outs)])
+        + ");" for lane in LANES)
+    scalar_call = "hi_elem(" + ", ".join([f"v{k}" for k in range(count)] + names + [f"o{o}[i]" for o in range(outs)]) + ");"
     out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
-    params = ", ".join(p for p in (leaf_params(count), out_params, "long long n_, long long cols_") if p)
-    args = ", ".join(a for a in (leaf_args(count), ", ".join(f"o{o}" for o in range(outs)), "n_, cols_") if a)
+    params = ", ".join(p for p in (leaf_params(count), out_params, "long long n_, long long cols_") if p) + scalar_params
+    args = ", ".join(a for a in (leaf_args(count), ", ".join(f"o{o}" for o in range(outs)), "n_, cols_") if a) + scalar_args
     newline = "\n            "
     body = f"""
 template <typename I, bool VEC>
@@ -206,12 +227,14 @@ def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list
     leaves = leaves_in([value])
     full = [read_full(e, shape) for e in leaves]
     count = len(leaves)
-    element = element_function("hi_elem", leaves, [], [value])
+    bound, scalar_params, scalar_args = scalar_arguments([value])
+    names = [name for _, name in bound]
+    element = element_function("hi_elem", leaves, bound, [value])
     rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
-    lanes = "\n            ".join(f"hi_elem({', '.join(f'v{k}.{lane}' for k in range(count))}, r.{lane});"
+    lanes = "\n            ".join(f"hi_elem({', '.join([f'v{k}.{lane}' for k in range(count)] + names)}, r.{lane});"
                                   for lane in LANES)
-    params = f"{leaf_params(count)}, float* __restrict__ partial, long long n_, long long cols_"
-    args = f"{leaf_args(count)}, partial, n_, cols_"
+    params = f"{leaf_params(count)}, float* __restrict__ partial, long long n_, long long cols_{scalar_params}"
+    args = f"{leaf_args(count)}, partial, n_, cols_{scalar_args}"
     newline = "\n            "
     body = f"""
 template <typename I, bool VEC>
@@ -235,7 +258,7 @@ __device__ __forceinline__ void hi_total({params}) {{
             {rowcol}
             {newline.join(leaf_reads(full, False))}
             float r;
-            hi_elem({', '.join([f'v{k}' for k in range(count)] + ['r'])});
+            hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['r'])});
             acc += r;
         }}
     }}

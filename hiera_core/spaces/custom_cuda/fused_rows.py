@@ -18,6 +18,7 @@ from hiera_core.spaces.custom_cuda.fused import (
     entry_points,
     leaf_args,
     leaf_params,
+    scalar_arguments,
 )
 
 ROW_THREADS = 256  # most threads per row block (the host picks 32..256 by row length)
@@ -109,8 +110,10 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
     if row_outputs:
         sweep_targets.append(row_outputs)
     sweep_leaves = [leaves_in(targets, stop_at_reductions=True) for targets in sweep_targets]
+    scalars, scalar_params, scalar_args = scalar_arguments(outputs)
     if dim != len(row_shape) - 1:
-        source = column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names)
+        source = column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names,
+                             scalars, scalar_params, scalar_args)
         return source, leaves, full, 0, kinds
     uses = {e: sum(e in s for s in sweep_leaves) for e in leaves}
     cached = [e for e, is_full in zip(leaves, full) if is_full and uses[e] > 1]
@@ -118,7 +121,7 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
 
     functions, sweeps = [], []
     read_before: set = set()
-    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n")]  # row scalars visible to a sweep
+    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]  # row scalars visible to a sweep
     for index, targets in enumerate(sweep_targets):
         inputs = sweep_leaves[index]
         functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
@@ -130,11 +133,11 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
             known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
             known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
 
-    per_row_code = _per_row_outputs(outputs, kinds, leaves, scalar_names)
+    per_row_code = _per_row_outputs(outputs, kinds, leaves, {**scalar_names, **dict(scalars)})
     count, outs = len(leaves), len(outputs)
     out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
-    params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long use_cache"
-    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, use_cache"
+    params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long use_cache{scalar_params}"
+    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, use_cache{scalar_args}"
     body = f"""
 template <typename I, bool VEC>
 __device__ __forceinline__ void hi_rows({params}) {{
@@ -159,7 +162,7 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
     them), evaluate the sweep's element function per element, and either accumulate (a reduction
     sweep, then a block reduction binding the row scalars) or store (the output sweep)."""
     position = [leaves.index(e) for e in inputs]
-    scalars = [name for _, name in known]
+    bound_names = [name for _, name in known]
     accumulators: list[str] = []
     setup: list[str] = []
     finish: list[str] = []
@@ -197,7 +200,7 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
 
     def evaluate(lane: str, results: list[str]) -> str:
         values = [f"v{k}{lane}" for k in position]
-        return f"hi_sweep{index}(" + ", ".join(values + scalars + results) + ");"
+        return f"hi_sweep{index}(" + ", ".join(values + bound_names + results) + ");"
 
     def body(vec: bool) -> list[str]:
         lines = loads(vec)
@@ -242,7 +245,8 @@ def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
 
 
 def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[RowPass], sweep_targets: list,
-                sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict) -> KernelSource:
+                sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict,
+                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str) -> KernelSource:
     """Rows along a dim other than the last, of the contiguous (outer, R, inner) view: one thread a
     row, walking R with a stride of inner, so a warp reads consecutive inner positions at each step
     (softmax over the channels of (N, C, H, W) reads N*H*W rows of C). The same sweeps as the block
@@ -263,16 +267,16 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
         return lines
 
     functions, sweeps = [], []
-    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n")]
+    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]
     for index, targets in enumerate(sweep_targets):
         inputs = sweep_leaves[index]
         functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
-        scalars = [n for _, n in known]
+        bound_names = [n for _, n in known]
         values = [f"v{position[e]}" for e in inputs]
         row_pass = passes[index] if index < len(passes) else None
         if row_pass is None:
             results = [f"o{outputs.index(e)}[i]" for e in targets]
-            step, setup, finish = f"hi_sweep{index}({', '.join(values + scalars + results)});", [], []
+            step, setup, finish = f"hi_sweep{index}({', '.join(values + bound_names + results)});", [], []
         else:
             accumulators = [_COMBINE[r.op].format(acc=f"acc_{scalar_names[r]}", v="{}") for r in row_pass.reductions]
             accumulators += [f"hi_online_add(acc_{scalar_names[m]}, acc_{scalar_names[t]}, {{}});"
@@ -283,7 +287,7 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
             finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.reductions]
             finish += [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for pair in row_pass.online for r in pair]
             results = [f"e{t}" for t in range(len(accumulators))]
-            step = ("{ float " + ", ".join(results) + "; " + f"hi_sweep{index}({', '.join(values + scalars + results)});"
+            step = ("{ float " + ", ".join(results) + "; " + f"hi_sweep{index}({', '.join(values + bound_names + results)});"
                     + " " + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
             known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
             known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
@@ -297,7 +301,7 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
     per_row = [(o, e) for o, (e, kind) in enumerate(zip(outputs, kinds)) if kind != "row"]
     per_row_code = ""
     if per_row:
-        emitter = Emitter(names={**scalar_names, Expr("inv_n"): "inv_n"})
+        emitter = Emitter(names={**scalar_names, **dict(scalars), Expr("inv_n"): "inv_n"})
         inputs = leaves_in([e for _, e in per_row], stop_at_reductions=True)
         for e in inputs:
             emitter.names[e] = f"v{position[e]}"
@@ -307,8 +311,9 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
         ) + "\n            }\n"
     count, outs = len(leaves), len(outputs)
     out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
-    params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long inner_, long long last_"
-    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, inner_, last_"
+    params = (f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long inner_, "
+              f"long long last_{scalar_params}")
+    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, inner_, last_{scalar_args}"
     body = f"""
 template <typename I>
 __device__ __forceinline__ void hi_column_rows({params}) {{

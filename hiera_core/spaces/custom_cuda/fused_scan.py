@@ -25,6 +25,7 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_args,
     leaf_params,
     leaf_reads,
+    scalar_arguments,
 )
 
 SCAN_OPS = {"sum": ("HI_SCAN_OP(a, b) ((a) + (b))", "0.0f"), "prod": ("HI_SCAN_OP(a, b) ((a) * (b))", "1.0f")}
@@ -44,15 +45,17 @@ def scan_source(name: str, value: Expr, op: str, epilogue: Expr | None = None
     leaves = leaves_in([value])
     full = [read_full(e, shape) for e in leaves]
     count = len(leaves)
-    element = element_function("hi_elem", leaves, [], [value])
-    params = f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, " \
-             "long long inner_, long long cols_, long long reverse_"
-    args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_"
+    bound, scalar_params, scalar_args = scalar_arguments([value])
+    names = [name for _, name in bound]
+    element = element_function("hi_elem", leaves, bound, [value])
+    params = (f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, "
+              f"long long inner_, long long cols_, long long reverse_{scalar_params}")
+    args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_{scalar_args}"
     newline = "\n                "
-    vec_lanes = newline.join(f"hi_elem({', '.join(f'v{k}.{lane}' for k in range(count))}, r.{lane});"
+    vec_lanes = newline.join(f"hi_elem({', '.join([f'v{k}.{lane}' for k in range(count)] + names)}, r.{lane});"
                              for lane in LANES)
-    scalar_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + ['e[k]'])});"
-    column_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + ['e'])});"
+    scalar_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['e[k]'])});"
+    column_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['e'])});"
     rows = f"""
 template <typename I, bool VEC>
 __device__ __forceinline__ void hi_scan({params}) {{
@@ -142,7 +145,7 @@ __device__ __forceinline__ void hi_scan_cols({params}) {{
     for (I column = (I)blockIdx.x * blockDim.x + threadIdx.x; column < outer * inner; column += stride) {{
         const I o = column / inner, c = column - o * inner;
         float acc = {identity};
-        #pragma unroll 4
+        #pragma unroll (sizeof(I) == 4 ? 4 : 1)  // unrolled 64-bit divisions spill
         for (I s = 0; s < length; ++s) {{
             const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
             {rowcol}

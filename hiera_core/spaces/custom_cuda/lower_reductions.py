@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.spaces.custom_cuda.expr import Expr, is_mask, leaf, leaves_in, reductions_in
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in, renamed
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
 
@@ -122,7 +122,7 @@ def _flattened(lw: Lowerer, op: Op, x: Expr, first: int) -> Expr | None:
                     flat = lw.new_var(f"{node.params[0].split('.')[-1].removeprefix('v_')}_rows")
                     lw.steps.append(Step("library", [flat], call=f"{node.params[0]}.flatten({-count})",
                                          covers=[op.name]))
-                    memo[node] = leaf(flat, shape, mask=is_mask(node))
+                    memo[node] = renamed(node, flat, shape)
             else:
                 args = [rebuild(arg) for arg in node.args]
                 memo[node] = None if any(a is None for a in args) else Expr(node.op, tuple(args), node.params, shape)

@@ -31,6 +31,8 @@ from hiera_core.spaces.custom_cuda.expr import (
     leaves_in,
     reduced_dim,
     reductions_in,
+    scalar,
+    scalars_in,
     without_dim,
 )
 from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
@@ -45,6 +47,8 @@ INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod"
 # An op's handler: the value of its node (an Expr, a PyValue, a Deferred...); raises Unsupported.
 Handler = Callable[["Lowerer", Op, dict], Any]
 EPILOGUE_FAMILIES = ("group_norm", "scan")  # templates that apply a pointwise epilogue as they store
+# Views that take a part of a tensor: rows may lie apart in memory (`_hiera_leaf`'s pitched mode).
+PART_VIEWS = {"getitem", "narrow", "select"}
 # Ops whose bool result (a mask) kernels compute: 0.0 or 1.0 in the element expression.
 MASK_FUNCTIONS = {"gt", "ge", "lt", "le", "eq", "ne", "logical_not", "logical_and", "logical_or", "logical_xor",
                   "invert", "and_", "or_", "xor", "bool"}
@@ -162,7 +166,7 @@ class Lowerer:
                 continue
             (expr,) = step.exprs
             outputs = leaves_in([expr])
-            if [e.params[0] for e in outputs] != [target] or expr.shape != outputs[0].shape:
+            if [e.params[0] for e in outputs] != [target] or expr.shape != outputs[0].shape or scalars_in([expr]):
                 continue
             producer.config["epilogue"] = substitute(expr, {outputs[0]: leaf(TEMPLATE_OUTPUT, expr.shape)})
             producer.targets = step.targets
@@ -235,7 +239,10 @@ class Lowerer:
 
     # -- helpers the handlers build with --------------------------------------------------------
     def node(self, op: Op, fn: str, operands: tuple, params: tuple = ()) -> Expr:
-        return self.cover(op, Expr(fn, operands, params, tuple(op.shape) if op.shape is not None else ()))
+        e = Expr(fn, operands, params, tuple(op.shape) if op.shape is not None else ())
+        if not leaves_in([e]) and scalars_in([e]):
+            raise Unsupported(f"{fn} ({op.name}) of Python numbers is Python's arithmetic")
+        return self.cover(op, e)
 
     def cover(self, op: Op, e: Expr) -> Expr:
         self.covers.setdefault(e, op.name)
@@ -257,11 +264,12 @@ class Lowerer:
     @staticmethod
     def result_value(op: Op, python_expr: str) -> Expr | PyValue:
         """The value of node `op` held by `python_expr`: a leaf kernels read when it is a float32
-        tensor or a mask (bool); anything else (an int64 index tensor, a size) only ops left to
-        PyTorch read."""
+        tensor or a mask (bool), in place through its mode when it is a part of another tensor
+        (`gates.chunk(3, 1)[0]`, `x[..., :h]`, narrow); anything else (an int64 index tensor, a
+        size) only ops left to PyTorch read."""
         if op.shape is None or op.dtype not in ("float32", "bool"):
             return PyValue(python_expr)
-        return leaf(python_expr, op.shape, mask=op.dtype == "bool")
+        return leaf(python_expr, op.shape, mask=op.dtype == "bool", strided=op.fn in PART_VIEWS)
 
     def value(self, ref):
         return self.values[ref.name] if isinstance(ref, Ref) else ref
@@ -278,8 +286,13 @@ class Lowerer:
         return value
 
     def operand(self, ref) -> Expr:
+        """An operand of arithmetic: a constant, a Python number the forward computes (a scalar
+        argument of the kernel), or a tensor's expression."""
         if isinstance(ref, (bool, int, float)):
             return const(float(ref))
+        value = self.value(ref)
+        if isinstance(value, PyValue) and isinstance(ref, Ref) and self.ops_by_name[ref.name].shape is None:
+            return scalar(value.expr)
         return self.lazy(ref)
 
     def render(self, value, materialize: bool) -> str:

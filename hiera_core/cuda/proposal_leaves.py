@@ -1,0 +1,89 @@
+"""How the kernels of custom-CUDA proposals read their tensors (leaves): each leaf's layout and read
+mode against the broadcast shape, the float4 and 32-bit entry-point choice, and the argument
+checks. Copied into proposals with `proposal_runtime` (see there and `hiera_core.cuda.proposal`);
+host code only, run on every call that has no cached launch plan.
+"""
+
+import math
+
+import torch
+
+
+def _hiera_check(*tensors, masks=False):
+    """Float32 CUDA tensors (`masks`: bool ones too, read as 0.0 or 1.0), or a TypeError."""
+    for t in tensors:
+        if not (isinstance(t, torch.Tensor) and t.is_cuda
+                and (t.dtype == torch.float32 or (masks and t.dtype == torch.bool))):
+            raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors"
+                            + (" and bool masks" if masks else "") + "; got "
+                            + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
+
+
+def _hiera_broadcast(tensors):
+    """The broadcast shape of `tensors` (torch.broadcast_shapes is slow: symbolic-shape guards)."""
+    rank = max(t.dim() for t in tensors)
+    shape = [1] * rank
+    for t in tensors:
+        for axis, size in enumerate(t.shape, rank - t.dim()):
+            if size != 1:
+                if shape[axis] not in (1, size):
+                    raise ValueError(f"shapes {[tuple(u.shape) for u in tensors]} do not broadcast")
+                shape[axis] = size
+    return tuple(shape)
+
+
+def _hiera_leaf(t, shape, full):
+    """(tensor, mode, inner, extent): how a kernel reads `t` broadcast to `shape` at flat index i.
+
+    Modes: 0 FULL t[i], 1 SCALAR t[0], 2 COL t[i % cols], 3 ROW t[i // cols], 4 BCAST
+    t[i // inner % extent], 5 PITCHED t[row * inner + j] (a part of a wider last dim, read in
+    place); plus 8 for a bool tensor (a mask: bytes read as 0.0 or 1.0). `full` leaves are always
+    made FULL (the kernel reads them directly, as floats).
+    """
+    _hiera_check(t, masks=not full)
+    if t.dtype == torch.bool:
+        read, mode, inner, extent = _hiera_leaf_layout(t, shape, False)
+        return read, mode | 8, inner, extent
+    return _hiera_leaf_layout(t, shape, full)
+
+
+def _hiera_leaf_layout(t, shape, full):
+    n = math.prod(shape)
+    if t.shape == shape and not full and _hiera_pitch(t):
+        return t, 5, t.stride(-2), 1  # read in place, rows t.stride(-2) apart
+    if t.shape == shape:
+        return t.contiguous(), 0, 1, n
+    if full and t.numel() != 1:
+        return t.expand(shape).contiguous(), 0, 1, n
+    if t.numel() == 1:
+        return (t.expand(shape).contiguous(), 0, 1, n) if full else (t.reshape(1), 1, 1, 1)
+    dims = (1,) * (len(shape) - t.dim()) + tuple(t.shape)
+    varying = [d for d in range(len(shape)) if dims[d] != 1]
+    if all(d in varying or shape[d] == 1 for d in range(varying[0], varying[-1] + 1)):
+        inner = math.prod(shape[varying[-1] + 1:])
+        extent = math.prod(dims[varying[0]:varying[-1] + 1])
+        cols = shape[-1]
+        mode = 2 if inner == 1 and extent == cols else 3 if inner == cols and extent * cols == n else 4
+        return t.contiguous(), mode, inner, extent
+    return t.expand(shape).contiguous(), 0, 1, n
+
+
+def _hiera_pitch(t):
+    """Whether `t` is rows of contiguous elements a constant pitch apart but not contiguous itself: a
+    chunk or slice of a wider last dim (`gates.chunk(3, 1)[0]`, `x[..., :h]`)."""
+    if t.dim() < 2 or t.is_contiguous() or t.stride(-1) != 1 or t.stride(-2) < t.shape[-1]:
+        return False
+    return all(t.stride(d) == t.stride(d + 1) * t.shape[d + 1] for d in range(t.dim() - 2))
+
+
+def _hiera_flat(leaves, full, shape):
+    """How a kernel over the flat elements of `shape` reads `leaves`: (leaf reads, entry-point
+    variant, work items, row length). The float4 variant needs whole float4s in one row and
+    16-byte aligned FULL/COL reads; the 32-bit one, fewer than 2^31 elements."""
+    n = math.prod(shape)
+    cols = shape[-1] if shape else 1
+    reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
+    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 and (r[1] != 5 or r[2] % 4 == 0)
+                                for r in reads if r[1] in (0, 2, 5))
+    variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
+    return reads, variant, n // 4 if vec else n, cols
