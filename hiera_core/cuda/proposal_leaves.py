@@ -37,9 +37,16 @@ def _hiera_leaf(t, shape, full):
 
     Modes: 0 FULL t[i], 1 SCALAR t[0], 2 COL t[i % cols], 3 ROW t[i // cols], 4 BCAST
     t[i // inner % extent], 5 PITCHED t[row * inner + j] (a part of a wider last dim, read in
-    place); plus 8 for a bool tensor (a mask: bytes read as 0.0 or 1.0). `full` leaves are always
-    made FULL (the kernel reads them directly, as floats).
+    place), 6 ROLLED (`full` is (dim, shift): torch.roll(t, shift, dim), the offset in the mode's
+    bits from 4 up, inner the dim's stride, extent its size); plus 8 for a bool tensor (a mask:
+    bytes read as 0.0 or 1.0). `full` leaves are always made FULL (the kernel reads them
+    directly, as floats).
     """
+    if isinstance(full, tuple):  # (dim, shift): torch.roll of t, read in place with the offset
+        _hiera_check(t)
+        dim, shift = full
+        read = t.expand(shape).contiguous()
+        return read, 6 | ((-shift) % shape[dim] << 4), math.prod(shape[dim + 1:]), shape[dim]
     _hiera_check(t, masks=not full)
     if t.dtype == torch.bool:
         read, mode, inner, extent = _hiera_leaf_layout(t, shape, False)
@@ -76,6 +83,15 @@ def _hiera_pitch(t):
     return all(t.stride(d) == t.stride(d + 1) * t.shape[d + 1] for d in range(t.dim() - 2))
 
 
+def _hiera_float4_ok(t, mode, inner, extent):
+    """Whether the float4 variant may read this leaf: its float4 loads (FULL, COL, PITCHED, ROLLED
+    along a dim before the last) must be 16-byte aligned, and a pitch a multiple of 4 floats."""
+    kind = mode & 15
+    if kind in (0, 2) or (kind in (5, 6) and inner % 4 == 0):
+        return t.data_ptr() % 16 == 0
+    return kind != 5  # a pitch off 4 floats: no float4 of a row is aligned
+
+
 def _hiera_flat(leaves, full, shape):
     """How a kernel over the flat elements of `shape` reads `leaves`: (leaf reads, entry-point
     variant, work items, row length). The float4 variant needs whole float4s in one row and
@@ -83,7 +99,6 @@ def _hiera_flat(leaves, full, shape):
     n = math.prod(shape)
     cols = shape[-1] if shape else 1
     reads = [_hiera_leaf(t, shape, f) for t, f in zip(leaves, full)]
-    vec = cols % 4 == 0 and all(r[0].data_ptr() % 16 == 0 and (r[1] != 5 or r[2] % 4 == 0)
-                                for r in reads if r[1] in (0, 2, 5))
+    vec = cols % 4 == 0 and all(_hiera_float4_ok(*r) for r in reads)
     variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
     return reads, variant, n // 4 if vec else n, cols

@@ -194,3 +194,13 @@ def test_a_chunk_of_a_wider_last_dim_is_read_in_place_with_its_pitch(runtime):
     transposed = aligned(12, 6).t()  # not rows apart: copied, as before
     R._hiera_pointwise("src", "k", (transposed,), (False,), 1)
     assert launches[-1][4][0] != transposed.data_ptr() and launches[-1][4][1] == 0
+
+
+def test_a_rolled_leaf_is_read_in_place_with_its_offset_stride_and_size(runtime):
+    R, launches = runtime
+    grid = aligned(6, 8)
+    R._hiera_pointwise("src", "k", (grid, grid, grid), (True, (0, 1), (1, -3)), 1)
+    (kernel, _, _, _, args), = launches
+    assert kernel == "k_vec32"  # along dim 0 the four lanes move together; along the last, lane by lane
+    assert args[4:8] == [grid.data_ptr(), 6 | (5 << 4), 8, 6]  # roll by 1 of 6: read 5 places on
+    assert args[8:12] == [grid.data_ptr(), 6 | (3 << 4), 1, 8]  # roll by -3 of 8: read 3 places on

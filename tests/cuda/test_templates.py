@@ -578,3 +578,19 @@ def test_a_python_number_the_forward_computes_is_a_float_argument_of_the_kernel_
 def test_arithmetic_on_python_numbers_alone_stays_python(tmp_path):
     lowering = _lowered("x * (x.size(0) * 2.0)", tmp_path)
     assert [step.call for step in lowering.steps if step.family == "library"] == ["x.size(0)", "(v_size * 2.0)"]
+
+
+def test_a_periodic_stencil_spelled_with_roll_is_one_kernel_reading_the_grid_rolled(tmp_path):
+    ctx = _context("x + 0.25 * (torch.roll(x, 1, 0) + torch.roll(x, -1, 0) + torch.roll(x, 1, 1) + torch.roll(x, -1, 1) "
+                   "- 4 * x)", tmp_path)
+    key, candidate = candidate_for(ctx)
+    assert key == "custom_cuda.pointwise_chain"
+    forward = forward_source(candidate.code)
+    assert forward.count("_hiera_pointwise(") == 1 and "torch.roll" not in forward
+    assert "(x, x, x, x, x), (True, (0, 1), (0, -1), (1, 1), (1, -1)), 1)" in forward, forward
+
+
+def test_a_roll_of_a_partly_broadcast_value_computes_it_first_and_rolls_over_two_dims_stay_pytorch(tmp_path):
+    lowering = _lowered("torch.roll(x * x[0], 2, 1) + torch.roll(x, (1, 1), (0, 1))", tmp_path)
+    assert [step.family for step in lowering.steps if step.family != "library"] == ["pointwise", "pointwise"]
+    assert list(lowering.fallbacks) == ["roll_1"]

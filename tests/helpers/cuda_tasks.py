@@ -148,6 +148,11 @@ EXTRA_TASKS = {
                       "(lambda g: F.silu(g.chunk(2, dim=-1)[0]) * g.chunk(2, dim=-1)[1] "
                       "+ torch.sigmoid(g[..., :37]) * torch.tanh(g[..., 37:]))(self.fc(x))",
                       "[torch.randn(5, 3, 64)]", "self.fc = nn.Linear(64, 74)"),
+    # torch.roll read in place: a periodic 5-point stencil; a roll of a partly broadcast product (computed first)
+    "roll_periodic_stencils": ("pointwise_chain", "x",
+                               "x + 0.1 * (torch.roll(x, 1, 0) + torch.roll(x, -1, 0) + torch.roll(x, 3, 1) "
+                               "+ torch.roll(x, -1, 1) - 4 * x) + torch.roll(torch.relu(x * self.s), 2, dims=1)",
+                               "[torch.randn(37, 45)]", "self.s = nn.Parameter(torch.randn(45))"),
     # Hugging Face's norms: a float32 round trip around the normalisation (casts to the dtype it has)
     "rmsnorm_cast_round_trip": ("row_reduction", "x",
                                 "self.w * (x.to(torch.float32) * torch.rsqrt(x.to(torch.float32).pow(2).mean(-1, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
-from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, scalars_in
+from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, rolled_by, scalars_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
@@ -61,30 +61,36 @@ def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     return source, call
 
 
+def reads_argument(leaves: list, full: list[bool]) -> tuple:
+    """How the runtime reads each leaf: in full (True), through its mode (False), or rolled
+    ((dim, shift), a torch.roll read in place)."""
+    return tuple(rolled_by(e) or flag for e, flag in zip(leaves, full))
+
+
 def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     targets = ", ".join(step.targets) + ","
     if step.family == "pointwise":
         kernel, leaves, full = pointwise_source(name, step.exprs)
         reads = ", ".join(e.params[0] for e in leaves)
         return kernel.source, (f"{targets} = _hiera_pointwise({constant}, {name!r}, ({reads},), "
-                               f"{tuple(full)!r}, {len(step.exprs)})")
+                               f"{reads_argument(leaves, full)!r}, {len(step.exprs)})")
     if step.family == "rows":
         first = reductions_in(step.exprs)[0]
         row_shape, dim = first.args[0].shape, reduced_dim(first)
         kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape, dim)
         reads = ", ".join(e.params[0] for e in leaves)
         along = "" if dim == len(row_shape) - 1 else f", dim={dim}"
-        return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+        return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
                                f"{tuple(kinds)!r}, {cached}{along})")
     if step.family == "total":
         kernel, leaves, full = total_source(name, step.exprs[0])
         reads = ", ".join(e.params[0] for e in leaves)
-        return kernel.source, (f"{step.targets[0]} = _hiera_total({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+        return kernel.source, (f"{step.targets[0]} = _hiera_total({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
                                f"{step.config['divide']!r})")
     if step.family == "scan":
         kernel, leaves, full = scan_source(name, step.exprs[0], step.config["op"], step.config.get("epilogue"))
         reads = ", ".join(e.params[0] for e in leaves)
-        return kernel.source, (f"{step.targets[0]} = _hiera_scan({constant}, {name!r}, ({reads},), {tuple(full)!r}, "
+        return kernel.source, (f"{step.targets[0]} = _hiera_scan({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
                                f"{step.config['dim']}, {step.config['reverse']})")
     (target,) = step.targets
     config = step.config

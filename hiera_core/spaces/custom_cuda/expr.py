@@ -91,6 +91,11 @@ def is_mask(e: Expr) -> bool:
     return e.op == "leaf" and "bool" in e.params[1:]
 
 
+def rolled_by(e: Expr) -> tuple[int, int] | None:
+    """(dim, shift) where leaf e is read rolled (torch.roll), else None."""
+    return next(((flag[1], flag[2]) for flag in e.params[1:] if isinstance(flag, tuple) and flag[0] == "roll"), None)
+
+
 def read_full(e: Expr, shape) -> bool:
     """Whether kernels over `shape` read leaf `e` directly as floats (FULL), without the mode switch:
     a float leaf of that shape. A mask (bytes) or a strided view (rows apart) is read through its mode."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaf, leaves_in, read_full, scalars_in
+from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaf, leaves_in, read_full, rolled_by, scalars_in
 
 VARIANTS = (("vec32", "unsigned int", "true"), ("vec64", "long long", "true"),
             ("scalar32", "unsigned int", "false"), ("scalar64", "long long", "false"))
@@ -29,14 +29,21 @@ POINTWISE_THREADS = 256
 
 LEAF_READS = r"""
 // How a leaf is read at flat index i of the iteration space (row = i / cols, j = i % cols). HI_PITCHED:
-// rows `inner` floats apart (a chunk or slice of a wider last dim, read in place). With HI_BYTES
-// set the leaf is a bool tensor (one byte, 0 or 1), read as 0.0f or 1.0f.
+// rows `inner` floats apart (a chunk or slice of a wider last dim, read in place). HI_ROLLED:
+// torch.roll along the dim of stride `inner` and size `extent`, the element (mode >> 4) places on
+// (cyclically). With HI_BYTES set the leaf is a bool tensor (one byte, 0 or 1), read as 0.0f or 1.0f.
 #define HI_FULL 0
 #define HI_SCALAR 1
 #define HI_COL 2
 #define HI_ROW 3
 #define HI_PITCHED 5
+#define HI_ROLLED 6
 #define HI_BYTES 8
+#ifdef HI_ROLLS  // only a rolled read's mode has bits above the kind
+#define HI_KIND(mode) ((mode) & 7)
+#else
+#define HI_KIND(mode) (mode)
+#endif
 template <typename I>
 __device__ __forceinline__ I hi_at(int mode, I i, I row, I j, I inner, I extent) {
     switch (mode & 7) {
@@ -45,6 +52,14 @@ __device__ __forceinline__ I hi_at(int mode, I i, I row, I j, I inner, I extent)
         case HI_COL: return j;
         case HI_ROW: return row;
         case HI_PITCHED: return row * inner + j;
+#ifdef HI_ROLLS
+        case HI_ROLLED: {
+            const I at = i / inner % extent;
+            I from = at + (I)(mode >> 4);
+            if (from >= extent) from -= extent;
+            return i - at * inner + from * inner;
+        }
+#endif
         default: return i / inner % extent;
     }
 }
@@ -54,12 +69,15 @@ __device__ __forceinline__ float hi_byte(const float* __restrict__ p, long long 
 template <typename I>
 __device__ __forceinline__ float hi_ld(const float* __restrict__ p, int mode, I i, I row, I j, I inner, I extent) {
     if (mode & HI_BYTES) return hi_byte(p, hi_at<I>(mode, i, row, j, inner, extent));
-    switch (mode) {  // a load per case: one load of a computed index made ptxas spill the 64-bit builds
+    switch (HI_KIND(mode)) {  // a load per case: one load of a computed index made ptxas spill the 64-bit builds
         case HI_FULL: return p[i];
         case HI_SCALAR: return p[0];
         case HI_COL: return p[j];
         case HI_ROW: return p[row];
         case HI_PITCHED: return p[row * inner + j];
+#ifdef HI_ROLLS
+        case HI_ROLLED: return p[hi_at<I>(mode, i, row, j, inner, extent)];
+#endif
         default: return p[i / inner % extent];
     }
 }
@@ -75,8 +93,15 @@ __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, 
                            hi_byte(p, hi_at<I>(mode, i + 2, row, j + 2, inner, extent)),
                            hi_byte(p, hi_at<I>(mode, i + 3, row, j + 3, inner, extent)));
     }
-    switch (mode) {
+    switch (HI_KIND(mode)) {
         case HI_FULL: return *reinterpret_cast<const float4*>(p + i);
+#ifdef HI_ROLLS
+        case HI_ROLLED:  // along a dim before the last the four lanes move together (the host checks alignment)
+            if (inner % 4 == 0) return *reinterpret_cast<const float4*>(p + hi_at<I>(mode, i, row, j, inner, extent));
+            return make_float4(p[hi_at<I>(mode, i, row, j, inner, extent)], p[hi_at<I>(mode, i + 1, row, j + 1, inner, extent)],
+                               p[hi_at<I>(mode, i + 2, row, j + 2, inner, extent)],
+                               p[hi_at<I>(mode, i + 3, row, j + 3, inner, extent)]);
+#endif
         case HI_COL: return *reinterpret_cast<const float4*>(p + j);
         case HI_SCALAR: { const float v = p[0]; return make_float4(v, v, v, v); }
         case HI_ROW: { const float v = p[row]; return make_float4(v, v, v, v); }
@@ -90,6 +115,14 @@ __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, 
     }
 }
 """
+
+
+
+def leaf_reads_source(leaves: list[Expr]) -> str:
+    """LEAF_READS, with the rolled read compiled in only where a leaf is read rolled (its 64-bit
+    index arithmetic in every kernel made ptxas spill the 64-bit builds)."""
+    return ("#define HI_ROLLS\n" if any(rolled_by(e) for e in leaves) else "") + LEAF_READS
+
 
 LANES = ("x", "y", "z", "w")
 
@@ -213,7 +246,7 @@ __device__ __forceinline__ void hi_pointwise({params}) {{
 }}
 """
     source = (f"// HIERA pointwise kernel {name}: one pass, {count} inputs, {outs} outputs\n"
-              + (LEAF_READS if needs_rowcol else "") + element + body
+              + (leaf_reads_source(leaves) if needs_rowcol else "") + element + body
               + entry_points(name, POINTWISE_THREADS, params, "hi_pointwise", args))
     return KernelSource(name, source), leaves, full
 
@@ -277,7 +310,7 @@ __device__ __forceinline__ void hi_total({params}) {{
 }}
 """)
     source = (f"// HIERA total reduction {name}: one pass over {count} inputs, partial sums, then their total\n"
-              + (LEAF_READS if not all(full) else "") + BLOCK_REDUCE + element + body
+              + (leaf_reads_source(leaves) if not all(full) else "") + BLOCK_REDUCE + element + body
               + entry_points(name, POINTWISE_THREADS, params, "hi_total", args) + finalize)
     return KernelSource(name, source), leaves, full
 

@@ -11,13 +11,13 @@ from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, read_fu
 from hiera_core.spaces.custom_cuda.fused import (
     BLOCK_REDUCE,
     LANES,
-    LEAF_READS,
     KernelSource,
     element_function,
     entry_guard,
     entry_points,
     leaf_args,
     leaf_params,
+    leaf_reads_source,
     scalar_arguments,
 )
 
@@ -151,7 +151,7 @@ __device__ __forceinline__ void hi_rows({params}) {{
 }}
 """
     source = (f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s) over each row\n"
-              + LEAF_READS + ROW_HELPERS + "".join(functions) + body
+              + leaf_reads_source(leaves) + ROW_HELPERS + "".join(functions) + body
               + entry_points(name, ROW_THREADS, params, "hi_rows", args))
     return KernelSource(name, source), leaves, full, len(cached), kinds
 
@@ -330,5 +330,6 @@ __device__ __forceinline__ void hi_column_rows({params}) {{
     entries = entry_guard(f"{name}_cols32", f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) '
                                             f"{name}_cols32({params}) {{ hi_column_rows<unsigned int>({args}); }}\n")
     return KernelSource(name, f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s), one thread a row "
-                              f"along a dim other than the last\n" + LEAF_READS + ROW_HELPERS + "".join(functions)
+                              f"along a dim other than the last\n" + leaf_reads_source(leaves) + ROW_HELPERS
+                        + "".join(functions)
                         + body + entries)

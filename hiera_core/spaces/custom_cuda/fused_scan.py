@@ -16,7 +16,6 @@ from __future__ import annotations
 from hiera_core.spaces.custom_cuda.expr import Expr, leaves_in, read_full
 from hiera_core.spaces.custom_cuda.fused import (
     LANES,
-    LEAF_READS,
     KernelSource,
     element_function,
     entry_guard,
@@ -25,6 +24,7 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_args,
     leaf_params,
     leaf_reads,
+    leaf_reads_source,
     scalar_arguments,
 )
 
@@ -163,6 +163,6 @@ __device__ __forceinline__ void hi_scan_cols({params}) {{
         f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_cols{bits}({params}) '
         f"{{ hi_scan_cols<{index}>({args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
     source = (f"// HIERA scan kernel {name}: inclusive cumulative {op} of {count} inputs' expression along one dim\n"
-              + f"#define {combine}\n" + (LEAF_READS if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns
+              + f"#define {combine}\n" + (leaf_reads_source(leaves) if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns
               + entry_points(name, 256, params, "hi_scan", args) + column_entries)
     return KernelSource(name, source), leaves, full

@@ -89,6 +89,7 @@ SIGNATURES = {
                                          "logical_xor", "and_", "or_", "xor")},
     "where": ("condition", "input", "other"), "masked_fill": ("input", "mask", "value"),
     "cumsum": ("input", "dim", "dtype"), "cumprod": ("input", "dim", "dtype"), "flip": ("input", "dims"),
+    "roll": ("input", "shifts", "dims"),
     "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
     "conv3d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
 }

@@ -1,20 +1,23 @@
-"""Lowerings of the scans (cumsum, cumprod) and of flip. Pure (no torch).
+"""Lowerings of the scans (cumsum, cumprod), flip and roll. Pure (no torch).
 
 A scan over any dim is one kernel of the scan template, its pointwise prologue (`x * mask`)
 computed as it is read. A flip stays symbolic while only scans and flips read it: a scan of a
 flipped tensor is the reverse scan of the tensor, flipped (`x.flip(d).cumsum(d).flip(d)`, the
 suffix sum, is one kernel and no copy); two flips over the same dims cancel. A flip anything
-else reads is a torch.flip call.
+else reads is a torch.flip call. A roll along one dim is read in place: each leaf of the rolled
+expression that spans that dim is read with the offset (`HI_ROLLED`), so a periodic stencil
+spelled with torch.roll (`roll(u, 1, 0) + roll(u, -1, 0) + ... - 4 * u`) is one pointwise
+kernel, not a copy per roll.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
 from hiera_core.spaces.custom_cuda.lower_reductions import covers_in, template_input
-from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering
+from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering, substitute
 
 
 @dataclass
@@ -85,3 +88,36 @@ def scan(lw: Lowerer, op: Op, args: dict):
     result = leaf(out, x.shape)
     # scan(flip(x)) = flip(reverse scan(x)): the flip stays symbolic, so a flip back cancels it
     return Flipped(result, (dim,), op.name) if flipped is not None else result
+
+
+@register_lowering("roll")
+def roll(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """torch.roll over one dim: the expression with its leaves read rolled (a leaf of size 1 along
+    the dim is the same rolled or not); computed first where a leaf is already rolled or only
+    partly spans the dim."""
+    x = lw.lazy(args["input"])
+    shifts, dims = args.get("shifts"), args.get("dims")
+    shifts = shifts[0] if isinstance(shifts, (list, tuple)) and len(shifts) == 1 else shifts
+    if dims is None or not isinstance(shifts, int) or not x.shape:
+        raise Unsupported(f"roll ({op.name}) by {shifts!r} over {dims!r}: the template rolls one dim by a constant")
+    (dim,) = _dims(dims, len(x.shape), op)
+    x = template_input(lw, op, x)
+    rolled = _rolled(x, dim, shifts)
+    if rolled is None:
+        (name,) = lw.materialize([x])
+        rolled = _rolled(leaf(name, x.shape), dim, shifts)
+    return lw.cover(op, rolled)
+
+
+def _rolled(x: Expr, dim: int, shift: int) -> Expr | None:
+    """x rolled by `shift` along `dim`, or None where a leaf cannot be read rolled."""
+    rank = len(x.shape)
+    mapping: dict[Expr, Expr] = {}
+    for e in leaves_in([x]):
+        along = dim - (rank - len(e.shape))  # the leaf's own dim that broadcasts against `dim`
+        if along < 0 or e.shape[along] == 1:
+            continue
+        if e.shape != x.shape or any(isinstance(flag, tuple) for flag in e.params[1:]):
+            return None
+        mapping[e] = Expr("leaf", params=(*e.params, ("roll", dim, shift)), shape=e.shape)
+    return substitute(x, mapping)
