@@ -149,6 +149,31 @@ def scalar_arguments(exprs: list[Expr]) -> tuple[list[tuple[Expr, str]], str, st
     return (bound, "".join(f", float {name}" for _, name in bound), "".join(f", {name}" for _, name in bound))
 
 
+@dataclass
+class ElementKernel:
+    """What a kernel computing `values` element by element reads and calls: its leaves (argument
+    order) and whether each is read FULL, the Python numbers' parameter names and declarations,
+    and `hi_elem(leaf values..., numbers..., outputs&...)`."""
+
+    leaves: list[Expr]
+    full: list[bool]
+    numbers: list[str]
+    number_params: str
+    number_args: str
+    function: str
+
+    def call(self, values: list[str], results: list[str]) -> str:
+        return f"hi_elem({', '.join(values + self.numbers + results)});"
+
+
+def element_kernel(values: list[Expr]) -> ElementKernel:
+    shape = values[0].shape
+    leaves = leaves_in(values)
+    bound, number_params, number_args = scalar_arguments(values)
+    return ElementKernel(leaves, [read_full(e, shape) for e in leaves], [name for _, name in bound], number_params,
+                         number_args, element_function("hi_elem", leaves, bound, values))
+
+
 def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]], outputs: list[Expr]) -> str:
     """`__device__ void name(float l.., float r.., float& o..)` computing `outputs` for one element."""
     emitter = Emitter(names={e: f"l{k}" for k, e in enumerate(inputs)} | {e: n for e, n in bound})
@@ -203,23 +228,20 @@ def leaf_reads(full: list[bool], vec: bool) -> list[str]:
 def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list[Expr], list[bool]]:
     """One kernel computing `outputs` (same shape, no reductions). Returns the source, the leaves
     in argument order and whether each leaf is read FULL."""
-    shape = outputs[0].shape
-    leaves = leaves_in(outputs)
-    full = [read_full(e, shape) for e in leaves]
+    kernel = element_kernel(outputs)
+    leaves, full, element = kernel.leaves, kernel.full, kernel.function
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
-    bound, scalar_params, scalar_args = scalar_arguments(outputs)
-    names = [name for _, name in bound]
-    element = element_function("hi_elem", leaves, bound, outputs)
     reads = partial(leaf_reads, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
-        "hi_elem(" + ", ".join([f"v{k}.{lane}" for k in range(count)] + names + [f"r{o}.{lane}" for o in range(outs)])
-        + ");" for lane in LANES)
-    scalar_call = "hi_elem(" + ", ".join([f"v{k}" for k in range(count)] + names + [f"o{o}[i]" for o in range(outs)]) + ");"
+        kernel.call([f"v{k}.{lane}" for k in range(count)], [f"r{o}.{lane}" for o in range(outs)]) for lane in LANES)
+    scalar_call = kernel.call([f"v{k}" for k in range(count)], [f"o{o}[i]" for o in range(outs)])
     out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
-    params = ", ".join(p for p in (leaf_params(count), out_params, "long long n_, long long cols_") if p) + scalar_params
-    args = ", ".join(a for a in (leaf_args(count), ", ".join(f"o{o}" for o in range(outs)), "n_, cols_") if a) + scalar_args
+    params = ", ".join(p for p in (leaf_params(count), out_params, "long long n_, long long cols_") if p)
+    params += kernel.number_params
+    args = ", ".join(a for a in (leaf_args(count), ", ".join(f"o{o}" for o in range(outs)), "n_, cols_") if a)
+    args += kernel.number_args
     newline = "\n            "
     body = f"""
 template <typename I, bool VEC>
@@ -256,18 +278,13 @@ def total_source(name: str, value: Expr) -> tuple[KernelSource, list[Expr], list
     writing `value` itself: `{name}_{variant}` leaves one partial sum per block, `{name}_finalize`
     adds them in block order in one block (deterministic, no atomics) and scales the total (1/n
     for a mean). Returns the source, the leaves in argument order and whether each is read FULL."""
-    shape = value.shape
-    leaves = leaves_in([value])
-    full = [read_full(e, shape) for e in leaves]
+    kernel = element_kernel([value])
+    leaves, full, element = kernel.leaves, kernel.full, kernel.function
     count = len(leaves)
-    bound, scalar_params, scalar_args = scalar_arguments([value])
-    names = [name for _, name in bound]
-    element = element_function("hi_elem", leaves, bound, [value])
     rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
-    lanes = "\n            ".join(f"hi_elem({', '.join([f'v{k}.{lane}' for k in range(count)] + names)}, r.{lane});"
-                                  for lane in LANES)
-    params = f"{leaf_params(count)}, float* __restrict__ partial, long long n_, long long cols_{scalar_params}"
-    args = f"{leaf_args(count)}, partial, n_, cols_{scalar_args}"
+    lanes = "\n            ".join(kernel.call([f"v{k}.{lane}" for k in range(count)], [f"r.{lane}"]) for lane in LANES)
+    params = f"{leaf_params(count)}, float* __restrict__ partial, long long n_, long long cols_{kernel.number_params}"
+    args = f"{leaf_args(count)}, partial, n_, cols_{kernel.number_args}"
     newline = "\n            "
     body = f"""
 template <typename I, bool VEC>
@@ -291,7 +308,7 @@ __device__ __forceinline__ void hi_total({params}) {{
             {rowcol}
             {newline.join(leaf_reads(full, False))}
             float r;
-            hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['r'])});
+            {kernel.call([f'v{k}' for k in range(count)], ['r'])}
             acc += r;
         }}
     }}

@@ -13,11 +13,11 @@ reads consecutive inner positions. No atomics: the order of the additions is fix
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaves_in, read_full
+from hiera_core.spaces.custom_cuda.expr import Expr
 from hiera_core.spaces.custom_cuda.fused import (
     LANES,
     KernelSource,
-    element_function,
+    element_kernel,
     entry_guard,
     entry_points,
     epilogue_function,
@@ -25,7 +25,6 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_params,
     leaf_reads,
     leaf_reads_source,
-    scalar_arguments,
 )
 
 SCAN_OPS = {"sum": ("HI_SCAN_OP(a, b) ((a) + (b))", "0.0f"), "prod": ("HI_SCAN_OP(a, b) ((a) * (b))", "1.0f")}
@@ -41,21 +40,16 @@ def scan_source(name: str, value: Expr, op: str, epilogue: Expr | None = None
     if op not in SCAN_OPS:
         raise ValueError(f"unknown scan {op}")
     combine, identity = SCAN_OPS[op]
-    shape = value.shape
-    leaves = leaves_in([value])
-    full = [read_full(e, shape) for e in leaves]
+    kernel = element_kernel([value])
+    leaves, full, element = kernel.leaves, kernel.full, kernel.function
     count = len(leaves)
-    bound, scalar_params, scalar_args = scalar_arguments([value])
-    names = [name for _, name in bound]
-    element = element_function("hi_elem", leaves, bound, [value])
     params = (f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, "
-              f"long long inner_, long long cols_, long long reverse_{scalar_params}")
-    args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_{scalar_args}"
+              f"long long inner_, long long cols_, long long reverse_{kernel.number_params}")
+    args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_{kernel.number_args}"
     newline = "\n                "
-    vec_lanes = newline.join(f"hi_elem({', '.join([f'v{k}.{lane}' for k in range(count)] + names)}, r.{lane});"
-                             for lane in LANES)
-    scalar_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['e[k]'])});"
-    column_call = f"hi_elem({', '.join([f'v{k}' for k in range(count)] + names + ['e'])});"
+    vec_lanes = newline.join(kernel.call([f"v{k}.{lane}" for k in range(count)], [f"r.{lane}"]) for lane in LANES)
+    scalar_call = kernel.call([f"v{k}" for k in range(count)], ["e[k]"])
+    column_call = kernel.call([f"v{k}" for k in range(count)], ["e"])
     rows = f"""
 template <typename I, bool VEC>
 __device__ __forceinline__ void hi_scan({params}) {{
