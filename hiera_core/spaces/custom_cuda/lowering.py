@@ -31,6 +31,7 @@ from hiera_core.spaces.custom_cuda.expr import (
     leaves_in,
     reduced_dim,
     reductions_in,
+    renamed,
     scalar,
     scalars_in,
     without_dim,
@@ -221,20 +222,60 @@ class Lowerer:
         bad = [n for n in e.walk() if (n.is_reduction and (n.args[0].shape, reduced_dim(n)) != rows)
                or (n.op == "dropdim" and (rows is None or e.shape != without_dim(*rows)))]
         if not bad:
-            self._emit_kernel("rows", [e])
+            self._emit_kernel("rows", [self._per_row_views(e, *rows)], value=e)
             return
         innermost = [n for n in bad if not any(m in bad for m in n.args[0].walk())]
         if e in innermost:
             raise Unsupported(f"{self.covers.get(e, 'a value')} is no row kernel's result: reduced over other rows")
         names = self.materialize(innermost)
-        replaced = substitute(e, {n: leaf(name, n.shape) for n, name in zip(innermost, names)})
-        self.materialized[e] = self.materialize([replaced])[0]
+        mapping = {n: leaf(name, n.shape) for n, name in zip(innermost, names)}
+        for node in e.walk():  # a computed row value's dropped dim: a view of it without that dim
+            if node.op == "dropdim" and node.args[0] in mapping:
+                mapping[node] = self._view(mapping[node.args[0]], node.shape)
+        self.materialized[e] = self.materialize([substitute(e, mapping)])[0]
 
-    def _emit_kernel(self, family: str, exprs: list[Expr]) -> None:
-        targets = [self.new_var(self.covers.get(e, "value")) for e in exprs]
-        covers = [self.covers[node] for e in exprs for node in e.walk() if node in self.covers]
+    def _view(self, e: Expr, shape: tuple) -> Expr:
+        """Leaf e viewed with `shape`, one dim of size 1 dropped (squeeze) or added (unsqueeze)."""
+        dropped = len(shape) < len(e.shape)
+        longer, shorter = (e.shape, shape) if dropped else (shape, e.shape)
+        dim = next(d for d in range(len(longer)) if longer[d] == 1 and longer[:d] + longer[d + 1:] == shorter)
+        out = self.new_var(f"{e.params[0].removeprefix('v_')}_view")
+        self.steps.append(Step("library", [out], call=f"{e.params[0]}.{'squeeze' if dropped else 'unsqueeze'}({dim})"))
+        return renamed(e, out, shape)
+
+    def _per_row_views(self, e: Expr, row_shape: tuple, dim: int) -> Expr:
+        """e with the leaves its per-row part reads (one value a row, of the rows' dropped shape, as
+        `x.amax(-1) - torch.std(x, -1, keepdim=True).squeeze(-1)` reads the squeezed std) viewed
+        with the row dim kept: the kernel reads them by broadcast like any per-row value."""
+        dropped = without_dim(row_shape, dim)
+        if not dropped:
+            return e
+        kept = row_shape[:dim] + (1,) + row_shape[dim + 1:]
+        views: dict[Expr, Expr] = {}
+
+        def rebuild(node: Expr) -> Expr:
+            if node.op == "leaf" or node.is_reduction:
+                return node
+            args = []
+            for arg in node.args:
+                if arg.op == "leaf" and arg.shape == dropped and node.shape == dropped:
+                    if arg not in views:
+                        views[arg] = self._view(arg, kept)
+                    args.append(views[arg])
+                else:
+                    args.append(rebuild(arg))
+            return Expr(node.op, tuple(args), node.params, node.shape)
+
+        return rebuild(e)
+
+    def _emit_kernel(self, family: str, exprs: list[Expr], value: Expr | None = None) -> None:
+        """A kernel computing `exprs`; `value`: the one expression it stands for, where `exprs` is
+        that expression rewritten for the kernel (its per-row leaves viewed)."""
+        targets = [self.new_var(self.covers.get(value or e, "value")) for e in exprs]
+        covers = [self.covers[node] for e in ([value] if value is not None else exprs) for node in e.walk()
+                  if node in self.covers]
         self.steps.append(Step(family, targets, exprs=exprs, covers=list(dict.fromkeys(covers))))
-        for e, target in zip(exprs, targets):
+        for e, target in zip([value] if value is not None else exprs, targets):
             self.materialized[e] = target
 
     # -- helpers the handlers build with --------------------------------------------------------
