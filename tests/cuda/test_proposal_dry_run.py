@@ -2,15 +2,26 @@
 the CUDA check), so its host side is checked where there is no GPU: the generated forward's Python
 runs on the task's inputs (and a non-contiguous copy of them), each launch passes exactly the
 arguments its kernel entry declares, of the kinds it declares (pointers, 64-bit integers, floats),
-and the outputs have the reference's shapes and dtypes. What the kernels compute is the GPU tests'
-part (test_templates_gpu)."""
+and the outputs have the reference's shapes and dtypes. The examples, the template tasks and every
+suite and proxy task that gets a custom-CUDA candidate. What the kernels compute is the GPU tests'
+part (test_templates_gpu, the suite and proxy benches)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from helpers.cuda_tasks import EXTRA_TASKS, TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
+from helpers.cuda_tasks import (
+    EXTRA_TASKS,
+    TASKS,
+    build_proposal,
+    candidate_for,
+    example_task,
+    extra_task,
+    load_task,
+    task_context,
+)
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("cuda.core")
@@ -46,8 +57,13 @@ def flat(value) -> list:
     return list(value) if isinstance(value, (tuple, list)) else [value]
 
 
-def dry_run(task) -> None:
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def dry_run(task, must_have_candidate: bool = True) -> None:
     _, candidate = candidate_for(task_context(task))
+    if candidate is None and not must_have_candidate:
+        return
     assert candidate is not None, task.path.stem
     namespace = build_proposal(task, candidate.code)
     launches = []
@@ -80,3 +96,8 @@ def test_template_task_forward_runs_its_launches_as_its_kernels_declare(name, tm
 @pytest.mark.parametrize("name", sorted(name for name in TASKS if name not in ("small_mlp",)))
 def test_example_forward_runs_its_launches_as_its_kernels_declare(name):
     dry_run(example_task(name))
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(BENCHMARKS)) for p in BENCHMARKS.glob("*/level*/*.py")))
+def test_suite_and_proxy_task_forward_runs_its_launches_as_its_kernels_declare(path):
+    dry_run(load_task(BENCHMARKS / path), must_have_candidate=False)

@@ -594,3 +594,15 @@ def test_a_roll_of_a_partly_broadcast_value_computes_it_first_and_rolls_over_two
     lowering = _lowered("torch.roll(x * x[0], 2, 1) + torch.roll(x, (1, 1), (0, 1))", tmp_path)
     assert [step.family for step in lowering.steps if step.family != "library"] == ["pointwise", "pointwise"]
     assert list(lowering.fallbacks) == ["roll_1"]
+
+
+def test_a_slice_bound_computed_in_the_forward_and_an_integer_tensors_float_stay_in_the_generated_forward(tmp_path):
+    """Llama's rotate_half `x[..., : x.shape[-1] // 2]` names the computed bound, and
+    `position_ids.float()` casts the int64 tensor (before: an undefined name, and the int64 tensor
+    passed on as is)."""
+    ctx = _context("torch.relu(x[..., : x.shape[-1] // 2]) * 2.0 + torch.arange(x.shape[0], device=x.device).float()[:, None]",
+                   tmp_path)
+    _, candidate = candidate_for(ctx)
+    forward = forward_source(candidate.code)
+    assert "slice(None, v_floordiv, None)" in forward
+    assert "= v_arange.float()" in forward, forward

@@ -96,6 +96,8 @@ def ops_from_fx(gm) -> list[Op]:
             return Ref(value.name)
         if isinstance(value, (list, tuple)):
             return type(value)(convert(v) for v in value)
+        if isinstance(value, slice):  # x[..., : x.shape[-1] // 2]: a bound computed in the forward
+            return slice(convert(value.start), convert(value.stop), convert(value.step))
         return value
 
     ops = []

@@ -100,7 +100,10 @@ def contiguous(lw: Lowerer, op: Op, args: dict) -> Any:
 
 @register_lowering(*IDENTITY)
 def identity(lw: Lowerer, op: Op, args: dict) -> Any:
-    return lw.value(args["input"])
+    value = lw.value(args["input"])
+    if op.fn == "float" and not isinstance(value, Expr):  # an int64 tensor's .float() is a real cast
+        raise no_template(op)
+    return value
 
 
 # What `.to(...)` may say besides a dtype and still be a cast: no device, layout or copy.

@@ -346,6 +346,8 @@ class Lowerer:
                     return self.as_bool(resolved)
                 return self.materialize([resolved])[0]
             raise Unsupported(f"{value.name} cannot be used here")
+        if isinstance(value, slice):
+            return f"slice({', '.join(self.render(v, materialize) for v in (value.start, value.stop, value.step))})"
         if isinstance(value, (list, tuple)):
             inner = ", ".join(self.render(v, materialize) for v in value)
             return f"({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple) else f"[{inner}]"
