@@ -43,10 +43,10 @@ def _hiera_leaf(t, shape, full):
     directly, as floats).
     """
     if isinstance(full, tuple):  # (dim, shift): torch.roll of t, read in place with the offset
-        _hiera_check(t)
+        _hiera_check(t, masks=True)
         dim, shift = full
-        read = t.expand(shape).contiguous()
-        return read, 6 | ((-shift) % shape[dim] << 4), math.prod(shape[dim + 1:]), shape[dim]
+        mode = 6 | (8 if t.dtype == torch.bool else 0) | ((-shift) % shape[dim] << 4)
+        return t.expand(shape).contiguous(), mode, math.prod(shape[dim + 1:]), shape[dim]
     _hiera_check(t, masks=not full)
     if t.dtype == torch.bool:
         read, mode, inner, extent = _hiera_leaf_layout(t, shape, False)

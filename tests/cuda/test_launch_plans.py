@@ -204,3 +204,6 @@ def test_a_rolled_leaf_is_read_in_place_with_its_offset_stride_and_size(runtime)
     assert kernel == "k_vec32"  # along dim 0 the four lanes move together; along the last, lane by lane
     assert args[4:8] == [grid.data_ptr(), 6 | (5 << 4), 8, 6]  # roll by 1 of 6: read 5 places on
     assert args[8:12] == [grid.data_ptr(), 6 | (3 << 4), 1, 8]  # roll by -3 of 8: read 3 places on
+    mask = torch.rand(6, 8) > 0.5
+    R._hiera_pointwise("src", "k", (grid, mask), (True, (1, 2)), 1)
+    assert launches[-1][4][4:8] == [mask.data_ptr(), 6 | 8 | (6 << 4), 1, 8]  # a rolled mask: bytes
