@@ -222,7 +222,9 @@ class Lowerer:
         bad = [n for n in e.walk() if (n.is_reduction and (n.args[0].shape, reduced_dim(n)) != rows)
                or (n.op == "dropdim" and (rows is None or e.shape != without_dim(*rows)))]
         if not bad:
-            self._emit_kernel("rows", [self._per_row_views(e, *rows)], value=e)
+            viewed = self._per_row_views(e, *rows)
+            self._emit_kernel("rows", [viewed])
+            self.materialized[e] = self.materialized[viewed]
             return
         innermost = [n for n in bad if not any(m in bad for m in n.args[0].walk())]
         if e in innermost:
@@ -264,18 +266,18 @@ class Lowerer:
                     args.append(views[arg])
                 else:
                     args.append(rebuild(arg))
-            return Expr(node.op, tuple(args), node.params, node.shape)
+            rebuilt = Expr(node.op, tuple(args), node.params, node.shape)
+            if node in self.covers:  # the kernel covers the nodes it computes, viewed leaves or not
+                self.covers.setdefault(rebuilt, self.covers[node])
+            return rebuilt
 
         return rebuild(e)
 
-    def _emit_kernel(self, family: str, exprs: list[Expr], value: Expr | None = None) -> None:
-        """A kernel computing `exprs`; `value`: the one expression it stands for, where `exprs` is
-        that expression rewritten for the kernel (its per-row leaves viewed)."""
-        targets = [self.new_var(self.covers.get(value or e, "value")) for e in exprs]
-        covers = [self.covers[node] for e in ([value] if value is not None else exprs) for node in e.walk()
-                  if node in self.covers]
+    def _emit_kernel(self, family: str, exprs: list[Expr]) -> None:
+        targets = [self.new_var(self.covers.get(e, "value")) for e in exprs]
+        covers = [self.covers[node] for e in exprs for node in e.walk() if node in self.covers]
         self.steps.append(Step(family, targets, exprs=exprs, covers=list(dict.fromkeys(covers))))
-        for e, target in zip([value] if value is not None else exprs, targets):
+        for e, target in zip(exprs, targets):
             self.materialized[e] = target
 
     # -- helpers the handlers build with --------------------------------------------------------
