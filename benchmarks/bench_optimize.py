@@ -80,6 +80,17 @@ def percentiles(values: list[float]) -> str:
     return f"median {numpy.median(values):.1f} s, p90 {numpy.percentile(values, 90):.1f} s (n={len(values)})"
 
 
+def phases(worker_seconds: dict[str, dict]) -> str:
+    """Each worker step's wall seconds and its three longest phases (the judge's and the bench op's)."""
+    steps = []
+    for step, seconds in worker_seconds.items():
+        parts = sorted(((name, took) for name, took in seconds.items() if name not in ("total", "evaluate")),
+                       key=lambda part: -part[1])[:3]
+        inner = ", ".join(f"{name} {took:.1f}" for name, took in parts)
+        steps.append(f"{step} {seconds.get('total', 0.0):.1f}" + (f" ({inner})" if inner else ""))
+    return "; ".join(steps)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tasks", nargs="+", type=Path)
@@ -113,6 +124,8 @@ def main() -> int:
             if warm.get("key_changed") is not None:
                 print(f"    the warm run measured the spec again; key parts that changed: "
                       f"{', '.join(warm['key_changed']) or 'none (no cached entry)'}", flush=True)
+            if cold.get("worker_seconds"):
+                print(f"    cold run, where its time went: {phases(cold['worker_seconds'])}", flush=True)
             for label, run in (("cold", cold), ("warm", warm)):
                 if run["status"] == "error":
                     print(f"    {label} run failed: {run['message']}", flush=True)

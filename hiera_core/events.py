@@ -103,13 +103,13 @@ class Fanout:
 
 @contextmanager
 def stopwatch(seconds: dict, name: str) -> Iterator[None]:
-    """Records the wall seconds the block took as seconds[name] (rounded to 0.01 s), also when it
-    raises: where a run's time went."""
+    """Adds the wall seconds the block took to seconds[name] (rounded to 0.01 s), also when it
+    raises: where a run's time went (a phase entered several times sums its visits)."""
     started = time.monotonic()
     try:
         yield
     finally:
-        seconds[name] = round(time.monotonic() - started, 2)
+        seconds[name] = round(seconds.get(name, 0.0) + time.monotonic() - started, 2)
 
 
 def stage_announcer(path: str | os.PathLike) -> Callable[[str], None]:

@@ -5,7 +5,7 @@ In one process, by one method (`hiera_core.profile.timing.time_module`), it time
 proposal, or the contenders `hiera optimize` re-times) runs in a process of its own, checked
 against the reference the way KernelBench does (fresh random inputs, `allclose` with atol = rtol
 = 1e-2, independently of HIERA's own verifier) and timed against the reference by the judge's
-paired method (hiera_core.verify.judge.retime); each entry carries the reference's figure of its pairing.
+paired method (hiera_core.verify.judge.retime: the proposals checked side by side, then timed one at a time); each entry carries the reference's figure of its pairing.
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
                 result.compile_errors[mode] = error
     with stopwatch(seconds, "time_proposals"):
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
-        for path in request.proposal_paths:
-            # Each proposal in a process of its own, timed against the reference alternately by the judge
-            # here: this process never imports proposal code (hiera_core.verify.judge).
-            result.proposals.append(ProposalTiming.from_dict({"path": path, **retime(task, path, device, trials,
-                                                                                     CHECK_TOLERANCE)}))
+        # Each proposal in a process of its own, timed against the reference alternately by the judge
+        # here: this process never imports proposal code (hiera_core.verify.judge).
+        timed = retime(task, request.proposal_paths, device, trials, CHECK_TOLERANCE) if request.proposal_paths else []
+        for index, (path, entry) in enumerate(zip(request.proposal_paths, timed), 1):
+            seconds.update({f"proposal{index}_{phase}": took for phase, took in entry.pop("seconds", {}).items()})
+            result.proposals.append(ProposalTiming.from_dict({"path": path, **entry}))
     return result
 
 

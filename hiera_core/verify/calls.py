@@ -60,6 +60,7 @@ class CheckedCalls:
         self.seed = seed
         self.result = Verification(False)
         self.reference_call_s = 0.0
+        self.seconds: dict[str, float] = {}  # wall seconds of the judge's phases (events.stopwatch)
         self.folder = tempfile.mkdtemp(prefix="hiera-judge-")
         self.runner = RunnerProcess(self.folder, device)
         # Its start (importing torch, settling the device) overlaps the reference's runs here.

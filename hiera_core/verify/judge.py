@@ -48,21 +48,27 @@ class Judge(CheckedCalls):
     def verify(self, sets: int, profiler: bool) -> bool:
         import torch
 
-        result = self.result
+        from hiera_core.events import stopwatch
+
+        result, seconds = self.result, self.seconds
         base_seed = self.seed
-        input_list = input_sets(self.task, self.device, count=sets, base_seed=base_seed)
-        references = self._reference_runs(self.reference, input_list)
+        with stopwatch(seconds, "reference_runs"):
+            input_list = input_sets(self.task, self.device, count=sets, base_seed=base_seed)
+            references = self._reference_runs(self.reference, input_list)
         result.sets_checked = [self.describe(r.input_set) for r in references]
         self.tolerance = tolerances_for(self.spec, references[0].outputs)
         self.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs) for r in references)
-        self.started()
+        with stopwatch(seconds, "runner_start"):
+            self.started()
         try:
-            self.load("main", self.initial_state)
-            self._audit("importing the candidate")
+            with stopwatch(seconds, "candidate_load"):
+                self.load("main", self.initial_state)
+                self._audit("importing the candidate")
             result.checks.append(Check("load", True))
             for index, reference in enumerate(references):
-                outs = self.run_checked("main", reference, f"v{index}", first=index == 0,
-                                        profile=index == 0 and profiler, after_calls=index > 0)
+                with stopwatch(seconds, "first_call" if index == 0 else "other_sets"):
+                    outs = self.run_checked("main", reference, f"v{index}", first=index == 0,
+                                            profile=index == 0 and profiler, after_calls=index > 0)
                 if index == 0:
                     self.first_outputs = outs
             result.input_sets = len(references)
@@ -75,9 +81,12 @@ class Judge(CheckedCalls):
             self.ask(ReleaseRequest(call_ids=[f"v{index}" for index in range(len(references))]),
                      doing="releasing outputs")
             if profiler:
-                self._check_reference_ops(references[0])
-            self._check_repeats(references)
-            self._check_perturbed_parameters()
+                with stopwatch(seconds, "reference_ops"):
+                    self._check_reference_ops(references[0])
+            with stopwatch(seconds, "repeats"):
+                self._check_repeats(references)
+            with stopwatch(seconds, "perturbed"):
+                self._check_perturbed_parameters()
             self._audit("the calls")
         except Rejected as rejected:
             result.checks.append(rejected.check)
@@ -322,17 +331,19 @@ def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: st
     speedup with its interval, significance, the seed). `device_lock`: the lock file of candidates
     evaluated side by side on this device (hiera_core.worker.devicelock), None when evaluated alone;
     `on_phase`: told "verify" and "time" as each phase starts (the candidate's progress stages)."""
+    from hiera_core.events import stopwatch
     from hiera_core.worker import devicelock
 
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
-        with devicelock.verifying(device_lock, on_phase):
+        with devicelock.verifying(device_lock, on_phase), stopwatch(judge.seconds, "verify"):
             passed = judge.verify(sets, profiler)
-        result: dict = {"verification": judge.result, "seed": judge.seed}
+        result: dict = {"verification": judge.result, "seed": judge.seed, "seconds": judge.seconds}
         if not passed or not timed:
             return result
         try:
-            with devicelock.timing(device_lock, on_phase):
+            # Inside the lock: its wait (other candidates' timings) is the rest of "evaluate".
+            with devicelock.timing(device_lock, on_phase), stopwatch(judge.seconds, "time"):
                 timed_result = judge.time(profile)
         except Rejected as rejected:
             judge.result.add([rejected.check])
@@ -351,52 +362,106 @@ def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: st
         judge.close()
 
 
-def retime(task: Task, candidate_path: str, device: str, trials: list[list], tolerance: float) -> dict:
-    """A proposal checked the way KernelBench checks (`allclose` at `tolerance` on `trials`) and timed
-    against the reference by the judge's paired method, the proposal in a process of its own: the
-    `bench_time` op's figures. {"check", "hiera": its timing or None, "eager": the reference's}."""
-    import torch
+def retime(task: Task, candidate_paths: list[str], device: str, trials: list[list], tolerance: float) -> list[dict]:
+    """Each proposal checked the way KernelBench checks (`allclose` at `tolerance` on `trials`) and
+    timed against the reference by the judge's paired method, each in a process of its own: the
+    `bench_time` op's figures, one {"check", "hiera": its timing or None, "eager": the reference's,
+    "seconds": where its time went} a proposal. The processes start, import and compile their
+    proposals and run the trials side by side (a compile is CPU work, and the trials are not timed);
+    then each is timed alone, with nothing else on the device."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    judge = Judge(task, None, candidate_path, "pytorch", device, run_seed(None))
-    worst = 0.0
+    retimings: list[Retiming] = []
     try:
-        references = [judge.reference_call(judge.reference, InputSet(index, "task", None, inputs))
-                      for index, inputs in enumerate(trials)]
-        judge.tolerance = tolerances_for(None, references[0].outputs)
-        judge.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs) for r in references)
-        judge.started()
-        judge.load("main", judge.initial_state)
-        judge._audit("importing the proposal")
-        for index, reference in enumerate(references):
-            reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
-            outs = reply.tensors[:len(reference.outputs)]
-            count = reply.answer.result.outputs
-            if count != len(reference.outputs):
-                return _kernelbench_failed(f"trial {index}: {count} outputs, the reference "
-                                           f"has {len(reference.outputs)}", worst, "trials")
-            for out, ref in zip(outs, reference.outputs):
-                if out.shape != ref.shape or out.dtype != ref.dtype:
-                    return _kernelbench_failed(f"trial {index}: output {out.dtype}{list(out.shape)}, the reference's "
-                                               f"is {ref.dtype}{list(ref.shape)}", worst, "trials")
-                out64, ref64 = out.double(), ref.double()
-                finite = out64.isfinite() & ref64.isfinite()
-                if finite.any():
-                    worst = max(worst, float((out64 - ref64).abs()[finite].max()))
-                if not torch.allclose(out64, ref64, atol=tolerance, rtol=tolerance, equal_nan=True):
-                    return _kernelbench_failed(f"trial {index}: values differ beyond atol = rtol = {tolerance:g}",
-                                               worst, "trials")
-        timed = judge.time(profile=False)
+        for path in candidate_paths:
+            retimings.append(Retiming(task, path, device, trials, tolerance))
+        with ThreadPoolExecutor(max_workers=max(1, len(retimings)), thread_name_prefix="hiera-retime") as pool:
+            list(pool.map(Retiming.check, retimings))
+        return [retiming.time() for retiming in retimings]
+    finally:
+        for retiming in retimings:
+            retiming.close()
+
+
+class Retiming:
+    """One proposal of `retime`: its runner, the KernelBench check, then its paired timing."""
+
+    def __init__(self, task: Task, candidate_path: str, device: str, trials: list[list], tolerance: float):
+        self.judge = Judge(task, None, candidate_path, "pytorch", device, run_seed(None))
+        self.trials, self.tolerance = trials, tolerance
+        self.worst = 0.0
+        self.failure: dict | None = None  # the answer when the check failed
+
+    def check(self) -> None:
+        """Start the proposal's process, import it and run it on the trials; a failure is kept as its answer."""
+        import torch
+
+        from hiera_core.events import stopwatch
+
+        judge, seconds = self.judge, self.judge.seconds
+        try:
+            with stopwatch(seconds, "reference_runs"):
+                references = [judge.reference_call(judge.reference, InputSet(index, "task", None, inputs))
+                              for index, inputs in enumerate(self.trials)]
+            judge.tolerance = tolerances_for(None, references[0].outputs)
+            judge.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs)
+                                             for r in references)
+            with stopwatch(seconds, "runner_start"):
+                judge.started()
+            with stopwatch(seconds, "candidate_load"):
+                judge.load("main", judge.initial_state)
+                judge._audit("importing the proposal")
+            for index, reference in enumerate(references):
+                with stopwatch(seconds, "first_call" if index == 0 else "trials"):
+                    reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
+                outs = reply.tensors[:len(reference.outputs)]
+                count = reply.answer.result.outputs
+                if count != len(reference.outputs):
+                    self.failure = self._failed(f"trial {index}: {count} outputs, the reference has "
+                                                f"{len(reference.outputs)}", "trials")
+                    return
+                for out, ref in zip(outs, reference.outputs):
+                    if out.shape != ref.shape or out.dtype != ref.dtype:
+                        self.failure = self._failed(f"trial {index}: output {out.dtype}{list(out.shape)}, the "
+                                                    f"reference's is {ref.dtype}{list(ref.shape)}", "trials")
+                        return
+                    out64, ref64 = out.double(), ref.double()
+                    finite = out64.isfinite() & ref64.isfinite()
+                    if finite.any():
+                        self.worst = max(self.worst, float((out64 - ref64).abs()[finite].max()))
+                    if not torch.allclose(out64, ref64, atol=self.tolerance, rtol=self.tolerance, equal_nan=True):
+                        self.failure = self._failed(f"trial {index}: values differ beyond atol = rtol = "
+                                                    f"{self.tolerance:g}", "trials")
+                        return
+        except Rejected as rejected:
+            self.failure = self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
+
+    def time(self) -> dict:
+        """The answer: the paired timing of a proposal that passed its check, else the check's failure."""
+        from hiera_core.events import stopwatch
+
+        if self.failure is not None:
+            return self.failure
+        try:
+            with stopwatch(self.judge.seconds, "time"):
+                timed = self.judge.time(profile=False)
+        except Rejected as rejected:
+            return self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
         failed = next((c for c in timed["checks"] if not c.passed), None)
         if failed:
-            return _kernelbench_failed(f"while timed: {failed.name}: {failed.message}", worst, "judge")
-        check = {"correct": True, "max_abs_error": worst, "trials": len(trials),
-                 "message": f"{len(trials)} random trials within atol = rtol = {tolerance:g}, max abs error "
-                            f"{worst:.2g}"}
-        return {"check": check, "hiera": timed["candidate"].to_dict(), "eager": timed["baseline"].to_dict()}
-    except Rejected as rejected:
-        return _kernelbench_failed(f"{rejected.check.name}: {rejected.check.message}", worst, "judge")
-    finally:
-        judge.close()
+            return self._failed(f"while timed: {failed.name}: {failed.message}", "judge")
+        trials = len(self.trials)
+        check = {"correct": True, "max_abs_error": self.worst, "trials": trials,
+                 "message": f"{trials} random trials within atol = rtol = {self.tolerance:g}, max abs error "
+                            f"{self.worst:.2g}"}
+        return {"check": check, "hiera": timed["candidate"].to_dict(), "eager": timed["baseline"].to_dict(),
+                "seconds": self.judge.seconds}
+
+    def _failed(self, message: str, failed_in: str) -> dict:
+        return {**_kernelbench_failed(message, self.worst, failed_in), "seconds": self.judge.seconds}
+
+    def close(self) -> None:
+        self.judge.close()
 
 
 def _kernelbench_failed(message: str, worst: float, failed_in: str) -> dict:

@@ -116,6 +116,7 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
                           profiler=request.profiler, timed=request.time, profile=request.profile,
                           exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
                           device_lock=request.device_lock, on_phase=on_phase)
+    seconds.update(judged.pop("seconds", {}))
     result = EvaluateResult(**judged, seconds=seconds)
     result.verification.checks.insert(0, static.checks[0])
     return result

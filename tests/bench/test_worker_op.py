@@ -78,7 +78,9 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
     assert result.environment["torch"] == torch.__version__
     # Where the step's time went: the bench prints it per task.
     assert set(result.seconds) == {"load", "time_eager", "compile_default", "compile_max-autotune-no-cudagraphs",
-                                   "time_proposals"}
+                                   "time_proposals", "proposal1_reference_runs", "proposal1_runner_start",
+                                   "proposal1_candidate_load", "proposal1_first_call", "proposal1_trials",
+                                   "proposal1_time"}
     assert all(value >= 0 for value in result.seconds.values())
 
 
@@ -93,9 +95,24 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
 def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
     task = load_task(f"{task_path}::Model")
     trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
-    entry = retime(task, _proposal(task_path, kind), "cpu", trials, CHECK_TOLERANCE)
+    [entry] = retime(task, [_proposal(task_path, kind)], "cpu", trials, CHECK_TOLERANCE)
     check = entry["check"]
     assert entry["hiera"] is None and not check["correct"] and check["message"].startswith(message), check
+
+
+def test_proposals_checked_side_by_side_each_get_their_own_answer(task_path):
+    """Contenders start, import and run their trials at once; a wrong one costs only its own answer,
+    and the right ones are each timed against the reference, in the order given."""
+    task = load_task(f"{task_path}::Model")
+    trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
+    kinds = ["raises_in_forward", "correct", "wrong_values", "correct"]
+    entries = retime(task, [_proposal(task_path, kind) for kind in kinds], "cpu", trials, CHECK_TOLERANCE)
+    assert [entry["check"]["correct"] for entry in entries] == [False, True, False, True]
+    assert entries[0]["check"]["message"].startswith("runs: forward raised RuntimeError: boom")
+    assert entries[2]["check"]["message"].startswith("trial 0: values differ")
+    for entry in (entries[1], entries[3]):
+        assert entry["hiera"]["median_ms"] > 0 and entry["eager"]["median_ms"] > 0
+        assert {"runner_start", "candidate_load", "first_call", "trials", "time"} <= set(entry["seconds"])
 
 
 def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):
