@@ -209,6 +209,12 @@ EXTRA_TASKS = {
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),
+    # A product with a diagonal matrix scales rows or columns: no GEMM, no n*n matrix (odd sizes, a batch).
+    "diagonal_products": ("pointwise_chain", "v, a, b",
+                          "torch.relu(torch.diag(v) @ a), torch.matmul(b, torch.diag(v * self.w)), "
+                          "torch.mm(torch.diag(v.abs()), a) + 1.0",
+                          "[torch.randn(301), torch.randn(301, 77), torch.randn(3, 5, 301)]",
+                          "self.w = nn.Parameter(torch.randn(301))"),
 }
 
 

@@ -48,6 +48,7 @@ MODULE_PARAMS = {
 SIGNATURES = {
     "add": ("input", "other", "alpha"), "sub": ("input", "other", "alpha"), "rsub": ("input", "other", "alpha"),
     "mul": ("input", "other"), "div": ("input", "other", "rounding_mode"), "pow": ("input", "exponent"),
+    "matmul": ("input", "other"), "mm": ("input", "mat2"), "diag": ("input", "diagonal"),
     "maximum": ("input", "other"), "minimum": ("input", "other"),
     "clamp": ("input", "min", "max"), "clamp_min": ("input", "min"), "clamp_max": ("input", "max"),
     "gelu": ("input", "approximate"), "leaky_relu": ("input", "negative_slope", "inplace"),
@@ -149,9 +150,10 @@ class Lowering:
 
     @property
     def family(self) -> str | None:
-        """The template leading this lowering, or None when no kernel fuses anything."""
+        """The template leading this lowering, or None when no kernel fuses anything (a pointwise
+        kernel of one op fuses something when it covers two nodes: a product with a diagonal matrix)."""
         present = {FAMILY_OF_STEP[s.family] for s in self.kernel_steps
-                   if s.family != "pointwise" or fused_op_count(s) >= 2}
+                   if s.family != "pointwise" or fused_op_count(s) >= 2 or len(s.covers) >= 2}
         return next((f for f in FAMILIES if f in present), None)
 
     def describe(self) -> str:

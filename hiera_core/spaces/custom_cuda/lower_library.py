@@ -10,13 +10,14 @@ contiguous output.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.spaces.custom_cuda.expr import Expr
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_reductions import TupleOfReduction, tuple_item
 from hiera_core.spaces.custom_cuda.lower_stencil import PaddedGrid, conv_stencil, stencil_config, window
-from hiera_core.spaces.custom_cuda.lowering import Lowerer, no_template, register_lowering
+from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, no_template, register_lowering
 
 LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm": "torch.mm", "bmm": "torch.bmm",
            "addmm": "torch.addmm", "baddbmm": "torch.baddbmm", "einsum": "torch.einsum",
@@ -27,7 +28,7 @@ LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm
 VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
          "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
 IDENTITY = {"identity", "clone", "float", "detach"}
-_CHOOSING = {"conv2d", "conv3d", "getitem", "contiguous"}  # registered below, each choosing its lowering
+_CHOOSING = {"conv2d", "conv3d", "getitem", "contiguous", "matmul", "mm"}  # registered below, each choosing
 
 
 @register_lowering(*sorted((LIBRARY.keys() | VIEWS) - _CHOOSING))
@@ -77,6 +78,53 @@ def _module_call(lw: Lowerer, op: Op) -> str:
 def conv(lw: Lowerer, op: Op, args: dict) -> Any:
     if (config := stencil_config(lw, op, args)) is not None:
         return conv_stencil(lw, op, args, config)
+    return library(lw, op, args)
+
+
+@dataclass
+class DiagonalMatrix(Deferred):
+    """torch.diag(vector): kept symbolic, since a product with it scales the other factor's rows or
+    columns (one pointwise kernel, no GEMM and no n*n matrix); made by torch.diag where anything else
+    reads it."""
+
+    vector: Expr
+    name: str  # the FX node that makes it
+
+    def computed(self, lw: Lowerer) -> Expr:
+        if id(self) not in lw.deferred_values:
+            (vector,) = lw.materialize([self.vector])
+            out = lw.new_var(self.name)
+            lw.steps.append(Step("library", [out], call=f"torch.diag({vector})", covers=[self.name]))
+            lw.deferred_values[id(self)] = leaf(out, self.vector.shape * 2)
+        return lw.deferred_values[id(self)]
+
+
+@register_lowering("diag")
+def diag(lw: Lowerer, op: Op, args: dict) -> Any:
+    vector = lw.value(args["input"])
+    if isinstance(vector, Expr) and len(vector.shape) == 1 and args.get("diagonal", 0) == 0:
+        return DiagonalMatrix(vector, op.name)
+    return library(lw, op, args)  # a matrix's diagonal, or an offset one
+
+
+@register_lowering("matmul", "mm")
+def matmul(lw: Lowerer, op: Op, args: dict) -> Any:
+    """A product of a matrix (or a batch of them) with a diagonal matrix is a scaling: diag(v) @ B
+    scales B's rows, B @ diag(v) its columns; one pointwise kernel instead of a GEMM over an n*n
+    matrix. The scaling vector's read covers the diag node: the kernel computes both."""
+    other_name = "other" if op.fn == "matmul" else "mat2"
+    left, right = lw.value(args["input"]), lw.value(args[other_name])
+    for diagonal, matrix, unsqueezed in ((left, args[other_name], -1), (right, args["input"], 0)):
+        if not isinstance(diagonal, DiagonalMatrix) or isinstance(lw.value(matrix), DiagonalMatrix):
+            continue
+        other = lw.lazy(matrix)
+        if len(other.shape) < 2:
+            break
+        (vector,) = lw.materialize([diagonal.vector])
+        (n,) = diagonal.vector.shape
+        scale = leaf(f"{vector}.unsqueeze({unsqueezed})", (n, 1) if unsqueezed else (1, n))
+        lw.covers.setdefault(scale, diagonal.name)
+        return lw.node(op, "mul", (scale, other) if unsqueezed else (other, scale))
     return library(lw, op, args)
 
 
