@@ -209,6 +209,13 @@ EXTRA_TASKS = {
     "broadcast_chain": ("pointwise_chain", "x, y", "torch.maximum(torch.tanh(x * self.scale + y), self.floor)",
                         "[torch.randn(2, 5, 7, 9), torch.randn(2, 1, 7, 9)]",
                         "self.scale = nn.Parameter(torch.randn(5, 1, 1)); self.floor = nn.Parameter(torch.zeros(9))"),
+    # Class losses over (N, C) scores: logsumexp minus the target's score in one row kernel; rows whose
+    # target is ignore_index (3 here, drawn among the targets) count nothing, and the mean skips them.
+    "class_losses": ("row_reduction", "p, t",
+                     "self.loss(p * 2.0 + self.b, t), F.cross_entropy(p, t, reduction='none'), "
+                     "F.nll_loss(F.log_softmax(p, dim=1), t, reduction='sum')",
+                     "[torch.randn(53, 37), torch.randint(0, 37, (53,))]",
+                     "self.loss = nn.CrossEntropyLoss(ignore_index=3); self.b = nn.Parameter(torch.randn(37))"),
     # A product with a diagonal matrix scales rows or columns: no GEMM, no n*n matrix (odd sizes, a batch).
     "diagonal_products": ("pointwise_chain", "v, a, b",
                           "torch.relu(torch.diag(v) @ a), torch.matmul(b, torch.diag(v * self.w)), "

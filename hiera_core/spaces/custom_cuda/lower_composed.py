@@ -1,6 +1,6 @@
 """Lowerings of ops that are compositions of the templates' pieces, as Inductor decomposes them:
 vector norms and F.normalize, logsumexp, variance and standard deviation, the smooth L1, Huber,
-triplet margin and KL divergence losses, cosine similarity, and the activations with a threshold
+triplet margin, KL divergence, cross-entropy and NLL losses, cosine similarity, and the activations with a threshold
 or a weight (hardshrink, softshrink, PReLU). Each is written out in pointwise expressions, row
 reductions (one row kernel with its prologue and epilogue), a dim reduction or a total, so it
 fuses with what surrounds it instead of ending a kernel. Pure (no torch).
@@ -196,6 +196,48 @@ def kl_div(lw: Lowerer, op: Op, args: dict) -> Expr:
     if reduction_kind == "none":
         return lw.cover(op, loss)
     return total(lw, op, lw.cover(op, loss), reduction_kind == "mean", per_first_dim=reduction_kind == "batchmean")
+
+
+@register_lowering("cross_entropy", "nll_loss")
+def class_loss(lw: Lowerer, op: Op, args: dict) -> Expr:
+    """Over (N, C) scores and int64 class targets: cross entropy is the row's logsumexp minus its
+    target's score (one row kernel reading the scores once: no log-softmax written), NLL minus the
+    target's score; the target's score is gathered by PyTorch (N values). Rows whose target is
+    ignore_index count nothing; a mean divides by the rows that count, as torch does."""
+    module = lw.resolver.module(op.target) if op.op == "call_module" else None
+    names = ("reduction", "ignore_index", "weight", "label_smoothing")
+    source = {k: getattr(module, k) for k in names if hasattr(module, k)} if module is not None else args
+    reduction_kind, ignore = source.get("reduction", "mean"), source.get("ignore_index", -100)
+    if (source.get("weight") is not None or float(source.get("label_smoothing", 0.0) or 0.0) != 0.0
+            or reduction_kind not in _REDUCTIONS or not isinstance(ignore, int)
+            or args.get("size_average") is not None or args.get("reduce") is not None):
+        raise Unsupported(f"{op.fn} ({op.name}) with class weights, label smoothing or size_average/reduce has "
+                          f"no template")
+    scores = lw.lazy(args["input"])
+    target_ref = args["target"]
+    target_op = lw.ops_by_name.get(getattr(target_ref, "name", ""))
+    if (len(scores.shape) != 2 or target_op is None or target_op.dtype != "int64"
+            or tuple(target_op.shape or ()) != scores.shape[:1]):
+        raise Unsupported(f"{op.fn} ({op.name}) other than of (N, C) scores and N class indices has no template")
+    (held,) = lw.materialize([scores])
+    target = lw.render(target_ref, materialize=True)
+    rows, shape = leaf(held, scores.shape), (scores.shape[0], 1)
+    # clamped: an ignored row's index (-100) must not reach gather; its loss is masked below
+    picked = leaf(f"{held}.gather(1, {target}.clamp(0, {held}.shape[1] - 1).unsqueeze(1))", shape)
+    if op.fn == "cross_entropy":
+        peak = _row("rmax", rows, 1)
+        spread = _row("rsum", _unary("exp", Expr("sub", (rows, peak), (1.0,), rows.shape)), 1)
+        value = Expr("sub", (Expr("add", (peak, _unary("log", spread)), (1.0,), shape), picked), (1.0,), shape)
+    else:
+        value = _unary("neg", picked)
+    # as floats: a byte mask's four-lane reads made the 64-bit total kernel spill
+    counted = leaf(f"({target} != {ignore}).float().unsqueeze(1)", shape)
+    loss = Expr("where", (counted, value, const(0.0)), shape=shape)
+    if reduction_kind == "none":
+        return lw.cover(op, Expr("dropdim", (loss,), shape=shape[:1]))
+    if reduction_kind == "mean":
+        loss = Expr("div", (loss, leaf(f"({target} != {ignore}).sum().float()", ())), shape=shape)
+    return total(lw, op, lw.cover(op, loss), mean=False)
 
 
 @register_lowering("normalize")
