@@ -175,7 +175,7 @@ class ProfileRequest(WorkerRequest[ProfileResult]):
 
 @dataclass
 class KernelBenchCheck:
-    """A proposal checked as KernelBench checks it (hiera_core.verify.judge.retime)."""
+    """A proposal checked as KernelBench checks it (hiera_core.verify.retime)."""
 
     correct: bool
     message: str

@@ -8,7 +8,7 @@ import torch
 
 from hiera_core.bench.worker_ops import CHECK_SEED, CHECK_TOLERANCE, CHECK_TRIALS, op_bench_time
 from hiera_core.task.load import load_task
-from hiera_core.verify.judge import retime
+from hiera_core.verify.retime import retime
 from hiera_core.worker.isolate import run_worker
 from hiera_core.worker.requests import BenchTimeRequest
 

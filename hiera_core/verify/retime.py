@@ -1,0 +1,122 @@
+"""The bench's check of a proposal file, as KernelBench checks one (`allclose` on fresh random
+trials, independently of HIERA's verifier), and its paired timing against the reference by the
+judge's method (hiera_core.verify.judge): the figures of the `bench_time` op, for `hiera bench` and
+for the fresh-process confirmation of `hiera optimize`'s contenders.
+"""
+
+from __future__ import annotations
+
+from hiera_core.task.load import Task
+from hiera_core.verify.inputs import InputSet
+from hiera_core.verify.judge import Judge, run_seed
+from hiera_core.verify.runner_process import Rejected
+from hiera_core.verify.verdicts import tolerances_for
+
+
+def retime(task: Task, candidate_paths: list[str], device: str, trials: list[list], tolerance: float) -> list[dict]:
+    """Each proposal checked the way KernelBench checks (`allclose` at `tolerance` on `trials`) and
+    timed against the reference by the judge's paired method, each in a process of its own: the
+    `bench_time` op's figures, one {"check", "hiera": its timing or None, "eager": the reference's,
+    "seconds": where its time went} a proposal. The processes start, import and compile their
+    proposals and run the trials side by side (a compile is CPU work, and the trials are not timed);
+    then each is timed alone, with nothing else on the device."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    retimings: list[Retiming] = []
+    try:
+        for path in candidate_paths:
+            retimings.append(Retiming(task, path, device, trials, tolerance))
+        with ThreadPoolExecutor(max_workers=max(1, len(retimings)), thread_name_prefix="hiera-retime") as pool:
+            list(pool.map(Retiming.check, retimings))
+        return [retiming.time() for retiming in retimings]
+    finally:
+        for retiming in retimings:
+            retiming.close()
+
+
+class Retiming:
+    """One proposal of `retime`: its runner, the KernelBench check, then its paired timing."""
+
+    def __init__(self, task: Task, candidate_path: str, device: str, trials: list[list], tolerance: float):
+        self.judge = Judge(task, None, candidate_path, "pytorch", device, run_seed(None))
+        self.trials, self.tolerance = trials, tolerance
+        self.worst = 0.0
+        self.failure: dict | None = None  # the answer when the check failed
+
+    def check(self) -> None:
+        """Start the proposal's process, import it and run it on the trials; a failure is kept as its answer."""
+        import torch
+
+        from hiera_core.events import stopwatch
+
+        judge, seconds = self.judge, self.judge.seconds
+        try:
+            with stopwatch(seconds, "reference_runs"):
+                references = [judge.reference_call(judge.reference, InputSet(index, "task", None, inputs))
+                              for index, inputs in enumerate(self.trials)]
+            judge.tolerance = tolerances_for(None, references[0].outputs)
+            judge.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs)
+                                             for r in references)
+            with stopwatch(seconds, "runner_start"):
+                judge.started()
+            with stopwatch(seconds, "candidate_load"):
+                judge.load("main", judge.initial_state)
+                judge._audit("importing the proposal")
+            for index, reference in enumerate(references):
+                with stopwatch(seconds, "first_call" if index == 0 else "trials"):
+                    reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
+                outs = reply.tensors[:len(reference.outputs)]
+                count = reply.answer.result.outputs
+                if count != len(reference.outputs):
+                    self.failure = self._failed(f"trial {index}: {count} outputs, the reference has "
+                                                f"{len(reference.outputs)}", "trials")
+                    return
+                for out, ref in zip(outs, reference.outputs):
+                    if out.shape != ref.shape or out.dtype != ref.dtype:
+                        self.failure = self._failed(f"trial {index}: output {out.dtype}{list(out.shape)}, the "
+                                                    f"reference's is {ref.dtype}{list(ref.shape)}", "trials")
+                        return
+                    out64, ref64 = out.double(), ref.double()
+                    finite = out64.isfinite() & ref64.isfinite()
+                    if finite.any():
+                        self.worst = max(self.worst, float((out64 - ref64).abs()[finite].max()))
+                    if not torch.allclose(out64, ref64, atol=self.tolerance, rtol=self.tolerance, equal_nan=True):
+                        self.failure = self._failed(f"trial {index}: values differ beyond atol = rtol = "
+                                                    f"{self.tolerance:g}", "trials")
+                        return
+        except Rejected as rejected:
+            self.failure = self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
+
+    def time(self) -> dict:
+        """The answer: the paired timing of a proposal that passed its check, else the check's failure."""
+        from hiera_core.events import stopwatch
+
+        if self.failure is not None:
+            return self.failure
+        try:
+            with stopwatch(self.judge.seconds, "time"):
+                timed = self.judge.time(profile=False)
+        except Rejected as rejected:
+            return self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
+        failed = next((c for c in timed["checks"] if not c.passed), None)
+        if failed:
+            return self._failed(f"while timed: {failed.name}: {failed.message}", "judge")
+        trials = len(self.trials)
+        check = {"correct": True, "max_abs_error": self.worst, "trials": trials,
+                 "message": f"{trials} random trials within atol = rtol = {self.tolerance:g}, max abs error "
+                            f"{self.worst:.2g}"}
+        return {"check": check, "hiera": timed["candidate"].to_dict(), "eager": timed["baseline"].to_dict(),
+                "seconds": self.judge.seconds}
+
+    def _failed(self, message: str, failed_in: str) -> dict:
+        return {**_kernelbench_failed(message, self.worst, failed_in), "seconds": self.judge.seconds}
+
+    def close(self) -> None:
+        self.judge.close()
+
+
+def _kernelbench_failed(message: str, worst: float, failed_in: str) -> dict:
+    """`failed_in`: "trials" (KernelBench's allclose check of the outputs) or "judge" (one of the
+    judge's checks, while loading, calling or timing)."""
+    return {"check": {"correct": False, "message": message[:600], "max_abs_error": worst, "trials": None,
+                      "failed_in": failed_in}, "hiera": None, "eager": None}
