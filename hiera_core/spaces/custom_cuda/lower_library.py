@@ -91,12 +91,7 @@ class DiagonalMatrix(Deferred):
     name: str  # the FX node that makes it
 
     def computed(self, lw: Lowerer) -> Expr:
-        if id(self) not in lw.deferred_values:
-            (vector,) = lw.materialize([self.vector])
-            out = lw.new_var(self.name)
-            lw.steps.append(Step("library", [out], call=f"torch.diag({vector})", covers=[self.name]))
-            lw.deferred_values[id(self)] = leaf(out, self.vector.shape * 2)
-        return lw.deferred_values[id(self)]
+        return self.made_by_torch(lw, self.vector, "torch.diag({})", self.vector.shape * 2, self.name)
 
 
 @register_lowering("diag")

@@ -29,12 +29,7 @@ class Flipped(Deferred):
     name: str  # the FX node that flips it
 
     def computed(self, lw: Lowerer) -> Expr:
-        if id(self) not in lw.deferred_values:
-            (source,) = lw.materialize([self.source])
-            out = lw.new_var(self.name)
-            lw.steps.append(Step("library", [out], call=f"torch.flip({source}, {self.dims!r})", covers=[self.name]))
-            lw.deferred_values[id(self)] = leaf(out, self.source.shape)
-        return lw.deferred_values[id(self)]
+        return self.made_by_torch(lw, self.source, f"torch.flip({{}}, {self.dims!r})", self.source.shape, self.name)
 
 
 def _dims(value, rank: int, op: Op) -> tuple[int, ...]:

@@ -23,14 +23,9 @@ class PaddedGrid(Deferred):
     name: str  # the pad's FX node
 
     def computed(self, lw: Lowerer) -> Expr:
-        if id(self) not in lw.deferred_values:
-            (source,) = lw.materialize([self.source])
-            out = lw.new_var(self.name)
-            lw.steps.append(Step("library", [out], call=f"torch.nn.functional.pad({source}, {(1, 1) * self.rank!r})",
-                                 covers=[self.name]))
-            lw.deferred_values[id(self)] = leaf(out, tuple(self.source.shape[:-self.rank])
-                                         + tuple(size + 2 for size in self.source.shape[-self.rank:]))
-        return lw.deferred_values[id(self)]
+        shape = tuple(self.source.shape[:-self.rank]) + tuple(size + 2 for size in self.source.shape[-self.rank:])
+        return self.made_by_torch(lw, self.source, f"torch.nn.functional.pad({{}}, {(1, 1) * self.rank!r})", shape,
+                                  self.name)
 
 
 @dataclass

@@ -87,6 +87,16 @@ class Deferred:
     def computed(self, lw: Lowerer) -> Expr:
         raise NotImplementedError
 
+    def made_by_torch(self, lw: Lowerer, source: Expr, call: str, shape: tuple, node: str) -> Expr:
+        """Its value as one PyTorch call on `source` computed makes it (`call` with `{}` where the
+        source goes), once per lowering; the step covers `node`."""
+        if id(self) not in lw.deferred_values:
+            (held,) = lw.materialize([source])
+            out = lw.new_var(node)
+            lw.steps.append(Step("library", [out], call=call.format(held), covers=[node]))
+            lw.deferred_values[id(self)] = leaf(out, shape)
+        return lw.deferred_values[id(self)]
+
 
 class Lowerer:
     """One lowering's state (each node's value so far, the steps emitted, the expressions
