@@ -72,6 +72,11 @@ def knowledge_for(spec: Spec, chain: Chain, outcome, space: str) -> str:
     kernels = (getattr(outcome, "timing", None) or {}).get("kernels") or []
     shares = knowledge.op_shares_of_kernels(kernels) if kernels else knowledge.op_shares_of(spec.ops)
     where = "its profile" if kernels else "the reference's op mix (it was not timed)"
+    if kernels and space == "custom_cuda" and spec.ops and shares.get("other", 0.0) >= 0.5 * sum(shares.values()):
+        # A custom kernel's name is its author's ("relu_scale_add"): it tells no op kind, while the ops
+        # it computes are the reference's.
+        shares = knowledge.op_shares_of(spec.ops)
+        where = "the reference's op mix (its profile's kernels are its own, whose names tell no op)"
     mix = ", ".join(f"{kind} {share:.0%}" for kind, share in sorted(shares.items(), key=lambda kv: -kv[1])[:4])
     entries = knowledge.select(spec.workload_class, shares, space, spec.device, limit=KNOWLEDGE_PER_ROUND)
     fresh = [entry for entry in entries if entry.key not in chain.knowledge_given]

@@ -53,6 +53,22 @@ def test_a_slower_attempt_is_reviewed_and_knowledge_follows_its_profile(tiny_spe
     assert "None: the previous answer was not reviewed." in server.requests[1].last_user
 
 
+def test_a_custom_kernels_bottleneck_is_read_from_the_ops_it_computes_not_its_name(tiny_spec):
+    """A model's kernel named by its author (seen on the H100: 'relu_scale_add' taken as 'other 100%')
+    gets the knowledge of the reference's op mix; a PyTorch candidate's kernels keep theirs."""
+    from types import SimpleNamespace
+
+    from hiera_core.loop.refine_feedback import knowledge_for
+
+    chain = SimpleNamespace(knowledge_given=set())
+    custom = SimpleNamespace(timing={"kernels": [{"name": "relu_scale_add", "ms": 0.14, "share": 1.0}]})
+    text = knowledge_for(tiny_spec, chain, custom, "custom_cuda")
+    assert text.startswith("Bottleneck by the reference's op mix (its profile's kernels are its own, whose names "
+                           "tell no op): pointwise") and "other" not in text.splitlines()[0]
+    compiled = SimpleNamespace(timing={"kernels": [{"name": "aten::clamp", "ms": 0.004, "share": 0.6}]})
+    assert knowledge_for(tiny_spec, chain, compiled, "pytorch").startswith("Bottleneck by its profile: pointwise 60%.")
+
+
 def test_without_reflection_there_is_no_review(tiny_spec, record):
     with ChatServer([Answer(python_answer(WRONG_MODULE)), Answer(python_answer(GOOD_MODULE))]) as server:
         refiner_for(server, tiny_spec, record, FakeEvaluator(), reflection=False).run()
