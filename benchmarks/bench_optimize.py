@@ -63,7 +63,18 @@ def optimize_once(folder: Path, task: str, args, env: dict) -> dict:
             "prepare_s": (seconds.get("prepare") or {}).get("total"),
             "candidates": len(result.get("candidates") or []), "worker_seconds": seconds,
             "outcomes_from_cache": len((result.get("outcome_cache") or {}).get("used") or []),
-            "at_limit": not result.get("candidates") and "no candidate was compiled" in result.get("message", "")}
+            "at_limit": not result.get("candidates") and "no candidate was compiled" in result.get("message", ""),
+            "evaluated": [[c["name"], c["status"], c.get("speedup")] for c in result.get("candidates") or []],
+            "not_generated": not_generated(folder), "plan": result.get("plan", "")}
+
+
+def not_generated(folder: Path) -> list[dict]:
+    """The planned strategies whose generator gave no candidate, with why (the spec cache's record of
+    the prepare step): a strategy the plan ranks but the run never evaluates shows here."""
+    rejected = []
+    for path in (folder / ".hiera" / "cache" / "spec").glob("*.json"):
+        rejected += json.loads(path.read_text()).get("prepared", {}).get("rejected") or []
+    return rejected
 
 
 def changed_key_parts(folder: Path) -> list[str]:
@@ -124,6 +135,11 @@ def main() -> int:
             if warm.get("key_changed") is not None:
                 print(f"    the warm run measured the spec again; key parts that changed: "
                       f"{', '.join(warm['key_changed']) or 'none (no cached entry)'}", flush=True)
+            if cold.get("evaluated"):
+                print("    evaluated: " + ", ".join(f"{name} {status}" + (f" {speedup:.2f}x" if speedup else "")
+                                               for name, status, speedup in cold["evaluated"]), flush=True)
+            for entry in cold.get("not_generated") or []:
+                print(f"    not generated: {entry.get('strategy')}: {entry.get('reason')}", flush=True)
             if cold.get("worker_seconds"):
                 print(f"    cold run, where its time went: {phases(cold['worker_seconds'])}", flush=True)
             for label, run in (("cold", cold), ("warm", warm)):
