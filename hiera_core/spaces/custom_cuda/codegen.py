@@ -53,12 +53,7 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
     return Rendered(code, sources)
 
 
-def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
-    source, call = _template_call(step, name, constant)
-    numbers = scalars_in(step.exprs)  # in the order the generators declare them (s0, s1...)
-    if numbers:
-        call = call[:-1] + f", scalars=({''.join(f'{e.params[0]}, ' for e in numbers)}))"
-    return source, call
+EXPRESSION_FAMILIES = ("pointwise", "rows", "total", "scan")  # kernels generated from element expressions
 
 
 def reads_argument(leaves: list, full: list[bool]) -> tuple:
@@ -67,31 +62,39 @@ def reads_argument(leaves: list, full: list[bool]) -> tuple:
     return tuple(rolled_by(e) or flag for e, flag in zip(leaves, full))
 
 
-def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
+def _kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
+    if step.family in EXPRESSION_FAMILIES:
+        return _expression_kernel_call(step, name, constant)
+    return _template_call(step, name, constant)
+
+
+def _expression_kernel_call(step: Step, name: str, constant: str) -> tuple[str, str]:
+    """A kernel generated from element expressions: its runtime entry takes the leaves, how each is
+    read, the family's own arguments and the Python numbers the expressions read (`scalars=`)."""
     targets = ", ".join(step.targets) + ","
     if step.family == "pointwise":
         kernel, leaves, full = pointwise_source(name, step.exprs)
-        reads = ", ".join(e.params[0] for e in leaves)
-        return kernel.source, (f"{targets} = _hiera_pointwise({constant}, {name!r}, ({reads},), "
-                               f"{reads_argument(leaves, full)!r}, {len(step.exprs)})")
-    if step.family == "rows":
+        entry, own = f"{targets} = _hiera_pointwise", f"{len(step.exprs)}"
+    elif step.family == "rows":
         first = reductions_in(step.exprs)[0]
         row_shape, dim = first.args[0].shape, reduced_dim(first)
         kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape, dim)
-        reads = ", ".join(e.params[0] for e in leaves)
         along = "" if dim == len(row_shape) - 1 else f", dim={dim}"
-        return kernel.source, (f"{targets} = _hiera_rows({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
-                               f"{tuple(kinds)!r}, {cached}{along})")
-    if step.family == "total":
+        entry, own = f"{targets} = _hiera_rows", f"{tuple(kinds)!r}, {cached}{along}"
+    elif step.family == "total":
         kernel, leaves, full = total_source(name, step.exprs[0])
-        reads = ", ".join(e.params[0] for e in leaves)
-        return kernel.source, (f"{step.targets[0]} = _hiera_total({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
-                               f"{step.config['divide']!r})")
-    if step.family == "scan":
+        entry, own = f"{step.targets[0]} = _hiera_total", f"{step.config['divide']!r}"
+    else:
         kernel, leaves, full = scan_source(name, step.exprs[0], step.config["op"], step.config.get("epilogue"))
-        reads = ", ".join(e.params[0] for e in leaves)
-        return kernel.source, (f"{step.targets[0]} = _hiera_scan({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
-                               f"{step.config['dim']}, {step.config['reverse']})")
+        entry, own = f"{step.targets[0]} = _hiera_scan", f"{step.config['dim']}, {step.config['reverse']}"
+    reads = ", ".join(e.params[0] for e in leaves)
+    numbers = scalars_in(step.exprs)  # in the order the generators declare them (s0, s1...)
+    scalars = f", scalars=({''.join(f'{e.params[0]}, ' for e in numbers)})" if numbers else ""
+    return kernel.source, (f"{entry}({constant}, {name!r}, ({reads},), {reads_argument(leaves, full)!r}, "
+                           f"{own}{scalars})")
+
+
+def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     (target,) = step.targets
     config = step.config
     if step.family == "reduce":

@@ -117,7 +117,6 @@ __device__ __forceinline__ float4 hi_ld4(const float* __restrict__ p, int mode, 
 """
 
 
-
 def leaf_reads_source(leaves: list[Expr]) -> str:
     """LEAF_READS, with the rolled read compiled in only where a leaf is read rolled (its 64-bit
     index arithmetic in every kernel made ptxas spill the 64-bit builds)."""
