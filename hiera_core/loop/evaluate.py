@@ -29,6 +29,7 @@ GRAPH_GAIN_SHARE = 0.9
 # A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
 # GPU work is within this factor of it (host_bound_refinements).
 GRAPH_RIVAL_SHARE = 1.25
+MOST_REFINEMENTS = 2  # host_bound_refinements: the host-bound candidate and at most one rival
 NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own start may take (ncu gets the rest)
 
 
@@ -59,7 +60,7 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     if chosen[0].space == "pytorch":
         rivals = [o for o in bound if o.space != "pytorch"
                   and o.timing["gpu_median_ms"] <= GRAPH_RIVAL_SHARE * chosen[0].timing["gpu_median_ms"]]
-        chosen += rivals[:1]
+        chosen += rivals[:MOST_REFINEMENTS - 1]
     refinements = []
     for outcome in chosen:
         why = (f"{outcome.name} is host-bound: {outcome.timing['gpu_median_ms']:.4g} ms of GPU work, "

@@ -19,7 +19,14 @@ from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Emit, Event
 from hiera_core.index_entry import SpecEntry
 from hiera_core.llm.record import LLMRecord
-from hiera_core.loop.evaluate import evaluate_side_by_side, hardware_counters, host_bound_refinements, run_candidate
+from hiera_core.loop.confirm import CONFIRM_TRIES
+from hiera_core.loop.evaluate import (
+    MOST_REFINEMENTS,
+    evaluate_side_by_side,
+    hardware_counters,
+    host_bound_refinements,
+    run_candidate,
+)
 from hiera_core.loop.outcome_cache import OutcomeCache
 from hiera_core.loop.reference import at_roofline_limit, prepare_reference
 from hiera_core.loop.result import propose
@@ -44,10 +51,14 @@ def optimize(address: str, settings: Settings, emit: Emit) -> OptimizeResult:
                            f"budget {settings.budget} candidates ({mode})", progress=0.0,
                            data={"run": session.run.id, "address": session.address, "device": settings.device,
                                  "mode": config.mode_line(), "warnings": config.warnings}))
+        # Started now, they are ready when the candidates come (preparing the reference takes seconds).
+        session.start_warm_workers(settings.budget, CONFIRM_TRIES)
         return _optimize(session)
     except HieraError as error:
         session.fail(error)
         raise
+    finally:
+        session.close_warm_workers()
 
 
 def _optimize(session: Session) -> OptimizeResult:
@@ -79,6 +90,12 @@ def _optimize(session: Session) -> OptimizeResult:
         return propose(session, spec, plan, [], [], nothing_tried=at_limit)
     jobs = settings.jobs or default_jobs(settings.device)
     lock = str(run.path / "device.lock") if jobs > 1 else None
+    if session.warm is not None:
+        # Replacements for the claimed warm workers, as many as the evaluations still to come need: the
+        # candidates past the first warm workers, the profile's refinements, a model's samples.
+        samples = session.llm_config.samples if session.llm_config.enabled else 0
+        session.warm.replacements = max(0, len(candidates) + MOST_REFINEMENTS + samples
+                                          - session.warm.started(runners=1))
     if session.llm_config.enabled:
         plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
         candidates = [candidate for candidate, _ in evaluated]
@@ -95,6 +112,8 @@ def _optimize(session: Session) -> OptimizeResult:
     outcomes += evaluate_side_by_side(
         refinements, lambda index, refinement: run_candidate(session, refinement, spec, first + index, total,
                                                              device_lock=lock)[0], jobs)
+    if session.warm is not None:
+        session.warm.replacements = 0  # none starts while the confirmation times its contenders
     return propose(session, spec, plan, candidates, outcomes)
 
 

@@ -25,6 +25,7 @@ from hiera_core.store import Run, Store, iso_time, task_key
 from hiera_core.task.load import choose_class, read_source, split_address
 from hiera_core.worker.isolate import Placement, run_worker
 from hiera_core.worker.requests import Result, WorkerRequest
+from hiera_core.worker.warm import WarmPool
 
 # A candidate's evaluation calls it this many times at most (input sets, determinism, warm-up, timed
 # iterations); one this many times slower than the reference, or hanging, is stopped. The floor
@@ -48,6 +49,8 @@ class Settings:
     # Candidates evaluated side by side (each compiles and verifies while another may; timing is
     # exclusive, hiera_core.worker.devicelock); None: default_jobs(device).
     jobs: int | None = None
+    # Workers started ahead of the candidates (hiera_core.worker.warm); None: default_warm_workers.
+    warm_workers: int | None = None
     # Use the reference's cached spec when one matches (--no-cache: measure afresh, and cache that)
     cache: bool = True
     # CLI flags for the model (None: not given; hiera_core.llm.config merges env, pyproject, editor)
@@ -85,6 +88,12 @@ def default_jobs(device: str) -> int:
     if device != "cuda":
         return 1
     return max(1, min(4, len(os.sched_getaffinity(0)) // 4))
+
+
+def default_warm_workers(device: str, jobs: int) -> int:
+    """On a GPU, one a candidate evaluated side by side; on a CPU none: a worker starting while a
+    candidate is timed would take the cores that timing measures."""
+    return jobs if device == "cuda" else 0
 
 
 def default_device() -> str:
@@ -132,6 +141,7 @@ class Session:
         self.resumed = None  # optimize --resume: the run it continues (hiera_core.llm.resume.ResumedRun)
         self.spec_parts: dict | None = None  # what the reference's spec cache key is made of (None: untold)
         self.outcome_cache: OutcomeCache | None = None  # optimize: candidate outcomes and confirmations
+        self.warm: WarmPool | None = None  # optimize: workers started ahead of its steps (start_warm_workers)
         # Wall seconds of each worker step, by its log name: {"total", and the phases it reports}.
         self.worker_seconds: dict[str, dict] = {}
         # Candidates being evaluated: name -> (index, total, its stage), for the progress message.
@@ -161,9 +171,28 @@ class Session:
         with stopwatch(seconds, "total"):
             result = run_worker(request, timeout_s=timeout_s or self.settings.timeout_s, doing=doing,
                                 log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
-                                placement=self.settings.placement, timeout_hint=timeout_hint)
+                                placement=self.settings.placement, timeout_hint=timeout_hint, warm=self.warm)
         seconds.update(getattr(result, "seconds", {}))
         return result
+
+    def start_warm_workers(self, evaluations: int, confirmation_runners: int) -> None:
+        """Workers started now for the steps to come (hiera_core.worker.warm): `evaluations` with a
+        runner each, and one with `confirmation_runners` for the fresh-process confirmation; none
+        where default_warm_workers says so. Closed when the run ends (`close_warm_workers`)."""
+        settings = self.settings
+        warm = settings.warm_workers
+        if warm is None:
+            warm = default_warm_workers(settings.device, settings.jobs or default_jobs(settings.device))
+        if warm <= 0:
+            return
+        self.warm = WarmPool(self.run.path / "logs" / "warm", device=settings.device, python=settings.python,
+                             placement=settings.placement, cache_root=str(self.store.cache_root))
+        self.warm.add(min(warm, evaluations), 1)
+        self.warm.add(1, confirmation_runners)
+
+    def close_warm_workers(self) -> None:
+        if self.warm is not None:
+            self.warm.close()
 
     def candidate_stage(self, name: str, stage: str, index: int, total: int) -> None:
         """`name` (index of total) entered `stage` (CANDIDATE_STAGES): one stage event saying what it

@@ -5,7 +5,6 @@ aliasing checked against the reference's. Imports torch lazily: worker processes
 
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -14,7 +13,7 @@ from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
 from hiera_core.verify.inputs import POISON_BYTE, InputSet, clone_inputs, forward_parameter_names, tensors_equal
 from hiera_core.verify.repro import FailingInputs
-from hiera_core.verify.runner_process import Rejected, Reply, RunnerProcess
+from hiera_core.verify.runner_process import Rejected, Reply, runner_for
 from hiera_core.verify.verdicts import Check, Verification, compare, patch_check_name, trivial_output
 from hiera_core.worker.channel import BadMessage, ChannelClosed, ChannelTimeout
 from hiera_core.worker.messages import (
@@ -61,8 +60,7 @@ class CheckedCalls:
         self.result = Verification(False)
         self.reference_call_s = 0.0
         self.seconds: dict[str, float] = {}  # wall seconds of the judge's phases (events.stopwatch)
-        self.folder = tempfile.mkdtemp(prefix="hiera-judge-")
-        self.runner = RunnerProcess(self.folder, device)
+        self.runner = runner_for(device)
         # Its start (importing torch, settling the device) overlaps the reference's runs here.
         # On CPU both processes use the same intra-op threads: torch's default, or `cpu_threads` where
         # evaluations share the cores (OpenMP threads beyond the free cores stall for whole time
@@ -87,10 +85,7 @@ class CheckedCalls:
         self._float64_models: dict[int, object] = {}
 
     def close(self) -> None:
-        import shutil
-
         self.runner.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
 
     # ---- talking to the runner ---------------------------------------------------------------------
 

@@ -249,7 +249,7 @@ class Judge(CheckedCalls):
         self.ask(TimingSetsRequest(slot=self.timed_slot, sets=sets), tensors, doing="receiving the timing sets")
         remote = RemoteSide(self)
         rolls = self._rolls_keep_outputs_finite(values)
-        driver = PairedTiming(local, remote, self.device, rolls, self._check_timed_output(values))
+        driver = PairedTiming(local, remote, self.device, rolls, self._check_timed_output(values), self.seconds)
         baseline, candidate = driver.run()
         checks = list(driver.checks)
         if baseline is None:

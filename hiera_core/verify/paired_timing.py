@@ -86,8 +86,10 @@ class PairedTiming:
     reference's output on the same values; each candidate step's wall time, measured here, must
     be explained by the times it reports plus the step's measured overhead."""
 
-    def __init__(self, reference: LocalSide, candidate: RemoteSide, device: str, rolls: bool, check_output):
+    def __init__(self, reference: LocalSide, candidate: RemoteSide, device: str, rolls: bool, check_output,
+                 seconds: dict | None = None):
         self.sides = (reference, candidate)
+        self.seconds = seconds if seconds is not None else {}  # wall seconds of its parts (events.stopwatch)
         self.device = device
         self.rolls = rolls
         self.check_output = check_output
@@ -106,8 +108,10 @@ class PairedTiming:
 
     def run(self):
         """(reference timing, candidate timing), or (None, None) when a check failed while timing."""
+        self._since = time.monotonic()
         for side in self.sides:
             side.step("warm_up", self.calls(3))
+        self._lap("time_warm_up")
         for attempt in range(1, WINDOW_ATTEMPTS + 1):
             self.excess, self.walls = [], []
             self.make_ms = {"reference": [], "candidate": []}
@@ -124,6 +128,12 @@ class PairedTiming:
                 window.message += f" (in each of {WINDOW_ATTEMPTS} timings taken afresh)"
             self.checks.append(window)
         return timings if all(check.passed for check in self.checks) else (None, None)
+
+    def _lap(self, part: str) -> None:
+        """Adds the wall seconds since the last lap to seconds[part]: where the timing's time went."""
+        now = time.monotonic()
+        self.seconds[part] = round(self.seconds.get(part, 0.0) + now - self._since, 2)
+        self._since = now
 
     def _candidate_step(self, calls: list, reported_ms: float, wall_ms: float, overhead_ms: float) -> None:
         """A candidate step whose wall time counts for the window check (`reported_ms`: its calls and
@@ -192,6 +202,7 @@ class PairedTiming:
                     self._candidate_step(calls, sum(times) + make, wall, overhead)
                     last_calls = calls
         self._maybe_check(last_calls, final=True)
+        self._lap("time_cpu_batches")
         method = ("wall clock, fresh values at new addresses per call, warm-up 3, median of >=5 calls (up to 20 or "
                   "0.5 s), alternating with the other module in steps of 5")
         timings = []
@@ -224,6 +235,7 @@ class PairedTiming:
                 self.make_ms[side.name].append(make / len(calls))
                 if side.name == "candidate":
                     self._candidate_step(calls, len(calls) * float(figures["done_ms"]) + make, wall, overhead)
+        self._lap("time_host_batches")
         head_start, last_calls, unwaited = {}, [], {}
         for side in self.sides:
             loop_queue = statistics.median(float(side.step("noop_event_batch", self.calls(10))[0]["queued_ms"])
@@ -233,6 +245,7 @@ class PairedTiming:
             tails = side.step("tail", self.calls(TAIL_CALLS), head_start[side.name])[0]["tails"]
             empty = side.step("noop_tail", self.calls(TAIL_CALLS), head_start[side.name])[0]["tails"]
             unwaited[side.name] = max(0.0, statistics.median(map(float, tails)) - statistics.median(map(float, empty)))
+        self._lap("time_tails")
         while any(len(e) < 30 or (sum(e) < 250.0 and len(e) < 1000) for e in events.values()):
             for side in self.sides:
                 calls = self.calls(10)
@@ -242,6 +255,7 @@ class PairedTiming:
                     self._maybe_check(calls)
                     last_calls = calls
         self._maybe_check(last_calls, final=True)
+        self._lap("time_event_batches")
         timings = []
         for side in self.sides:
             times, host_times = events[side.name], host[side.name]

@@ -1,14 +1,19 @@
 """The candidate's runner process as the judge sees it: started beside the judge, asked over the
 channel (hiera_core.worker.channel), and rejected (`Rejected`) when it ends, stops answering or
-says something the protocol does not allow.
+says something the protocol does not allow. A worker started ahead of its request (a warm worker,
+hiera_core.worker.warm) starts its runners ahead too (`prestart`): a runner's start (torch, dynamo,
+the GPU's context) takes seconds and needs no task, and one that has run no candidate is as fresh
+as a new one.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -34,10 +39,11 @@ class RunnerProcess:
     """The candidate's process and the channel to it. Started in this process's group, so whatever
     ends the judge's group ends it too; it also dies with its parent (PR_SET_PDEATHSIG)."""
 
-    def __init__(self, folder: str, device: str):
+    def __init__(self, device: str):
         self.device = device
-        judge_file = os.path.join(folder, "to_runner.bin")
-        runner_file = os.path.join(folder, "from_runner.bin")
+        self.folder = tempfile.mkdtemp(prefix="hiera-judge-")  # the channel's tensor files
+        judge_file = os.path.join(self.folder, "to_runner.bin")
+        runner_file = os.path.join(self.folder, "from_runner.bin")
         for path in (judge_file, runner_file):
             with open(path, "wb"):
                 pass
@@ -45,7 +51,7 @@ class RunnerProcess:
         from_runner_read, from_runner_write = os.pipe()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "hiera_core.worker.runner", str(to_runner_read), str(from_runner_write), judge_file,
-             runner_file], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL)
+             runner_file, device], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL)
         os.close(to_runner_read)
         os.close(from_runner_write)
         self.channel = Channel(from_runner_read, to_runner_write, send_path=judge_file, receive_path=runner_file)
@@ -98,3 +104,22 @@ class RunnerProcess:
         """Killed, not asked to exit: it holds nothing to save, and torch's teardown takes a second."""
         self.kill()
         self.channel.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_prestarted: list[RunnerProcess] = []  # started by `prestart`, not yet taken by a judge
+
+
+def prestart(device: str, count: int) -> None:
+    """Start `count` runners for `device` now, for the judges this process will make."""
+    _prestarted.extend(RunnerProcess(device) for _ in range(count))
+
+
+def runner_for(device: str) -> RunnerProcess:
+    """A runner for a judge: one started ahead for `device` that is still alive, else a new one."""
+    while _prestarted:
+        runner = _prestarted.pop(0)
+        if runner.device == device and runner.process.poll() is None:
+            return runner
+        runner.close()
+    return RunnerProcess(device)

@@ -33,6 +33,7 @@ from hiera_core.errors import ErrorKind, HieraError
 if TYPE_CHECKING:  # run_worker imports the records when it runs: their results import the planner,
     # which die_with_parent's users (the candidate's runner, the language server) have no use for
     from hiera_core.worker.requests import Result, WorkerRequest
+    from hiera_core.worker.warm import WarmPool
 
 
 @dataclass(frozen=True)
@@ -191,42 +192,69 @@ def log_tail(path: Path, lines: int = 15) -> str:
     return "\n".join(kept[-lines:])
 
 
+def store_cache_environment(env, cache_root: str | None) -> None:
+    """Inductor's caches (FX graphs, autotuning choices) and Triton's kernels in the store's cache
+    folder `cache_root`, so they persist with the workspace, unless the user named folders of their
+    own: set in `env` (a dict, or os.environ) before torch is imported, and inherited by the
+    processes a worker starts (the candidate's runner)."""
+    if cache_root:
+        env.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root, "inductor"))
+        env.setdefault("TRITON_CACHE_DIR", os.path.join(cache_root, "triton"))
+
+
+def start_worker(arguments: list[str], log_stream, *, device: str, python: str | None = None,
+                 placement: Placement | None = None, cache_root: str | None = None,
+                 stdin=subprocess.DEVNULL, doing: str = "starting a worker") -> subprocess.Popen:
+    """`python -m hiera_core.worker.ops ARGUMENTS` in a process group of its own (so a timeout kills
+    everything it starts: inductor's compile workers, runners), with the allowlisted environment
+    (workers run model-written code: no secrets), on `placement`'s GPU and cores; registered, so
+    that an interrupted run stops it. Its stdout and stderr go to `log_stream`."""
+    env = worker_environment(placement)
+    store_cache_environment(env, cache_root)
+    # On CPU an address-space cap turns runaway allocations into a clean error instead of the
+    # OOM killer; CUDA reserves huge virtual ranges, so no cap there.
+    total = _total_memory()
+    preexec = _limit_memory(int(total * 0.9)) if device == "cpu" and total else None
+    with _running_lock:
+        if _stopped.is_set():
+            raise _interrupted(doing)
+        process = subprocess.Popen([python or sys.executable, "-m", "hiera_core.worker.ops", *arguments],
+                                   stdout=log_stream, stderr=subprocess.STDOUT, stdin=stdin, env=env,
+                                   start_new_session=True, preexec_fn=preexec)
+        _running.add(process)
+    if placement is not None and placement.cpus:
+        # Set from here, not in the child: preexec_fn is unsafe with threads. Popen returns once
+        # the interpreter is exec'd, before it has started any thread, so all of them inherit it.
+        os.sched_setaffinity(process.pid, placement.cpus)
+    return process
+
+
 def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, log_path: Path | None = None,
                python: str | None = None, placement: Placement | None = None,
-               timeout_hint: str | None = None) -> Result:
-    """Run `request`'s op in a child (on `placement`'s GPU and cores when given); returns its result
-    (the request's result_type) or raises HieraError (timeout, crash, user error). `timeout_hint`:
-    what a timeout's hint says instead of the default (the limit is --timeout)."""
+               timeout_hint: str | None = None, warm: WarmPool | None = None) -> Result:
+    """Run `request`'s op in a child (on `placement`'s GPU and cores when given; a warm worker of
+    `warm`'s when one fits, hiera_core.worker.warm); returns its result (the request's result_type)
+    or raises HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says
+    instead of the default (the limit is --timeout)."""
     from hiera_core.worker.requests import WorkerReply
 
-    device = request.device
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
         request_path = Path(folder) / "request.json"
         result_path = Path(folder) / "result.json"
         request_path.write_text(json.dumps(request.to_dict(), default=str), encoding="utf-8")
         log = log_path or Path(folder) / "worker.log"
         log.parent.mkdir(parents=True, exist_ok=True)
-        env = worker_environment(placement)  # workers run model-written code: no secrets
-        # On CPU an address-space cap turns runaway allocations into a clean error instead of the
-        # OOM killer; CUDA reserves huge virtual ranges, so no cap there.
-        total = _total_memory()
-        preexec = _limit_memory(int(total * 0.9)) if device == "cpu" and total else None
         started = time.monotonic()
-        with open(log, "ab") as log_stream:
-            process = subprocess.Popen([python or sys.executable, "-m", "hiera_core.worker.ops", str(request_path),
-                                        str(result_path)], stdout=log_stream, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True,
-                                       preexec_fn=preexec)
-            with _running_lock:
-                _running.add(process)
-                stopped = _stopped.is_set()
+        claimed = warm.claim(python, request, placement) if warm is not None else None
+        try:
+            if claimed is not None:
+                process = claimed.send(str(request_path), str(result_path))
+            else:
+                with open(log, "ab") as log_stream:
+                    process = start_worker([str(request_path), str(result_path)], log_stream, device=request.device,
+                                           python=python, placement=placement, cache_root=request.cache_root,
+                                           doing=doing)
             try:
-                if stopped:
-                    raise _interrupted(doing)
-                if placement is not None and placement.cpus:
-                    # Set from here, not in the child: preexec_fn is unsafe with threads. Popen returns once
-                    # the interpreter is exec'd, before it has started any thread, so all of them inherit it.
-                    os.sched_setaffinity(process.pid, placement.cpus)
                 code = process.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 kill_group(process)
@@ -241,6 +269,9 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
                 kill_group(process)  # anything the worker itself started
                 with _running_lock:
                     _running.discard(process)
+        finally:
+            if claimed is not None:
+                claimed.hand_log_to(log)
         elapsed = time.monotonic() - started
         if _stopped.is_set():  # killed by stop_running_workers: not a crash to diagnose
             raise _interrupted(doing)

@@ -1,6 +1,7 @@
 """Worker process: runs user code (the reference, candidates) on behalf of the orchestrator.
 
     python -m hiera_core.worker.ops REQUEST.json RESULT.json
+    python -m hiera_core.worker.ops --warm DEVICE RUNNERS   (then the two paths on stdin, as JSON)
 
 The request is one of hiera_core.worker.requests' records (its op and arguments); the result file
 receives a WorkerReply: {"ok": true, "result": the op's result record as a dict} or {"ok": false,
@@ -10,7 +11,9 @@ hiera_core.worker.isolate).
 
 A request's `cache_root` (the store's cache folder) becomes inductor's and Triton's cache folders
 unless the user set TORCHINDUCTOR_CACHE_DIR / TRITON_CACHE_DIR; an evaluation's `stages_path`
-receives the stages the candidate enters (hiera_core.events.stage_announcer).
+receives the stages the candidate enters (hiera_core.events.stage_announcer). With --warm the
+worker starts before its request exists (hiera_core.worker.warm): it imports torch and the judge and
+starts RUNNERS candidate runners while it waits.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
-from hiera_core.worker.isolate import die_with_parent
+from hiera_core.worker.isolate import die_with_parent, store_cache_environment
 from hiera_core.worker.requests import (
     EvaluateRequest,
     EvaluateResult,
@@ -168,24 +171,35 @@ OPS = {"prepare": op_prepare, "evaluate": op_evaluate, "profile": op_profile, "b
        "ncu": op_ncu}
 
 
-def use_store_caches(cache_root: str | None) -> None:
-    """Inductor's caches (FX graphs, autotuning choices) and Triton's kernels in the store, so they
-    persist with the workspace, unless the user named folders of their own; set before torch is
-    imported, and inherited by the processes this one starts (the candidate's runner)."""
-    if cache_root:
-        os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root, "inductor"))
-        os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(cache_root, "triton"))
+def warm_start(device: str, runners: int) -> list[str] | None:
+    """A warm worker's wait for its request: the runners started and the judge's imports done
+    meanwhile; the request's and result's paths, or None when the pool closed its stdin."""
+    from hiera_core.verify.runner_process import prestart
+
+    prestart(device, runners)
+    import torch
+
+
+    if device == "cuda":
+        torch.zeros(1, device="cuda")
+    line = sys.stdin.readline()
+    return json.loads(line) if line.strip() else None
 
 
 def main(argv: list[str]) -> int:
     die_with_parent()  # before any user code: this process and its group end with the run
+    if argv[0] == "--warm":
+        paths = warm_start(argv[1], int(argv[2]))
+        if paths is None:
+            return 0
+        argv = paths
     request_path, result_path = argv
     with open(request_path, encoding="utf-8") as handle:
         data = json.load(handle)
     op = data.get("op")
     try:
         request = WorkerRequest.from_dict(data)
-        use_store_caches(request.cache_root)
+        store_cache_environment(os.environ, request.cache_root)
         reply = WorkerReply(ok=True, result=OPS[op](request).to_dict())
     except HieraError as error:
         reply = WorkerReply(ok=False, error=error.to_dict())

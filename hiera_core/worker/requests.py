@@ -49,7 +49,7 @@ def _timing(data: dict | None) -> Timing | None:
 @dataclass(kw_only=True)
 class WorkerRequest(Generic[Result]):
     """The arguments every op takes: the module's address, the device, and the store's cache folder
-    (inductor's and Triton's caches go there, hiera_core.worker.ops.use_store_caches)."""
+    (inductor's and Triton's caches go there, hiera_core.worker.isolate.store_cache_environment)."""
 
     op: ClassVar[str]
     result_type: ClassVar[type]  # the record the op returns (its Result)
@@ -59,6 +59,10 @@ class WorkerRequest(Generic[Result]):
 
     def to_dict(self) -> dict:
         return {"op": self.op, **asdict(self)}
+
+    def runners(self) -> int:
+        """Candidate runner processes the op starts (a warm worker has them started ahead)."""
+        return 0
 
     @staticmethod
     def from_dict(data: dict) -> WorkerRequest:
@@ -151,6 +155,9 @@ class EvaluateRequest(WorkerRequest[EvaluateResult]):
     cpu_threads: int | None = None  # torch's intra-op threads on CPU; None: torch's default
     device_lock: str | None = None  # file lock serialising timing between side-by-side evaluations
 
+    def runners(self) -> int:
+        return 1
+
 
 @dataclass(kw_only=True)
 class ProfileResult(WorkerResult):
@@ -229,6 +236,9 @@ class BenchTimeRequest(WorkerRequest[BenchTimeResult]):
     proposal_paths: list[str] = field(default_factory=list)
     compile_modes: list[str] = field(default_factory=list)
     time_reference: bool = True  # eager timed alone as well as beside each proposal
+
+    def runners(self) -> int:
+        return len(self.proposal_paths)  # one a proposal (hiera_core.verify.retime)
 
 
 @dataclass(kw_only=True)

@@ -1,6 +1,6 @@
 """The candidate's process: imports the candidate and answers the judge's requests, nothing else.
 
-    python -m hiera_core.worker.runner READ_FD WRITE_FD JUDGE_FILE RUNNER_FILE
+    python -m hiera_core.worker.runner READ_FD WRITE_FD JUDGE_FILE RUNNER_FILE DEVICE
 
 It builds `ModelNew`, loads the state the judge sends, calls the module on the inputs the judge
 sends and sends back what it returned; it times itself by the same steps (hiera_core.profile.steps's
@@ -239,9 +239,9 @@ class Runner:
     # ---- requests ----------------------------------------------------------------------------------
 
     def op_start(self, request: messages.StartRequest, _tensors) -> tuple[messages.StartResult, list]:
-        """Settle the device and the harness before any candidate code runs; record the state."""
+        """Settle the threads and the harness before any candidate code runs; record the state
+        (torch, torch._dynamo and the device were settled when the process started: `warm_up`)."""
         import torch
-        import torch._dynamo
 
         from hiera_core.task.load import load_task
 
@@ -250,8 +250,6 @@ class Runner:
             torch.set_num_threads(request.threads)  # as the judge's (its `cpu_threads`)
         self.path = os.path.abspath(request.path)
         self.task = load_task(request.address)
-        if self.device == "cuda":
-            torch.zeros(1, device="cuda")
         self.baseline = runtime_state()
         self.baseline_kernels = aten_kernels()
         return messages.StartResult(), []
@@ -427,9 +425,21 @@ def _is_oom(error: BaseException) -> bool:
     return isinstance(error, (torch.OutOfMemoryError, MemoryError)) or "can't allocate memory" in str(error).lower()
 
 
+def warm_up(device: str) -> None:
+    """What every candidate's process needs, done before the judge has a task for it (a runner can
+    be started ahead of its candidate: hiera_core.verify.runner_process.prestart): torch, dynamo
+    (which compiled candidates import anyway) and, on a GPU, its context."""
+    import torch
+    import torch._dynamo
+
+    if device == "cuda":
+        torch.zeros(1, device="cuda")
+
+
 def main(argv: list[str]) -> int:
     die_with_parent()  # the judge's PID is in HIERA_PARENT_PID: its death ends this process
-    read_fd, write_fd, judge_file, runner_file = argv
+    read_fd, write_fd, judge_file, runner_file, device = argv
+    warm_up(device)
     channel = Channel(int(read_fd), int(write_fd), send_path=runner_file, receive_path=judge_file)
     try:
         Runner(channel).serve()

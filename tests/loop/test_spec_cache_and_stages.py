@@ -19,7 +19,7 @@ from hiera_core.loop.optimize import optimize
 from hiera_core.loop.reference import cached_prepared, spec_cache_parts
 from hiera_core.loop.session import Session, Settings
 from hiera_core.store import Store, cache_key, source_digest
-from hiera_core.worker.ops import use_store_caches
+from hiera_core.worker.isolate import store_cache_environment
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_no_cache_flag_reaches_the_run(tmp_path, monkeypatch):
 def test_inductor_and_triton_caches_go_to_the_store_unless_the_user_named_theirs(tmp_path, monkeypatch):
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("TRITON_CACHE_DIR", "/my/triton")
-    use_store_caches(str(tmp_path / "cache"))
+    store_cache_environment(os.environ, str(tmp_path / "cache"))
     assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "cache" / "inductor")
     assert os.environ["TRITON_CACHE_DIR"] == "/my/triton"
 

@@ -1,0 +1,171 @@
+"""Warm workers: started before their request, with the candidates' runners started ahead; a request
+they fit runs in one and gets the answer a cold worker gives, with its output in the request's log;
+nothing they start outlives the pool or the step."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from helpers.engine import GOOD_MODULE, WRONG_MODULE, workspace, write_task
+
+from hiera_core.errors import HieraError
+from hiera_core.worker.isolate import kill_group, process_alive, run_worker
+from hiera_core.worker.requests import BenchTimeRequest, PrepareRequest
+from hiera_core.worker.warm import WarmPool
+
+TASK = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Model(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale
+
+        def forward(self, x):
+            print("the reference's forward ran")
+            return torch.relu(x) * self.scale + 1.0
+
+
+    def get_inputs():
+        return [torch.randn(64, 128)]
+
+
+    def get_init_inputs():
+        return [2.0]
+""").lstrip()
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:
+        return []
+
+
+def wait_until(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.1)
+
+
+def tree(pid: int) -> list[int]:
+    found = [pid]
+    for child in children(pid):
+        found += tree(child)
+    return found
+
+
+@pytest.fixture
+def task(tmp_path):
+    folder = workspace(tmp_path)
+    path = write_task(folder, "task.py", TASK)
+    good = write_task(folder, "good.py", TASK + "\n\n" + GOOD_MODULE.split("\n\n\n", 1)[1] + "\n")
+    wrong = write_task(folder, "wrong.py", TASK + "\n\n" + WRONG_MODULE.split("\n\n\n", 1)[1] + "\n")
+    return path, good, wrong
+
+
+def _retime_request(path: Path, proposals: list[Path], cache_root: str | None = None) -> BenchTimeRequest:
+    return BenchTimeRequest(address=str(path), device="cpu", cache_root=cache_root,
+                            proposal_paths=[str(p) for p in proposals], time_reference=False)
+
+
+def test_a_request_in_a_warm_worker_gets_the_cold_workers_answer_and_its_log(task, tmp_path):
+    path, good, wrong = task
+    pool = WarmPool(tmp_path / "warm", device="cpu", cache_root=str(tmp_path / "cache"))
+    try:
+        pool.add(1, 2)
+        worker = pool._idle[0]
+        # Its two runners start before any request exists.
+        wait_until(lambda: len(children(worker.process.pid)) >= 2)
+        request = _retime_request(path, [good, wrong], str(tmp_path / "cache"))
+        warm_log, cold_log = tmp_path / "warm.log", tmp_path / "cold.log"
+        warm = run_worker(request, timeout_s=120, doing="re-timing", log_path=warm_log, warm=pool)
+        cold = run_worker(request, timeout_s=120, doing="re-timing", log_path=cold_log)
+    finally:
+        pool.close()
+    assert [p.check.correct for p in warm.proposals] == [p.check.correct for p in cold.proposals] == [True, False]
+    assert "the reference's forward ran" in warm_log.read_text()  # printed before and after the claim
+    assert not process_alive(worker.process.pid)
+    assert not list((tmp_path / "warm").iterdir())  # its log moved to the request's
+
+
+def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, tmp_path):
+    path, good, _ = task
+    pool = WarmPool(tmp_path / "warm", device="cpu", cache_root=str(tmp_path / "cache"))
+    try:
+        pool.add(1, 1)
+        # Another store (inductor's caches are set before torch is imported), or no runner to start ahead.
+        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
+        assert pool.claim(None, PrepareRequest(address=str(path), device="cpu", cache_root=str(tmp_path / "cache")),
+                          None) is None
+        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is not None
+        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is None  # none left
+    finally:
+        pool.close()
+
+
+def test_a_claim_starts_a_replacement_only_while_replacements_last(task, tmp_path):
+    path, good, _ = task
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    request = _retime_request(path, [good])
+    try:
+        pool.add(1, 1)
+        pool.replacements = 1
+        first = pool.claim(None, request, None)
+        second = pool.claim(None, request, None)
+        assert first is not None and second is not None and pool.claim(None, request, None) is None
+        assert pool.started(runners=1) == 2
+        for worker in (first, second):
+            kill_group(worker.process)
+    finally:
+        pool.close()
+
+
+def test_a_warm_worker_that_died_while_waiting_is_not_claimed(task, tmp_path):
+    path, good, _ = task
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    try:
+        pool.add(1, 1)
+        os.killpg(pool._idle[0].process.pid, 9)
+        pool._idle[0].process.wait(timeout=10)
+        assert pool.claim(None, _retime_request(path, [good]), None) is None
+    finally:
+        pool.close()
+
+
+def test_closing_the_pool_ends_every_unclaimed_worker_and_its_runners(task, tmp_path):
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    pool.add(2, 2)
+    leaders = [worker.process.pid for worker in pool._idle]
+    wait_until(lambda: all(len(children(pid)) >= 2 for pid in leaders))
+    processes = [pid for leader in leaders for pid in tree(leader)]
+    pool.close()
+    wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
+    pool.add(1, 1)  # a closed pool starts nothing
+    assert pool.started(runners=1) == 0
+
+
+def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(tmp_path):
+    folder = workspace(tmp_path)
+    path = write_task(folder, "task.py", TASK)
+    hangs = write_task(folder, "hangs.py", TASK + "\n\nimport time\nwhile True:\n    time.sleep(1)\n")
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    try:
+        pool.add(1, 1)
+        worker = pool._idle[0]
+        wait_until(lambda: children(worker.process.pid))
+        processes = tree(worker.process.pid)
+        with pytest.raises(HieraError, match="did not finish within 20 s") as caught:
+            run_worker(_retime_request(path, [hangs]), timeout_s=20, doing="re-timing", warm=pool)
+        assert caught.value.kind == "timeout"
+        wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
+    finally:
+        pool.close()
