@@ -169,9 +169,10 @@ class Session:
                        **arguments)
         seconds = self.worker_seconds[log_name] = {}
         with stopwatch(seconds, "total"):
+            claimed = self.warm.claim(self.settings.python, request, self.settings.placement) if self.warm else None
             result = run_worker(request, timeout_s=timeout_s or self.settings.timeout_s, doing=doing,
                                 log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
-                                placement=self.settings.placement, timeout_hint=timeout_hint, warm=self.warm)
+                                placement=self.settings.placement, timeout_hint=timeout_hint, claimed=claimed)
         seconds.update(getattr(result, "seconds", {}))
         return result
 

@@ -17,6 +17,7 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,7 +34,6 @@ from hiera_core.errors import ErrorKind, HieraError
 if TYPE_CHECKING:  # run_worker imports the records when it runs: their results import the planner,
     # which die_with_parent's users (the candidate's runner, the language server) have no use for
     from hiera_core.worker.requests import Result, WorkerRequest
-    from hiera_core.worker.warm import WarmPool
 
 
 @dataclass(frozen=True)
@@ -229,11 +229,38 @@ def start_worker(arguments: list[str], log_stream, *, device: str, python: str |
     return process
 
 
+@dataclass
+class WarmWorker:
+    """A worker started before its request (hiera_core.worker.warm), waiting for it on its stdin."""
+
+    process: subprocess.Popen
+    log: Path  # its output until it is claimed, then appended to the request's log (`hand_log_to`)
+    runners: int  # runners started ahead
+
+    def send(self, request_path: str, result_path: str) -> subprocess.Popen:
+        """Give the worker its request; the process to wait for."""
+        try:
+            self.process.stdin.write(json.dumps([request_path, result_path]).encode() + b"\n")
+            self.process.stdin.close()
+        except OSError:  # it died while it waited: run_worker reports its end and its log
+            pass
+        return self.process
+
+    def hand_log_to(self, log: Path) -> None:
+        """Append what it printed to the request's log, where a cold worker would have written it."""
+        try:
+            with open(self.log, "rb") as source, open(log, "ab") as target:
+                shutil.copyfileobj(source, target)
+            self.log.unlink()
+        except OSError:
+            pass
+
+
 def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, log_path: Path | None = None,
                python: str | None = None, placement: Placement | None = None,
-               timeout_hint: str | None = None, warm: WarmPool | None = None) -> Result:
-    """Run `request`'s op in a child (on `placement`'s GPU and cores when given; a warm worker of
-    `warm`'s when one fits, hiera_core.worker.warm); returns its result (the request's result_type)
+               timeout_hint: str | None = None, claimed: WarmWorker | None = None) -> Result:
+    """Run `request`'s op in a child (on `placement`'s GPU and cores when given; in `claimed`, a warm
+    worker started for such requests, when given: hiera_core.worker.warm); returns its result (the request's result_type)
     or raises HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says
     instead of the default (the limit is --timeout)."""
     from hiera_core.worker.requests import WorkerReply
@@ -245,7 +272,6 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
         log = log_path or Path(folder) / "worker.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
-        claimed = warm.claim(python, request, placement) if warm is not None else None
         try:
             if claimed is not None:
                 process = claimed.send(str(request_path), str(result_path))

@@ -239,8 +239,7 @@ class Runner:
     # ---- requests ----------------------------------------------------------------------------------
 
     def op_start(self, request: messages.StartRequest, _tensors) -> tuple[messages.StartResult, list]:
-        """Settle the threads and the harness before any candidate code runs; record the state
-        (torch, torch._dynamo and the device were settled when the process started: `warm_up`)."""
+        """Settle the threads and the harness before any candidate code runs (`warm_up` did torch); record the state."""
         import torch
 
         from hiera_core.task.load import load_task
@@ -426,11 +425,10 @@ def _is_oom(error: BaseException) -> bool:
 
 
 def warm_up(device: str) -> None:
-    """What every candidate's process needs, done before the judge has a task for it (a runner can
-    be started ahead of its candidate: hiera_core.verify.runner_process.prestart): torch, dynamo
-    (which compiled candidates import anyway) and, on a GPU, its context."""
+    """Before its task is known (runner_process.prestart): torch, dynamo, inductor, the GPU's context."""
     import torch
     import torch._dynamo
+    import torch._inductor.compile_fx
 
     if device == "cuda":
         torch.zeros(1, device="cuda")

@@ -13,8 +13,6 @@ process (die_with_parent), as every worker does; `close` kills the ones left unc
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import sys
 import threading
@@ -22,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hiera_core.worker.isolate import Placement, _running, _running_lock, kill_group, start_worker
+from hiera_core.worker.isolate import Placement, WarmWorker, _running, _running_lock, kill_group, start_worker
 
 if TYPE_CHECKING:
     from hiera_core.worker.requests import WorkerRequest
@@ -36,31 +34,6 @@ class WarmKey:
     device: str
     placement: Placement | None
     cache_root: str | None  # inductor's and Triton's cache folders are set before torch is imported
-
-
-@dataclass
-class WarmWorker:
-    process: subprocess.Popen
-    log: Path  # its output until it is claimed, then appended to the request's log (`hand_log_to`)
-    runners: int  # runners started ahead
-
-    def send(self, request_path: str, result_path: str) -> subprocess.Popen:
-        """Give the worker its request; the process to wait for."""
-        try:
-            self.process.stdin.write(json.dumps([request_path, result_path]).encode() + b"\n")
-            self.process.stdin.close()
-        except OSError:  # it died while it waited: run_worker reports its end and its log
-            pass
-        return self.process
-
-    def hand_log_to(self, log: Path) -> None:
-        """Append what it printed to the request's log, where a cold worker would have written it."""
-        try:
-            with open(self.log, "rb") as source, open(log, "ab") as target:
-                shutil.copyfileobj(source, target)
-            self.log.unlink()
-        except OSError:
-            pass
 
 
 class WarmPool:

@@ -87,7 +87,8 @@ def test_a_request_in_a_warm_worker_gets_the_cold_workers_answer_and_its_log(tas
         wait_until(lambda: len(children(worker.process.pid)) >= 2)
         request = _retime_request(path, [good, wrong], str(tmp_path / "cache"))
         warm_log, cold_log = tmp_path / "warm.log", tmp_path / "cold.log"
-        warm = run_worker(request, timeout_s=120, doing="re-timing", log_path=warm_log, warm=pool)
+        warm = run_worker(request, timeout_s=120, doing="re-timing", log_path=warm_log,
+                          claimed=pool.claim(None, request, None))
         cold = run_worker(request, timeout_s=120, doing="re-timing", log_path=cold_log)
     finally:
         pool.close()
@@ -164,7 +165,8 @@ def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(tmp_path):
         wait_until(lambda: children(worker.process.pid))
         processes = tree(worker.process.pid)
         with pytest.raises(HieraError, match="did not finish within 20 s") as caught:
-            run_worker(_retime_request(path, [hangs]), timeout_s=20, doing="re-timing", warm=pool)
+            request = _retime_request(path, [hangs])
+            run_worker(request, timeout_s=20, doing="re-timing", claimed=pool.claim(None, request, None))
         assert caught.value.kind == "timeout"
         wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
     finally:
