@@ -1,7 +1,7 @@
 """Wall time of offline `hiera optimize` per task, cold and then warm (issue 24's figures).
 
     PYTHONPATH=. python benchmarks/bench_optimize.py TASK.py [TASK.py ...] [--device cuda] [--budget 4]
-        [--jobs N] [--timeout S] [--out results.json]
+        [--jobs N] [--warm-workers N] [--timeout S] [--out results.json]
 
 Each task runs in a fresh workspace of its own (a copy of its folder's .py files, so sibling imports
 work) with empty caches: no `.hiera/` (so no cached spec, and inductor's and Triton's caches in the
@@ -47,6 +47,7 @@ def optimize_once(folder: Path, task: str, args, env: dict) -> dict:
     command = [sys.executable, "-m", "hiera_core.cli.main", "optimize", task, "--budget", str(args.budget), "--json"]
     command += ["--device", args.device] if args.device else []
     command += ["--jobs", str(args.jobs)] if args.jobs else []
+    command += ["--warm-workers", str(args.warm_workers)] if args.warm_workers is not None else []
     command += ["--timeout", str(args.timeout)] if args.timeout else []
     started = time.monotonic()
     run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
@@ -108,6 +109,8 @@ def main() -> int:
     parser.add_argument("--device", choices=("cuda", "cpu"), default=None, help="default: hiera's (cuda with a GPU)")
     parser.add_argument("--budget", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=None, help="hiera's --jobs (default: hiera's)")
+    parser.add_argument("--warm-workers", type=int, default=None, help="hiera's --warm-workers (0: none, the "
+                                                                       "steps start their own workers)")
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--out", type=Path, default=None, help="also write the figures as JSON here")
     args = parser.parse_args()

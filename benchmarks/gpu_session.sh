@@ -114,8 +114,9 @@ case "${1:-tests}" in
     ;;
   speed)
     tasks=${TASKS:-"benchmarks/proxy/level1/7_Llama_RMSNorm.py benchmarks/proxy/level2/8_MobileNetV3_SqueezeExcitation.py benchmarks/proxy/level3/2_ResNet50_Bottleneck.py"}
+    # WARM=0: without warm workers, the figures to compare with on the same machine.
     timeout -s INT 570 python3 benchmarks/bench_optimize.py $tasks --device cuda --budget 4 --timeout 240 \
-      --out "$out/bench_optimize.json" 2>&1 | tee "$out/bench_optimize.txt" | tail -30
+      ${WARM:+--warm-workers $WARM} --out "$out/bench_optimize.json" 2>&1 | tee "$out/bench_optimize.txt" | tail -30
     ;;
   llm)
     timeout -s INT 570 python3 -m pytest -m gpu tests/llm/test_llm_gpu.py -v -s --durations=5 \

@@ -165,6 +165,10 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="offline candidates compiled and verified side by side, timed one at a time (default: on a "
                    "GPU one per 4 CPU cores, at most 4; on a CPU 1)")
+@click.option("--warm-workers", type=click.IntRange(0, 16), default=None,
+              help="workers started ahead of the candidates, while the reference is prepared, so none waits for "
+                   "its process and runners to start (default: on a GPU one per side-by-side candidate, each with "
+                   "a GPU context; on a CPU 0); 0: none")
 @click.option("--no-cache", is_flag=True,
               help="measure the reference and evaluate every candidate afresh instead of using the spec, outcomes "
                    "and confirmation cached in .hiera/cache (by the module's and candidates' content and the "
@@ -186,7 +190,7 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
 @click.option("--no-answer-cache", is_flag=True,
               help="ask the model even for prompts it answered in an earlier run (.hiera/cache/llm)")
 @common_output
-def optimize_command(address, budget, device, gpu, timeout, write, jobs, no_cache, model, base_url, plan_model,
+def optimize_command(address, budget, device, gpu, timeout, write, jobs, warm_workers, no_cache, model, base_url, plan_model,
                      samples, token_budget, time_budget, temperature, resume, no_answer_cache, as_json,
                      events) -> None:
     """Plan, implement, verify and profile candidates; propose the best verified one."""
@@ -206,7 +210,8 @@ def optimize_command(address, budget, device, gpu, timeout, write, jobs, no_cach
         raise click.UsageError("give ADDRESS (FILE.py or FILE.py::Class), or --resume RUN")
     options = run_options(address, as_json, events, **flags)
     settings = Settings(device=options.device or default_device(), budget=options.budget, gpu=gpu,
-                        timeout_s=options.timeout_s, write=write, jobs=jobs, cache=not no_cache, resume=resume,
+                        timeout_s=options.timeout_s, write=write, jobs=jobs, warm_workers=warm_workers,
+                        cache=not no_cache, resume=resume,
                         llm=LLMOverrides(**llm_flags, cache=False if no_answer_cache else None))
     if settings.device == "cuda" and not as_json and not events and (missing := custom_cuda_unavailable()):
         stderr.print(missing, highlight=False, markup=False, soft_wrap=True)
