@@ -318,9 +318,14 @@ def classify(op_work_ms: float, launches: int, device: str, limiter: str, host_b
 
 
 def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = False,
-            measure: bool = True) -> Prepared:
-    """Run the reference (or meta-trace it) and build the spec."""
+            measure: bool = True, seconds: dict | None = None) -> Prepared:
+    """Run the reference (or meta-trace it) and build the spec; `seconds` receives the wall seconds
+    of its costlier parts (events.stopwatch)."""
     import torch
+
+    from hiera_core.events import stopwatch
+
+    seconds = {} if seconds is None else seconds
 
     if device == "cuda" and not torch.cuda.is_available():
         raise HieraError("--device cuda was asked for, but torch sees no CUDA GPU", kind=ErrorKind.USAGE,
@@ -329,11 +334,13 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     fits, why = (False, "--meta was given") if force_meta else fits_in_memory(task, device)
     meta_only = not fits
     run_device = "meta" if meta_only else device
-    model = task.build_model(run_device, seed=0)
-    inputs = task.make_inputs(run_device, seed=0)
+    with stopwatch(seconds, "build"):
+        model = task.build_model(run_device, seed=0)
+        inputs = task.make_inputs(run_device, seed=0)
     originals = None if meta_only else clone_inputs(inputs)
     try:
-        out, ops, flops = record_ops(model, inputs)
+        with stopwatch(seconds, "record_ops"):
+            out, ops, flops = record_ops(model, inputs)
     except Exception as error:
         raise task.user_error(error, f"{task.class_name}.forward", task.site.line,
                               "fix forward() or the inputs it is given", ErrorKind.FORWARD) from None
@@ -354,14 +361,17 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         if measure:
             from hiera_core.profile.timing import time_module
 
-            timed = time_module(model, originals, device, profile=False)
+            with stopwatch(seconds, "reference_time"):
+                timed = time_module(model, originals, device, profile=False)
             reference_ms = timed.median_ms
             if device == "cuda":
                 reference_gpu_ms, reference_bound = timed.gpu_median_ms, timed.bound
-            shares = measured_shares(model, originals, device)
+            with stopwatch(seconds, "op_shares"):
+                shares = measured_shares(model, originals, device)
         else:
             not_measured.append("reference time and op time shares: skipped (--no-measure)")
-    graph_module, graph = trace_graph(model, originals if originals is not None else inputs)
+    with stopwatch(seconds, "trace"):
+        graph_module, graph = trace_graph(model, originals if originals is not None else inputs)
 
     peaks = gpus.lookup(gpu) if gpu else (gpus.match_name(torch.cuda.get_device_name()) or
                                            gpus.lookup(torch.cuda.get_device_name())

@@ -42,18 +42,29 @@ from hiera_core.worker.requests import (
 
 def op_prepare(request: PrepareRequest) -> PrepareResult:
     """Spec; with implement=True also the expert plan (unless given) and candidate sources."""
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+
+    seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
+    with stopwatch(seconds, "load"):
+        task = load_task(request.address)
+    prepared = prepare(task, request.device, gpu=request.gpu, force_meta=request.meta, measure=request.measure,
+                       seconds=seconds)
+    result = PrepareResult(spec=prepared.spec, meta_only=prepared.meta_only, seconds=seconds)
+    if not request.implement:
+        return result
+    with stopwatch(seconds, "implement"):
+        _implement(request, task, prepared, result)
+    return result
+
+
+def _implement(request: PrepareRequest, task, prepared, result: PrepareResult) -> None:
+    """The plan (the request's, else the expert planner's) and up to the budget's candidates in `result`."""
     from hiera_core.plan.planner import ExpertPlanner, Plan
     from hiera_core.spaces import strategies
     from hiera_core.spaces.compose import library_variants
     from hiera_core.spaces.strategy import ImplementContext
-    from hiera_core.spec.contract import prepare
-    from hiera_core.task.load import load_task
 
-    task = load_task(request.address)
-    prepared = prepare(task, request.device, gpu=request.gpu, force_meta=request.meta, measure=request.measure)
-    result = PrepareResult(spec=prepared.spec, meta_only=prepared.meta_only)
-    if not request.implement:
-        return result
     plan = result.plan = Plan.from_dict(request.plan) if request.plan else ExpertPlanner().plan(prepared.spec)
     context = ImplementContext(spec=prepared.spec, reference_class=task.class_name, model=prepared.model,
                                example_inputs=prepared.inputs, graph=prepared.graph, device=request.device)
@@ -77,7 +88,6 @@ def op_prepare(request: PrepareRequest) -> PrepareResult:
         if len(candidates) >= request.budget:
             break
         candidates.append(variant)
-    return result
 
 
 def op_evaluate(request: EvaluateRequest) -> EvaluateResult:

@@ -88,6 +88,7 @@ class PrepareResult(WorkerResult):
     plan: Plan | None = None
     candidates: list[Candidate] = field(default_factory=list)
     rejected: list[dict] = field(default_factory=list)  # {"strategy", "reason"}
+    seconds: dict[str, float] = field(default_factory=dict)  # wall seconds of the op's phases
 
     @classmethod
     def _rebuilt(cls, data: dict) -> dict:
