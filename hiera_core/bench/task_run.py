@@ -19,10 +19,11 @@ from hiera_core.events import Emit, Event, stopwatch
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.loop.optimize import optimize
 from hiera_core.loop.run_result import OptimizeResult
-from hiera_core.loop.session import Settings
+from hiera_core.loop.session import Settings, default_warm_workers
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
 from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult
+from hiera_core.worker.warm import WarmPool
 
 
 @dataclass
@@ -60,23 +61,34 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     started = time.monotonic()
     gpu = placement.gpu if placement else None
     record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error", gpu=gpu)
+    # The timing step's worker, started now with its proposal's runner: ready when optimize ends.
+    warm = WarmPool(out / "logs" / "warm", device=settings.device, placement=placement) \
+        if default_warm_workers(settings.device, 1) else None
     try:
-        result = optimize(task.path, settings.engine_settings(placement), emit)
-    except HieraError as error:
-        return _failed(record, "optimize", error, host, started, gpu)
-    _record_optimize(record, result, out)
-    spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
-    emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal", progress=0.99))
-    proposal = str((out / record.proposal).resolve()) if record.proposal else None
-    try:
-        with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
-            request = BenchTimeRequest(address=result.address, device=settings.device,
-                                       proposal_paths=[proposal] if proposal else [],
-                                       compile_modes=list(settings.compile_modes))
-            timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
-                               log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement)
-    except HieraError as error:
-        return _failed(record, "timing", error, host, started, gpu)
+        if warm is not None:
+            warm.add(1, 1)
+        try:
+            result = optimize(task.path, settings.engine_settings(placement), emit)
+        except HieraError as error:
+            return _failed(record, "optimize", error, host, started, gpu)
+        _record_optimize(record, result, out)
+        spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
+        emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) "
+                                                     "and the proposal", progress=0.99))
+        proposal = str((out / record.proposal).resolve()) if record.proposal else None
+        try:
+            with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
+                request = BenchTimeRequest(address=result.address, device=settings.device,
+                                           proposal_paths=[proposal] if proposal else [],
+                                           compile_modes=list(settings.compile_modes))
+                timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
+                                   log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement,
+                                   claimed=warm.claim(None, request, placement) if warm is not None else None)
+        except HieraError as error:
+            return _failed(record, "timing", error, host, started, gpu)
+    finally:
+        if warm is not None:
+            warm.close()
     record.worker_s["bench_time"].update(timed.seconds)
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed.environment, gpu)

@@ -169,7 +169,10 @@ class Session:
                        **arguments)
         seconds = self.worker_seconds[log_name] = {}
         with stopwatch(seconds, "total"):
-            claimed = self.warm.claim(self.settings.python, request, self.settings.placement) if self.warm else None
+            # Steps with runners to start (the candidates', the confirmation's) take the warm workers: the
+            # reference's steps come first, before any worker started with them could be ready.
+            claimed = self.warm.claim(self.settings.python, request, self.settings.placement) \
+                if self.warm and request.runners() else None
             result = run_worker(request, timeout_s=timeout_s or self.settings.timeout_s, doing=doing,
                                 log_path=self.run.path / "logs" / f"{log_name}.log", python=self.settings.python,
                                 placement=self.settings.placement, timeout_hint=timeout_hint, claimed=claimed)

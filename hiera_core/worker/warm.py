@@ -81,8 +81,6 @@ class WarmPool:
         if key != self.key:
             return None
         need = request.runners()
-        if need == 0:  # only the runners' start is worth a worker started ahead
-            return None
         with self._lock:
             for worker in [w for w in self._idle if w.process.poll() is not None]:
                 self._idle.remove(worker)

@@ -13,6 +13,7 @@ import pytest
 from helpers.engine import GOOD_MODULE, WRONG_MODULE, workspace, write_task
 
 from hiera_core.errors import HieraError
+from hiera_core.store import Store
 from hiera_core.worker.isolate import kill_group, process_alive, run_worker
 from hiera_core.worker.requests import BenchTimeRequest, PrepareRequest
 from hiera_core.worker.warm import WarmPool
@@ -103,9 +104,9 @@ def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, tmp_
     pool = WarmPool(tmp_path / "warm", device="cpu", cache_root=str(tmp_path / "cache"))
     try:
         pool.add(1, 1)
-        # Another store (inductor's caches are set before torch is imported), or no runner to start ahead.
+        # Another store (inductor's caches are set before torch is imported), another device.
         assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
-        assert pool.claim(None, PrepareRequest(address=str(path), device="cpu", cache_root=str(tmp_path / "cache")),
+        assert pool.claim(None, PrepareRequest(address=str(path), device="cuda", cache_root=str(tmp_path / "cache")),
                           None) is None
         assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is not None
         assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is None  # none left
@@ -171,3 +172,29 @@ def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(tmp_path):
         wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
     finally:
         pool.close()
+
+
+def test_optimize_runs_its_candidates_and_confirmation_in_warm_workers_and_leaves_none(tmp_path, monkeypatch):
+    from hiera_core.loop.optimize import optimize
+    from hiera_core.loop.session import Settings
+
+    path = write_task(workspace(tmp_path), "task.py", TASK)
+    claims: list[tuple[str, bool]] = []
+    claim = WarmPool.claim
+
+    def recorded(self, python, request, placement):
+        worker = claim(self, python, request, placement)
+        claims.append((request.op, worker is not None))
+        return worker
+
+    monkeypatch.setattr(WarmPool, "claim", recorded)
+    started: list[WarmPool] = []
+    add = WarmPool.add
+    monkeypatch.setattr(WarmPool, "add", lambda self, count, runners: (started.append(self), add(self, count, runners)))
+    result = optimize(str(path), Settings(device="cpu", budget=1, warm_workers=1, cache=False), lambda event: None)
+    assert result.status in ("proposal", "no_improvement")
+    # The reference's step starts its own worker; the candidate and the confirmation get warm ones.
+    assert claims[0] == ("evaluate", True)
+    assert ("bench_time", True) in claims or result.status == "no_improvement"
+    assert not started[0]._idle  # the unclaimed ones were killed, and their logs removed
+    assert not list(Store.for_file(path).run(result.run).path.joinpath("logs", "warm").iterdir())
