@@ -16,6 +16,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +39,12 @@ class WarmKey:
 
 class WarmPool:
     """Warm workers for one run's steps, started by `add` and each sent one request (`claim`). A
-    claim starts a replacement with as many runners while `replacements` (a count) lasts."""
+    claim starts a replacement with as many runners while `replacements` (a count) lasts.
+
+    Every warm worker is started from the pool's own thread, which lives until `close`: a child's
+    parent-death signal fires when the *thread* that started it ends, and a candidate's thread ends
+    before the replacement it started would be claimed (on the H100, every refinement's worker was
+    killed so as the first wave's threads finished)."""
 
     def __init__(self, log_folder: Path, *, device: str, python: str | None = None,
                  placement: Placement | None = None, cache_root: str | None = None):
@@ -50,25 +56,32 @@ class WarmPool:
         self._folder = log_folder  # each warm worker's log until it is claimed
         self._folder.mkdir(parents=True, exist_ok=True)
         self._started: list[int] = []  # the runners of each warm worker started
+        self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hiera-warm")
 
     def add(self, count: int, runners: int) -> None:
-        """Start `count` warm workers with `runners` runners each."""
-        for _ in range(count):
-            with self._lock:
-                if self._closed:
-                    return
-                self._started.append(runners)
-                log = self._folder / f"warm{len(self._started)}.log"
-            with open(log, "ab") as log_stream:
-                process = start_worker(["--warm", self.key.device, str(runners)], log_stream, device=self.key.device,
-                                       python=self.key.python, placement=self.key.placement,
-                                       cache_root=self.key.cache_root, stdin=subprocess.PIPE)
-            with self._lock:
-                if self._closed:
-                    kill_group(process)
-                    _forget(process)
-                    return
+        """Start `count` warm workers with `runners` runners each (returns once they are started)."""
+        try:
+            for started in [self._starter.submit(self._start, runners) for _ in range(count)]:
+                started.result()
+        except RuntimeError:  # closed meanwhile
+            pass
+
+    def _start(self, runners: int) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._started.append(runners)
+            log = self._folder / f"warm{len(self._started)}.log"
+        with open(log, "ab") as log_stream:
+            process = start_worker(["--warm", self.key.device, str(runners)], log_stream, device=self.key.device,
+                                   python=self.key.python, placement=self.key.placement,
+                                   cache_root=self.key.cache_root, stdin=subprocess.PIPE)
+        with self._lock:
+            if not self._closed:
                 self._idle.append(WarmWorker(process, log, runners))
+                return
+        kill_group(process)
+        _forget(process)
 
     def started(self, runners: int) -> int:
         """How many warm workers with `runners` runners were started."""
@@ -93,13 +106,18 @@ class WarmPool:
             refill = self.replacements > 0 and not self._closed
             self.replacements -= refill
         if refill:
-            self.add(1, worker.runners)
+            try:
+                self._starter.submit(self._start, worker.runners)  # not waited for
+            except RuntimeError:  # closed meanwhile
+                pass
         return worker
 
     def close(self) -> None:
         """Kill the warm workers no request claimed; start no more."""
         with self._lock:
             self._closed = True
+        self._starter.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.process.stdin.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -122,11 +123,40 @@ def test_a_claim_starts_a_replacement_only_while_replacements_last(task, tmp_pat
         pool.add(1, 1)
         pool.replacements = 1
         first = pool.claim(None, request, None)
+        wait_until(lambda: pool._idle)  # the replacement, started from the pool's thread
         second = pool.claim(None, request, None)
         assert first is not None and second is not None and pool.claim(None, request, None) is None
         assert pool.started(runners=1) == 2
         for worker in (first, second):
             kill_group(worker.process)
+    finally:
+        pool.close()
+
+
+def test_a_replacement_outlives_the_thread_whose_claim_started_it(task, tmp_path):
+    # A child's parent-death signal fires when the thread that started it ends: a candidate's thread
+    # ends before the replacement its claim started is claimed by the next wave.
+    path, good, _ = task
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    try:
+        pool.add(1, 1)
+        pool.replacements = 1
+        claimed: list = []
+
+        def candidate_thread():
+            claimed.append(pool.claim(None, _retime_request(path, [good]), None))
+            # As a candidate's evaluation: the thread lives on past the replacement's start.
+            wait_until(lambda: pool._idle and children(pool._idle[0].process.pid))
+
+        thread = threading.Thread(target=candidate_thread)
+        thread.start()
+        thread.join()
+        kill_group(claimed[0].process)
+        replacement = pool._idle[0].process
+        time.sleep(1.0)
+        assert replacement.poll() is None
+        assert pool.claim(None, _retime_request(path, [good]), None).process is replacement
+        kill_group(replacement)
     finally:
         pool.close()
 
