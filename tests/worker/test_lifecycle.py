@@ -46,10 +46,34 @@ def wait_until(predicate, timeout: float = 120.0):
     raise AssertionError(f"not within {timeout} s")
 
 
-def start_optimize(folder: Path, task: Path) -> subprocess.Popen:
+def start_optimize(folder: Path, task: Path, *flags: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", str(task), "--device", "cpu"],
-                            cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", str(task), "--device", "cpu",
+                             *flags], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def descendants(pid: int) -> dict[int, int]:
+    """Every process below `pid`, with its parent (from /proc's parent links)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    found, frontier = {}, [pid]
+    while frontier:
+        children = {child: parent for child, parent in parents.items() if parent in frontier}
+        found.update(children)
+        frontier = list(children)
+    return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def worker_pids(folder: Path) -> list[int]:
@@ -97,6 +121,27 @@ def test_a_killed_optimize_takes_its_workers_with_it(tmp_path):
         wait_until(lambda: not any(process_alive(pid) for pid in pids), timeout=10)
     finally:
         for pid in pids if "pids" in locals() else []:
+            if process_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_warm_workers_and_their_runners_end_with_a_stopped_or_killed_optimize(tmp_path, stop):
+    folder = workspace(tmp_path)
+    cli = start_optimize(folder, hanging_task(folder, "sleeping"), "--warm-workers", "2")
+    try:
+        worker_pids(folder)  # the reference's worker hangs in its forward, the warm ones wait
+        # Two for the candidates with a runner each, one for the confirmation with two.
+        wait_until(lambda: sum("hiera_core.worker.runner" in command_line(p) for p in descendants(cli.pid)) >= 4)
+        started = descendants(cli.pid)
+        assert sum("hiera_core.worker.ops --warm" in command_line(pid) for pid, parent in started.items()
+                   if parent == cli.pid) == 3
+        cli.send_signal(stop)
+        cli.communicate(timeout=60)
+        wait_until(lambda: not any(process_alive(pid) for pid in started), timeout=15)
+    finally:
+        cli.kill()
+        for pid in started if "started" in locals() else []:
             if process_alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
