@@ -10,11 +10,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from helpers.engine import REPO, SIMPLE_TASK, workspace, write_task
+from helpers.processes import command_line, descendants, runners_below, wait_until
 
 from hiera_core.store import Store
 from hiera_core.worker import isolate
@@ -36,44 +36,10 @@ def hanging_task(folder: Path, how: str) -> Path:
     return write_task(folder, "hang.py", SIMPLE_TASK.replace("return torch.relu(x) * self.scale + 1.0", body))
 
 
-def wait_until(predicate, timeout: float = 120.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"not within {timeout} s")
-
-
 def start_optimize(folder: Path, task: Path, *flags: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.Popen([sys.executable, "-m", "hiera_core.cli.main", "optimize", str(task), "--device", "cpu",
                              *flags], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def descendants(pid: int) -> dict[int, int]:
-    """Every process below `pid`, with its parent (from /proc's parent links)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parents[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-            except (OSError, ValueError, IndexError):
-                pass
-    found, frontier = {}, [pid]
-    while frontier:
-        children = {child: parent for child, parent in parents.items() if parent in frontier}
-        found.update(children)
-        frontier = list(children)
-    return found
-
-
-def command_line(pid: int) -> str:
-    try:
-        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def worker_pids(folder: Path) -> list[int]:
@@ -132,7 +98,7 @@ def test_warm_workers_and_their_runners_end_with_a_stopped_or_killed_optimize(tm
     try:
         worker_pids(folder)  # the reference's worker hangs in its forward, the warm ones wait
         # Two for the candidates with a runner each, one for the confirmation with two.
-        wait_until(lambda: sum("hiera_core.worker.runner" in command_line(p) for p in descendants(cli.pid)) >= 4)
+        wait_until(lambda: len(runners_below(cli.pid)) >= 4)
         started = descendants(cli.pid)
         assert sum("hiera_core.worker.ops --warm" in command_line(pid) for pid, parent in started.items()
                    if parent == cli.pid) == 3

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.engine import GOOD_MODULE, WRONG_MODULE, workspace, write_task
+from helpers.engine import GOOD_MODULE, SIMPLE_TASK, WRONG_MODULE, workspace, write_task
+from helpers.processes import descendants, runners_below, wait_until
 
 from hiera_core.errors import HieraError
 from hiera_core.store import Store
@@ -19,50 +20,16 @@ from hiera_core.worker.isolate import kill_group, process_alive, run_worker
 from hiera_core.worker.requests import BenchTimeRequest, PrepareRequest
 from hiera_core.worker.warm import WarmPool
 
-TASK = textwrap.dedent("""
-    import torch
-    import torch.nn as nn
+# The reference prints, so its output shows in the step's log.
+TASK = textwrap.dedent(SIMPLE_TASK.replace("return torch.relu(x)", "print(\"the reference's forward ran\")\n"
+                                                                   "            return torch.relu(x)")).lstrip()
 
 
-    class Model(nn.Module):
-        def __init__(self, scale):
-            super().__init__()
-            self.scale = scale
-
-        def forward(self, x):
-            print("the reference's forward ran")
-            return torch.relu(x) * self.scale + 1.0
-
-
-    def get_inputs():
-        return [torch.randn(64, 128)]
-
-
-    def get_init_inputs():
-        return [2.0]
-""").lstrip()
-
-
-def children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(child) for child in handle.read().split()]
-    except OSError:
-        return []
-
-
-def wait_until(predicate, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.1)
-
-
-def tree(pid: int) -> list[int]:
-    found = [pid]
-    for child in children(pid):
-        found += tree(child)
-    return found
+@pytest.fixture
+def pool(tmp_path):
+    warm = WarmPool(tmp_path / "warm", device="cpu")
+    yield warm
+    warm.close()
 
 
 @pytest.fixture
@@ -79,129 +46,101 @@ def _retime_request(path: Path, proposals: list[Path], cache_root: str | None = 
                             proposal_paths=[str(p) for p in proposals], time_reference=False)
 
 
-def test_a_request_in_a_warm_worker_gets_the_cold_workers_answer_and_its_log(task, tmp_path):
+def test_a_request_in_a_warm_worker_gets_the_cold_workers_answer_and_its_log(task, pool, tmp_path):
     path, good, wrong = task
-    pool = WarmPool(tmp_path / "warm", device="cpu", cache_root=str(tmp_path / "cache"))
-    try:
-        pool.add(1, 2)
-        worker = pool._idle[0]
-        # Its two runners start before any request exists.
-        wait_until(lambda: len(children(worker.process.pid)) >= 2)
-        request = _retime_request(path, [good, wrong], str(tmp_path / "cache"))
-        warm_log, cold_log = tmp_path / "warm.log", tmp_path / "cold.log"
-        warm = run_worker(request, timeout_s=120, doing="re-timing", log_path=warm_log,
-                          claimed=pool.claim(None, request, None))
-        cold = run_worker(request, timeout_s=120, doing="re-timing", log_path=cold_log)
-    finally:
-        pool.close()
+    pool.add(1, 2)
+    worker = pool._idle[0]
+    wait_until(lambda: len(runners_below(worker.process.pid)) == 2)  # started before any request exists
+    request = _retime_request(path, [good, wrong])
+    warm_log, cold_log = tmp_path / "warm.log", tmp_path / "cold.log"
+    warm = run_worker(request, timeout_s=120, doing="re-timing", log_path=warm_log,
+                      claimed=pool.claim(None, request, None))
+    cold = run_worker(request, timeout_s=120, doing="re-timing", log_path=cold_log)
     assert [p.check.correct for p in warm.proposals] == [p.check.correct for p in cold.proposals] == [True, False]
-    assert "the reference's forward ran" in warm_log.read_text()  # printed before and after the claim
+    assert "the reference's forward ran" in warm_log.read_text()
     assert not process_alive(worker.process.pid)
     assert not list((tmp_path / "warm").iterdir())  # its log moved to the request's
 
 
-def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, tmp_path):
+def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, pool, tmp_path):
     path, good, _ = task
-    pool = WarmPool(tmp_path / "warm", device="cpu", cache_root=str(tmp_path / "cache"))
-    try:
-        pool.add(1, 1)
-        # Another store (inductor's caches are set before torch is imported), another device.
-        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
-        assert pool.claim(None, PrepareRequest(address=str(path), device="cuda", cache_root=str(tmp_path / "cache")),
-                          None) is None
-        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is not None
-        assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "cache")), None) is None  # none left
-    finally:
-        pool.close()
+    pool.add(1, 1)
+    # Another store (inductor's caches are set before torch is imported), another device.
+    assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
+    assert pool.claim(None, PrepareRequest(address=str(path), device="cuda"), None) is None
+    assert pool.claim(None, _retime_request(path, [good]), None) is not None
+    assert pool.claim(None, _retime_request(path, [good]), None) is None  # none left
 
 
-def test_a_claim_starts_a_replacement_only_while_replacements_last(task, tmp_path):
+def test_a_claim_starts_a_replacement_only_while_replacements_last(task, pool):
     path, good, _ = task
-    pool = WarmPool(tmp_path / "warm", device="cpu")
     request = _retime_request(path, [good])
-    try:
-        pool.add(1, 1)
-        pool.replacements = 1
-        first = pool.claim(None, request, None)
-        wait_until(lambda: pool._idle)  # the replacement, started from the pool's thread
-        second = pool.claim(None, request, None)
-        assert first is not None and second is not None and pool.claim(None, request, None) is None
-        assert pool.started(runners=1) == 2
-        for worker in (first, second):
-            kill_group(worker.process)
-    finally:
-        pool.close()
+    pool.add(1, 1)
+    pool.replacements = 1
+    first = pool.claim(None, request, None)
+    wait_until(lambda: pool._idle)  # the replacement, started from the pool's thread
+    second = pool.claim(None, request, None)
+    assert first is not None and second is not None and pool.claim(None, request, None) is None
+    assert pool.started(runners=1) == 2
+    for worker in (first, second):
+        kill_group(worker.process)
 
 
-def test_a_replacement_outlives_the_thread_whose_claim_started_it(task, tmp_path):
+def test_a_replacement_outlives_the_thread_whose_claim_started_it(task, pool):
     # A child's parent-death signal fires when the thread that started it ends: a candidate's thread
     # ends before the replacement its claim started is claimed by the next wave.
     path, good, _ = task
-    pool = WarmPool(tmp_path / "warm", device="cpu")
-    try:
-        pool.add(1, 1)
-        pool.replacements = 1
-        claimed: list = []
+    pool.add(1, 1)
+    pool.replacements = 1
+    claimed: list = []
 
-        def candidate_thread():
-            claimed.append(pool.claim(None, _retime_request(path, [good]), None))
-            # As a candidate's evaluation: the thread lives on past the replacement's start.
-            wait_until(lambda: pool._idle and children(pool._idle[0].process.pid))
+    def candidate_thread():
+        claimed.append(pool.claim(None, _retime_request(path, [good]), None))
+        # As a candidate's evaluation: the thread lives on past the replacement's start.
+        wait_until(lambda: pool._idle and runners_below(pool._idle[0].process.pid))
 
-        thread = threading.Thread(target=candidate_thread)
-        thread.start()
-        thread.join()
-        kill_group(claimed[0].process)
-        replacement = pool._idle[0].process
-        time.sleep(1.0)
-        assert replacement.poll() is None
-        assert pool.claim(None, _retime_request(path, [good]), None).process is replacement
-        kill_group(replacement)
-    finally:
-        pool.close()
+    thread = threading.Thread(target=candidate_thread)
+    thread.start()
+    thread.join()
+    kill_group(claimed[0].process)
+    replacement = pool._idle[0].process
+    time.sleep(1.0)
+    assert replacement.poll() is None
+    assert pool.claim(None, _retime_request(path, [good]), None).process is replacement
+    kill_group(replacement)
 
 
-def test_a_warm_worker_that_died_while_waiting_is_not_claimed(task, tmp_path):
+def test_a_warm_worker_that_died_while_waiting_is_not_claimed(task, pool):
     path, good, _ = task
-    pool = WarmPool(tmp_path / "warm", device="cpu")
-    try:
-        pool.add(1, 1)
-        os.killpg(pool._idle[0].process.pid, 9)
-        pool._idle[0].process.wait(timeout=10)
-        assert pool.claim(None, _retime_request(path, [good]), None) is None
-    finally:
-        pool.close()
+    pool.add(1, 1)
+    os.killpg(pool._idle[0].process.pid, 9)
+    pool._idle[0].process.wait(timeout=10)
+    assert pool.claim(None, _retime_request(path, [good]), None) is None
 
 
-def test_closing_the_pool_ends_every_unclaimed_worker_and_its_runners(task, tmp_path):
-    pool = WarmPool(tmp_path / "warm", device="cpu")
+def test_closing_the_pool_ends_every_unclaimed_worker_and_its_runners(pool):
     pool.add(2, 2)
     leaders = [worker.process.pid for worker in pool._idle]
-    wait_until(lambda: all(len(children(pid)) >= 2 for pid in leaders))
-    processes = [pid for leader in leaders for pid in tree(leader)]
+    wait_until(lambda: all(len(runners_below(pid)) == 2 for pid in leaders))
+    processes = leaders + [pid for leader in leaders for pid in descendants(leader)]
     pool.close()
     wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
     pool.add(1, 1)  # a closed pool starts nothing
     assert pool.started(runners=1) == 0
 
 
-def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(tmp_path):
-    folder = workspace(tmp_path)
-    path = write_task(folder, "task.py", TASK)
-    hangs = write_task(folder, "hangs.py", TASK + "\n\nimport time\nwhile True:\n    time.sleep(1)\n")
-    pool = WarmPool(tmp_path / "warm", device="cpu")
-    try:
-        pool.add(1, 1)
-        worker = pool._idle[0]
-        wait_until(lambda: children(worker.process.pid))
-        processes = tree(worker.process.pid)
-        with pytest.raises(HieraError, match="did not finish within 20 s") as caught:
-            request = _retime_request(path, [hangs])
-            run_worker(request, timeout_s=20, doing="re-timing", claimed=pool.claim(None, request, None))
-        assert caught.value.kind == "timeout"
-        wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
-    finally:
-        pool.close()
+def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(task, pool):
+    path, _, _ = task
+    hangs = write_task(path.parent, "hangs.py", TASK + "\n\nimport time\nwhile True:\n    time.sleep(1)\n")
+    pool.add(1, 1)
+    worker = pool._idle[0]
+    wait_until(lambda: runners_below(worker.process.pid))
+    processes = [worker.process.pid, *descendants(worker.process.pid)]
+    request = _retime_request(path, [hangs])
+    with pytest.raises(HieraError, match="did not finish within 20 s") as caught:
+        run_worker(request, timeout_s=20, doing="re-timing", claimed=pool.claim(None, request, None))
+    assert caught.value.kind == "timeout"
+    wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
 
 
 def test_optimize_runs_its_candidates_and_confirmation_in_warm_workers_and_leaves_none(tmp_path, monkeypatch):
