@@ -30,6 +30,7 @@ GPU_FIELDS = {
     "temperature.gpu": ("temperature_c", True),
     "power.draw": ("power_draw_w", True),
     "power.limit": ("power_limit_w", True),
+    "memory.total": ("memory_total_mib", True),
 }
 
 

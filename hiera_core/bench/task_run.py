@@ -63,7 +63,7 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error", gpu=gpu)
     # The timing step's worker, started now with its proposal's runner: ready when optimize ends.
     warm = WarmPool(out / "logs" / "warm", device=settings.device, placement=placement) \
-        if default_warm_workers(settings.device, 1) else None
+        if default_warm_workers(settings.device, 1, placement) else None
     try:
         if warm is not None:
             warm.add(1, 1)

@@ -167,8 +167,8 @@ def plan(address, device, gpu, meta, timeout, no_cache, as_json, events, model, 
                    "GPU one per 4 CPU cores, at most 4; on a CPU 1)")
 @click.option("--warm-workers", type=click.IntRange(0, 16), default=None,
               help="workers started ahead of the candidates, while the reference is prepared, so none waits for "
-                   "its process and runners to start (default: on a GPU one per side-by-side candidate, each with "
-                   "a GPU context; on a CPU 0); 0: none")
+                   "its process and runners to start (default: on a GPU one per side-by-side candidate, at most one "
+                   "per 16 GiB of its memory; on a CPU 0); 0: none")
 @click.option("--no-cache", is_flag=True,
               help="measure the reference and evaluate every candidate afresh instead of using the spec, outcomes "
                    "and confirmation cached in .hiera/cache (by the module's and candidates' content and the "

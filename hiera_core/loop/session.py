@@ -90,10 +90,20 @@ def default_jobs(device: str) -> int:
     return max(1, min(4, len(os.sched_getaffinity(0)) // 4))
 
 
-def default_warm_workers(device: str, jobs: int) -> int:
-    """On a GPU, one a candidate evaluated side by side; on a CPU none: a worker starting while a
-    candidate is timed would take the cores that timing measures."""
-    return jobs if device == "cuda" else 0
+WARM_WORKER_GPU_MIB = 16 * 1024  # GPU memory per warm worker: its idle contexts (~0.5 GiB each) stay small beside it
+
+
+def default_warm_workers(device: str, jobs: int, placement: Placement | None = None) -> int:
+    """On a GPU, one a candidate evaluated side by side, fewer on a GPU with little memory (each
+    holds its contexts while it waits: one per WARM_WORKER_GPU_MIB), none where nvidia-smi cannot
+    say; on a CPU none: a worker starting while a candidate is timed would take the cores that
+    timing measures."""
+    if device != "cuda":
+        return 0
+    from hiera_core.bench.environment import gpu_snapshot
+
+    memory = gpu_snapshot(placement.gpu if placement else None).get("memory_total_mib")
+    return min(jobs, int(memory // WARM_WORKER_GPU_MIB)) if isinstance(memory, (int, float)) else 0
 
 
 def default_device() -> str:
@@ -186,7 +196,8 @@ class Session:
         settings = self.settings
         warm = settings.warm_workers
         if warm is None:
-            warm = default_warm_workers(settings.device, settings.jobs or default_jobs(settings.device))
+            warm = default_warm_workers(settings.device, settings.jobs or default_jobs(settings.device),
+                                        settings.placement)
         if warm <= 0:
             return
         self.warm = WarmPool(self.run.path / "logs" / "warm", device=settings.device, python=settings.python,

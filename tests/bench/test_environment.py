@@ -9,7 +9,7 @@ import pytest
 from hiera_core.bench.environment import gpu_snapshot, host_environment, llm_environment, redact_endpoint
 from hiera_core.llm.config import LLMConfig
 
-SMI_ANSWER = "NVIDIA H200, 580.159.04, 1980, 3201, 1980, 3201, P0, 41, 121.35, [N/A]"
+SMI_ANSWER = "NVIDIA H200, 580.159.04, 1980, 3201, 1980, 3201, P0, 41, 121.35, [N/A], 143771"
 
 
 @pytest.fixture
@@ -27,7 +27,8 @@ def test_gpu_snapshot_parses_nvidia_smi(fake_smi, monkeypatch):
     snapshot = gpu_snapshot()
     assert snapshot == {"gpu_name": "NVIDIA H200", "driver": "580.159.04", "sm_clock_mhz": 1980,
                         "mem_clock_mhz": 3201, "max_sm_clock_mhz": 1980, "max_mem_clock_mhz": 3201, "pstate": "P0",
-                        "temperature_c": 41, "power_draw_w": 121.35, "power_limit_w": None}
+                        "temperature_c": 41, "power_draw_w": 121.35, "power_limit_w": None,
+                        "memory_total_mib": 143771}
     args = (fake_smi / "args").read_text().split()
     assert "--format=csv,noheader,nounits" in args and args[-2:] == ["-i", "3"]  # the GPU the workers see
 

@@ -167,3 +167,17 @@ def test_optimize_runs_its_candidates_and_confirmation_in_warm_workers_and_leave
     assert ("bench_time", True) in claims or result.status == "no_improvement"
     assert not started[0]._idle  # the unclaimed ones were killed, and their logs removed
     assert not list(Store.for_file(path).run(result.run).path.joinpath("logs", "warm").iterdir())
+
+
+@pytest.mark.parametrize("memory_mib, warm", [(143771, 4), (81559, 4), (24576, 1), (12288, 0), (None, 0)])
+def test_a_gpu_gets_as_many_warm_workers_as_its_memory_holds_contexts_for(memory_mib, warm, tmp_path, monkeypatch):
+    from hiera_core.loop.session import default_warm_workers
+
+    if memory_mib is not None:  # else no nvidia-smi on PATH: the GPU's memory cannot be told
+        script = tmp_path / "nvidia-smi"
+        script.write_text(f"#!/bin/sh\necho 'NVIDIA GPU, 580.159.04, 1980, 3201, 1980, 3201, P0, 41, 121, 700, "
+                          f"{memory_mib}'\n")
+        script.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert default_warm_workers("cuda", 4) == warm
+    assert default_warm_workers("cpu", 4) == 0
