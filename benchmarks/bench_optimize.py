@@ -66,16 +66,21 @@ def optimize_once(folder: Path, task: str, args, env: dict) -> dict:
             "outcomes_from_cache": len((result.get("outcome_cache") or {}).get("used") or []),
             "at_limit": not result.get("candidates") and "no candidate was compiled" in result.get("message", ""),
             "evaluated": [[c["name"], c["status"], c.get("speedup")] for c in result.get("candidates") or []],
-            "not_generated": not_generated(folder), "plan": result.get("plan", "")}
+            "not_generated": prepared_record(folder, "rejected"), "plan": result.get("plan", ""),
+            "not_planned": [entry for entry in prepared_record(folder, "skipped")
+                            if entry.get("strategy", "").startswith("custom_cuda")
+                            and entry.get("reason") != "does not apply to this workload"]}
 
 
-def not_generated(folder: Path) -> list[dict]:
-    """The planned strategies whose generator gave no candidate, with why (the spec cache's record of
-    the prepare step): a strategy the plan ranks but the run never evaluates shows here."""
-    rejected = []
+def prepared_record(folder: Path, part: str) -> list[dict]:
+    """From the spec cache's record of the prepare step: "rejected", the planned strategies whose
+    generator gave no candidate, or "skipped", the strategies the plan left out; each with why. A
+    strategy that the run never evaluates shows in one of them."""
+    found = []
     for path in (folder / ".hiera" / "cache" / "spec").glob("*.json"):
-        rejected += json.loads(path.read_text()).get("prepared", {}).get("rejected") or []
-    return rejected
+        prepared = json.loads(path.read_text()).get("prepared", {})
+        found += (prepared if part == "rejected" else prepared.get("plan") or {}).get(part) or []
+    return found
 
 
 def changed_key_parts(folder: Path) -> list[str]:
@@ -143,6 +148,8 @@ def main() -> int:
                                                for name, status, speedup in cold["evaluated"]), flush=True)
             for entry in cold.get("not_generated") or []:
                 print(f"    not generated: {entry.get('strategy')}: {entry.get('reason')}", flush=True)
+            for entry in cold.get("not_planned") or []:
+                print(f"    not planned: {entry.get('strategy')}: {entry.get('reason')}", flush=True)
             if cold.get("worker_seconds"):
                 print(f"    cold run, where its time went: {phases(cold['worker_seconds'])}", flush=True)
             for label, run in (("cold", cold), ("warm", warm)):

@@ -260,9 +260,9 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
                python: str | None = None, placement: Placement | None = None,
                timeout_hint: str | None = None, claimed: WarmWorker | None = None) -> Result:
     """Run `request`'s op in a child (on `placement`'s GPU and cores when given; in `claimed`, a warm
-    worker started for such requests, when given: hiera_core.worker.warm); returns its result (the request's result_type)
-    or raises HieraError (timeout, crash, user error). `timeout_hint`: what a timeout's hint says
-    instead of the default (the limit is --timeout)."""
+    worker started for such requests, when given: hiera_core.worker.warm); returns its result (the
+    request's result_type) or raises HieraError (timeout, crash, user error). `timeout_hint`: what
+    a timeout's hint says instead of the default (the limit is --timeout)."""
     from hiera_core.worker.requests import WorkerReply
 
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
@@ -293,8 +293,7 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
                 raise
             finally:
                 kill_group(process)  # anything the worker itself started
-                with _running_lock:
-                    _running.discard(process)
+                unregister(process)
         finally:
             if claimed is not None:
                 claimed.hand_log_to(log)
@@ -320,6 +319,12 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
         raise HieraError(f"{doing}: the worker process {reason} after {elapsed:.1f} s", kind=ErrorKind.CRASH,
                          hint="see the log below; a CUDA fault or a crash in native code ends the worker",
                          details={"log": tail})
+
+
+def unregister(process: subprocess.Popen) -> None:
+    """`process` (ended, or killed by its owner) no longer among the workers an interruption stops."""
+    with _running_lock:
+        _running.discard(process)
 
 
 def kill_group(process: subprocess.Popen) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hiera_core.worker.isolate import Placement, WarmWorker, _running, _running_lock, kill_group, start_worker
+from hiera_core.worker.isolate import Placement, WarmWorker, kill_group, start_worker, unregister
 
 if TYPE_CHECKING:
     from hiera_core.worker.requests import WorkerRequest
@@ -44,7 +44,7 @@ class WarmPool:
     Every warm worker is started from the pool's own thread, which lives until `close`: a child's
     parent-death signal fires when the *thread* that started it ends, and a candidate's thread ends
     before the replacement it started would be claimed (on the H100, every refinement's worker was
-    killed so as the first wave's threads finished)."""
+    killed as soon as the first wave's threads finished)."""
 
     def __init__(self, log_folder: Path, *, device: str, python: str | None = None,
                  placement: Placement | None = None, cache_root: str | None = None):
@@ -81,7 +81,7 @@ class WarmPool:
                 self._idle.append(WarmWorker(process, log, runners))
                 return
         kill_group(process)
-        _forget(process)
+        unregister(process)
 
     def started(self, runners: int) -> int:
         """How many warm workers with `runners` runners were started."""
@@ -97,7 +97,7 @@ class WarmPool:
         with self._lock:
             for worker in [w for w in self._idle if w.process.poll() is not None]:
                 self._idle.remove(worker)
-                _forget(worker.process)
+                unregister(worker.process)
             if not self._idle:
                 return None
             # Enough runners and the fewest spare, else the most there are.
@@ -122,10 +122,5 @@ class WarmPool:
         for worker in idle:
             worker.process.stdin.close()
             kill_group(worker.process)
-            _forget(worker.process)
+            unregister(worker.process)
             worker.log.unlink(missing_ok=True)
-
-
-def _forget(process: subprocess.Popen) -> None:
-    with _running_lock:
-        _running.discard(process)
