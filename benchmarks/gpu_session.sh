@@ -8,6 +8,7 @@
 #   bash benchmarks/gpu_session.sh examples   # issue 2 table: eager / torch.compile / HIERA per example
 #   bash benchmarks/gpu_session.sh kernels    # issue 9 table, NVRTC compile times, verifier cost, LLM GPU tests
 #   bash benchmarks/gpu_session.sh speed      # issue 24: bench_optimize cold then warm, TASKS (default: 3 proxy tasks)
+#   bash benchmarks/gpu_session.sh speed-compare   # the same without warm workers, then with, on one machine
 #   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
@@ -112,18 +113,25 @@ case "${1:-tests}" in
         -p no:cacheprovider --basetemp=/tmp/pt-llm 2>&1 | tee "$out/pytest_llm_gpu.log" | tail -15
     fi
     ;;
-  speed)
+  speed|speed-compare)
     tasks=${TASKS:-"benchmarks/proxy/level1/7_Llama_RMSNorm.py benchmarks/proxy/level2/8_MobileNetV3_SqueezeExcitation.py benchmarks/proxy/level3/2_ResNet50_Bottleneck.py"}
-    # WARM=0: without warm workers, the figures to compare with on the same machine.
-    timeout -s INT 570 python3 benchmarks/bench_optimize.py $tasks --device cuda --budget 4 --timeout 240 \
-      ${WARM:+--warm-workers $WARM} --out "$out/bench_optimize.json" 2>&1 | tee "$out/bench_optimize.txt" | tail -30
+    # WARM=0: without warm workers. speed-compare: without, then with (the default), on this machine
+    # (about 450 s for the three default tasks on an H100).
+    runs=$([ "$1" = speed-compare ] && echo "0 default" || echo "${WARM:-default}")
+    for warm in $runs; do
+      left=$((570 - SECONDS))
+      [ "$left" -gt 60 ] || break
+      timeout -s INT "$left" python3 benchmarks/bench_optimize.py $tasks --device cuda --budget 4 --timeout 240 \
+        $([ "$warm" = default ] || echo "--warm-workers $warm") --out "$out/bench_optimize-warm-$warm.json" 2>&1 \
+        | tee "$out/bench_optimize-warm-$warm.txt" | grep -v "^    " | tail -8
+    done
     ;;
   llm)
     timeout -s INT 570 python3 -m pytest -m gpu tests/llm/test_llm_gpu.py -v -s --durations=5 \
       -p no:cacheprovider --basetemp=/tmp/pt-llm 2>&1 | tee "$out/pytest_llm_gpu.log" | tail -80
     ;;
   *)
-    echo "usage: $0 timing|tests|corpus|examples|kernels|speed|llm|stencil|suite|proxy|both" >&2
+    echo "usage: $0 timing|tests|corpus|examples|kernels|speed|speed-compare|llm|stencil|suite|proxy|both" >&2
     exit 2
     ;;
 esac
