@@ -197,3 +197,27 @@ def test_a_mask_compared_from_a_buffer_is_computed_in_the_softmax_kernel(tmp_pat
     # the module's own buffer on each call, compared and filled as the row kernel reads it
     assert "_hiera_rows(_HIERA_SRC_0, 'hiera_rows0', (self.bias, x,), (False, True), ('row',), 1)" in candidate.code
     assert "masked_fill" not in candidate.code.split("class ModelNew")[1].replace("# rows kernel: eq, masked_fill", "")
+
+
+def test_a_kernel_serving_every_region_is_held_to_the_modules_bound_not_the_sum_of_its_regions(tmp_path):
+    # RMSNorm: three regions, each reading and writing the whole tensor. Eager runs near the sum of
+    # their bounds (three passes); one row kernel serving all three moves the tensor once.
+    # (as transformers writes it: the casts split the regions)
+    ctx = _module(tmp_path, "dtype = x.dtype\n        h = x.to(torch.float32)\n"
+                            "        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)\n"
+                            "        return self.w * h.to(dtype)",
+                  "[torch.randn(64, 4096)]", "self.w = nn.Parameter(torch.ones(4096))")
+    ops = [OpShare("aten::pow", "pointwise", 1, 0.0, 0.0, 0.3), OpShare("aten::mean", "reduction", 1, 0.0, 0.0, 0.3),
+           OpShare("aten::mul", "pointwise", 2, 0.0, 0.0, 0.4)]
+    module_bound_ms = 1000 * 2 * 64 * 4096 * 4 / ctx.spec.roofline.peak_bw  # x in, the output out
+    spec = replace(ctx.spec, ops=ops, roofline=replace(ctx.spec.roofline, bound_ms=module_bound_ms))
+    regions = ExpertPlanner().plan(replace(spec, reference_ms=1.0)).regions
+    assert len(regions) > 1
+    unfused_ms = sum(region.bound_ms for region in regions)
+    assert unfused_ms > 1.5 * module_bound_ms
+    plan = ExpertPlanner().plan(replace(spec, reference_ms=unfused_ms))
+    assert "custom_cuda.row_reduction" in [entry.strategy for entry in plan.entries]
+    # a reference already at the module's own bound leaves the kernel nothing to gain
+    plan = ExpertPlanner().plan(replace(spec, reference_ms=1.01 * module_bound_ms))
+    (skipped,) = [s for s in plan.skipped if s["strategy"] == "custom_cuda.row_reduction"]
+    assert skipped["reason"].startswith("at best 1.0")
