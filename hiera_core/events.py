@@ -109,7 +109,12 @@ def stopwatch(seconds: dict, name: str) -> Iterator[None]:
     try:
         yield
     finally:
-        seconds[name] = round(seconds.get(name, 0.0) + time.monotonic() - started, 2)
+        add_seconds(seconds, name, time.monotonic() - started)
+
+
+def add_seconds(seconds: dict, name: str, took: float) -> None:
+    """seconds[name] += took, rounded to 0.01 s: how stopwatch and the timing's laps record a phase."""
+    seconds[name] = round(seconds.get(name, 0.0) + took, 2)
 
 
 def stage_announcer(path: str | os.PathLike) -> Callable[[str], None]:

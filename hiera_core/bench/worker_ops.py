@@ -5,7 +5,8 @@ In one process, by one method (`hiera_core.profile.timing.time_module`), it time
 proposal, or the contenders `hiera optimize` re-times) runs in a process of its own, checked
 against the reference the way KernelBench does (fresh random inputs, `allclose` with atol = rtol
 = 1e-2, independently of HIERA's own verifier) and timed against the reference by the judge's
-paired method (hiera_core.verify.retime: the proposals checked side by side, then timed one at a time); each entry carries the reference's figure of its pairing.
+paired method (hiera_core.verify.retime: the proposals checked side by side, then timed one at a
+time); each entry carries the reference's figure of its pairing.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING
 
+from hiera_core.events import add_seconds
 from hiera_core.task.load import outputs_as_list
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import Check, roofline_check, streams_check
@@ -132,7 +133,7 @@ class PairedTiming:
     def _lap(self, part: str) -> None:
         """Adds the wall seconds since the last lap to seconds[part]: where the timing's time went."""
         now = time.monotonic()
-        self.seconds[part] = round(self.seconds.get(part, 0.0) + now - self._since, 2)
+        add_seconds(self.seconds, part, now - self._since)
         self._since = now
 
     def _candidate_step(self, calls: list, reported_ms: float, wall_ms: float, overhead_ms: float) -> None:
