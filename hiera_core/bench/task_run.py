@@ -1,13 +1,16 @@
-"""One bench task: its settings, and its run (`optimize`, then the timing op) into one record, the same
-on this host (runner.py) and on a Ray worker (ray_runner.py)."""
+"""One bench task: its settings, and its run (`optimize`, then the timing op; on a GPU the baselines'
+part of it beside the loop, hiera_core.bench.baselines) into one record, the same on this host
+(runner.py) and on a Ray worker (ray_runner.py)."""
 
 from __future__ import annotations
 
 import shutil
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from hiera_core.bench.baselines import BaselineTiming
 from hiera_core.bench.environment import (
     redact_endpoint,
     task_environment,
@@ -61,34 +64,59 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     started = time.monotonic()
     gpu = placement.gpu if placement else None
     record = TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error", gpu=gpu)
-    # The timing step's worker, started now with its proposal's runner: ready when optimize ends.
-    warm = WarmPool(out / "logs" / "warm", device=settings.device, placement=placement) \
+    log_path = out / "logs" / f"{slug(task.id)}.log"
+    # The bench's workers use the store's inductor and Triton caches, as the loop's do: a mode the loop
+    # compiled as a candidate is not compiled from nothing again for its baseline.
+    cache_root = str(Store.for_file(task.path).cache_root)
+    request_fields = dict(address=task.path, device=settings.device, cache_root=cache_root)
+    # On a GPU, warm workers for the baselines (timed beside the loop: BaselineTiming) and for the
+    # proposal's timing, with its runner: each ready when its step comes.
+    warm = WarmPool(out / "logs" / "warm", device=settings.device, placement=placement, cache_root=cache_root) \
         if default_warm_workers(settings.device, 1, placement) else None
-    try:
-        if warm is not None:
-            warm.add(1, 1)
+    with tempfile.TemporaryDirectory(prefix="hiera-bench-") as folder:
+        device_lock = str(Path(folder) / "device.lock") if warm is not None else None
+        baselines = BaselineTiming(BenchTimeRequest(**request_fields, compile_modes=list(settings.compile_modes),
+                                                    device_lock=device_lock),
+                                   warm, timeout_s=settings.timeout_s, doing=f"timing {task.id}'s baselines",
+                                   log_path=log_path, placement=placement) if warm is not None else None
         try:
-            result = optimize(task.path, settings.engine_settings(placement), emit)
-        except HieraError as error:
-            return _failed(record, "optimize", error, host, started, gpu)
-        _record_optimize(record, result, out)
-        spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
-        emit(Event("stage", stage="profile", message=f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) "
-                                                     "and the proposal", progress=0.99))
-        proposal = str((out / record.proposal).resolve()) if record.proposal else None
-        try:
-            with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
-                request = BenchTimeRequest(address=result.address, device=settings.device,
-                                           proposal_paths=[proposal] if proposal else [],
-                                           compile_modes=list(settings.compile_modes))
-                timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
-                                   log_path=out / "logs" / f"{slug(task.id)}.log", placement=placement,
-                                   claimed=warm.claim(None, request, placement) if warm is not None else None)
-        except HieraError as error:
-            return _failed(record, "timing", error, host, started, gpu)
-    finally:
-        if warm is not None:
-            warm.close()
+            if warm is not None:
+                warm.add(1, 0)
+                warm.add(1, 1)
+            try:
+                result = optimize(task.path, replace(settings.engine_settings(placement), device_lock=device_lock),
+                                  _relay(emit, baselines))
+            except HieraError as error:
+                if baselines is not None:
+                    baselines.cancel()
+                return _failed(record, "optimize", error, host, started, gpu)
+            _record_optimize(record, result, out)
+            spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
+            proposal = [str((out / record.proposal).resolve())] if record.proposal else []
+            overlapped = baselines is not None and baselines.started
+            emit(Event("stage", stage="profile", progress=0.99, message=(
+                "timing the proposal; eager and torch.compile were timed beside the loop" if overlapped else
+                f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal")))
+            try:
+                with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
+                    # Overlapped: only the proposal is left, still under the lock (a baseline may compile).
+                    request = BenchTimeRequest(**request_fields, proposal_paths=proposal, time_reference=not overlapped,
+                                               compile_modes=[] if overlapped else list(settings.compile_modes),
+                                               device_lock=device_lock)
+                    timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
+                                       log_path=log_path, placement=placement,
+                                       claimed=warm.claim(None, request, placement) if warm is not None else None) \
+                        if proposal or not overlapped else None
+                if overlapped:
+                    timed = _with_baselines(timed, baselines.result())
+                    record.worker_s["bench_baselines"] = baselines.seconds
+            except HieraError as error:
+                if baselines is not None:
+                    baselines.cancel()
+                return _failed(record, "timing", error, host, started, gpu)
+        finally:
+            if warm is not None:
+                warm.close()
     record.worker_s["bench_time"].update(timed.seconds)
     _record_timing(record, timed, spec)
     record.environment = task_environment(host, timed.environment, gpu)
@@ -96,6 +124,23 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
         record.environment.update(model=result.llm["model"], endpoint=redact_endpoint(result.llm["endpoint"]))
     record.wall_s = time.monotonic() - started
     return record
+
+
+def _relay(emit: Emit, baselines: BaselineTiming | None) -> Emit:
+    if baselines is None:
+        return emit
+
+    def relay(event: Event) -> None:
+        baselines.on_event(event)
+        emit(event)
+    return relay
+
+
+def _with_baselines(proposals: BenchTimeResult | None, baselines: BenchTimeResult) -> BenchTimeResult:
+    """One result from the two steps: the baselines' figures and environment, the proposal's timing."""
+    if proposals is None:
+        return replace(baselines, seconds={})
+    return replace(baselines, proposals=proposals.proposals, seconds=proposals.seconds)
 
 
 def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, started: float,

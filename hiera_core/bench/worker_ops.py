@@ -30,6 +30,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     from hiera_core.spec.contract import environment
     from hiera_core.task.load import load_task
     from hiera_core.verify.retime import retime
+    from hiera_core.worker.devicelock import timing, verifying
 
     device = request.device
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
@@ -38,20 +39,29 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
         reference = task.build_model(device, seed=0)
     result = BenchTimeResult(environment=environment(device), seconds=seconds)
     inputs = task.make_inputs(device, seed=0)
+    lock = request.device_lock
     if request.time_reference:
-        with stopwatch(seconds, "time_eager"):
+        with stopwatch(seconds, "time_eager"), timing(lock):
             result.eager = time_module(reference, inputs, device, profile=False)
     for mode in request.compile_modes:
         with stopwatch(seconds, f"compile_{mode}"):
-            compiled, error = _compile_reference(reference, inputs, mode)
-            result.compile[mode] = time_module(compiled, inputs, device, profile=False) if compiled is not None else None
+            with verifying(lock):  # compiled beside candidates; max-autotune's autotuning runs on the device
+                compiled, error = _compile_reference(reference, inputs, mode)
+            if compiled is not None:
+                with timing(lock):
+                    result.compile[mode] = time_module(compiled, inputs, device, profile=False)
+            else:
+                result.compile[mode] = None
             if error:
                 result.compile_errors[mode] = error
     with stopwatch(seconds, "time_proposals"):
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
         # Each proposal in a process of its own, timed against the reference alternately by the judge
         # here: this process never imports proposal code (hiera_core.verify.judge).
-        timed = retime(task, request.proposal_paths, device, trials, CHECK_TOLERANCE) if request.proposal_paths else []
+        timed = []
+        if request.proposal_paths:
+            with timing(lock):
+                timed = retime(task, request.proposal_paths, device, trials, CHECK_TOLERANCE)
         for index, (path, entry) in enumerate(zip(request.proposal_paths, timed), 1):
             seconds.update({f"proposal{index}_{phase}": took for phase, took in entry.pop("seconds", {}).items()})
             result.proposals.append(ProposalTiming.from_dict({"path": path, **entry}))

@@ -101,6 +101,6 @@ def _retime(session: Session, contenders: list[CandidateOutcome]) -> dict[str, t
     names = [o.name for o in contenders]
     paths = [str(session.run.path / "candidates" / f"{name}.py") for name in names]
     timed = session.worker(BenchTimeRequest, f"re-timing {', '.join(names)}", "confirm-" + "+".join(names),
-                           proposal_paths=paths, time_reference=False)
+                           proposal_paths=paths, time_reference=False, device_lock=session.settings.device_lock)
     return {name: (entry.eager.median_ms if entry.eager is not None else None, entry)
             for name, entry in zip(names, timed.proposals)}

@@ -89,7 +89,9 @@ def _optimize(session: Session) -> OptimizeResult:
         session.stage("plan", at_limit, 0.9)
         return propose(session, spec, plan, [], [], nothing_tried=at_limit)
     jobs = settings.jobs or default_jobs(settings.device)
-    lock = str(run.path / "device.lock") if jobs > 1 else None
+    # Shared with the bench's baselines when they run beside the loop (Settings.device_lock), else among
+    # the candidates evaluated side by side.
+    lock = settings.device_lock or (str(run.path / "device.lock") if jobs > 1 else None)
     if session.warm is not None:
         # Replacements for the claimed warm workers, as many as the evaluations still to come need: the
         # candidates past the first warm workers, the profile's refinements, a model's samples.
@@ -97,7 +99,7 @@ def _optimize(session: Session) -> OptimizeResult:
         session.warm.replacements = max(0, len(candidates) + MOST_REFINEMENTS + samples
                                           - session.warm.started(runners=1))
     if session.llm_config.enabled:
-        plan, evaluated = _optimize_with_model(session, spec, plan, candidates)
+        plan, evaluated = _optimize_with_model(session, spec, plan, candidates, lock)
         candidates = [candidate for candidate, _ in evaluated]
         outcomes = [outcome for _, outcome in evaluated]
     else:
@@ -117,9 +119,10 @@ def _optimize(session: Session) -> OptimizeResult:
     return propose(session, spec, plan, candidates, outcomes)
 
 
-def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candidates: list[dict]
-                         ) -> tuple[Plan, list[tuple[dict, CandidateOutcome]]]:
-    """Plan with the model, then race its refinement chains against the offline candidates.
+def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candidates: list[dict],
+                         device_lock: str | None) -> tuple[Plan, list[tuple[dict, CandidateOutcome]]]:
+    """Plan with the model, then race its refinement chains against the offline candidates, each
+    evaluation under `device_lock` (see optimize).
 
     A model that cannot be reached (bad key, unknown model, nothing listening) ends the LLM part
     with one line; the offline candidates are evaluated regardless, and while the model plans.
@@ -137,7 +140,7 @@ def _optimize_with_model(session: Session, spec: Spec, offline_plan: Plan, candi
     def evaluate(candidate: dict, deadline: float | None = None) -> tuple[CandidateOutcome, int]:
         nonlocal evaluated
         evaluated += 1
-        return run_candidate(session, candidate, spec, evaluated - 1, total, deadline)
+        return run_candidate(session, candidate, spec, evaluated - 1, total, deadline, device_lock=device_lock)
 
     offline = list(candidates)
     evaluated_offline: list[tuple[dict, CandidateOutcome]] = []

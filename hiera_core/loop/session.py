@@ -49,6 +49,9 @@ class Settings:
     # Candidates evaluated side by side (each compiles and verifies while another may; timing is
     # exclusive, hiera_core.worker.devicelock); None: default_jobs(device).
     jobs: int | None = None
+    # The lock file of other work on this device (hiera bench's baselines, timed beside the loop):
+    # every candidate and the confirmation take it (hiera_core.worker.devicelock). None: the loop's own.
+    device_lock: str | None = None
     # Workers started ahead of the candidates (hiera_core.worker.warm); None: default_warm_workers.
     warm_workers: int | None = None
     # Use the reference's cached spec when one matches (--no-cache: measure afresh, and cache that)

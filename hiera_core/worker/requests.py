@@ -237,6 +237,9 @@ class BenchTimeRequest(WorkerRequest[BenchTimeResult]):
     proposal_paths: list[str] = field(default_factory=list)
     compile_modes: list[str] = field(default_factory=list)
     time_reference: bool = True  # eager timed alone as well as beside each proposal
+    # The lock file of work sharing this device (hiera_core.worker.devicelock): compiles under its
+    # shared side, timings under its exclusive side. None: nothing runs beside this op.
+    device_lock: str | None = None
 
     def runners(self) -> int:
         return len(self.proposal_paths)  # one a proposal (hiera_core.verify.retime)

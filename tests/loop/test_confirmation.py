@@ -34,6 +34,7 @@ class FreshProcessTimings:
     def __init__(self, timings: dict[str, tuple[float, float] | Exception | str | None | list], folder: Path):
         self.timings = timings
         self.run = SimpleNamespace(path=folder)
+        self.settings = SimpleNamespace(device_lock=None)
         self.processes: list[list[str]] = []  # the candidates each fresh process re-timed
         self.stages: list[str] = []
 

@@ -1,0 +1,89 @@
+"""`hiera bench` on a GPU times a task's baselines (eager, each torch.compile mode) beside its optimize
+loop, once the loop has prepared its reference; the record is the one a task timed after its loop
+gets, and a loop that fails stops the baselines' worker. Run here on the CPU with warm workers turned
+on, as a GPU would have them."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import time
+
+import pytest
+from helpers.engine import SIMPLE_TASK, workspace, write_task
+from helpers.processes import command_line, descendants, wait_until
+
+import hiera_core.bench.task_run as task_run
+from hiera_core.bench.baselines import BaselineTiming
+from hiera_core.bench.suite import BenchTask
+from hiera_core.bench.task_run import BenchSettings, run_task
+from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.events import Event
+from hiera_core.worker.requests import BenchTimeRequest
+
+TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
+
+
+def _workers() -> list[int]:
+    return [pid for pid in descendants(os.getpid()) if "hiera_core.worker.ops" in command_line(pid)]
+
+
+@pytest.fixture
+def task(tmp_path, monkeypatch):
+    monkeypatch.setattr(task_run, "default_warm_workers", lambda device, jobs, placement: 1)
+    path = write_task(workspace(tmp_path), "task.py", TASK)
+    return BenchTask(id="level1/1_task.py", path=str(path), level=1)
+
+
+class _Pool:
+    def __init__(self):
+        self.claims = 0
+
+    def claim(self, python, request, placement):
+        self.claims += 1
+
+
+def test_the_baselines_start_once_the_reference_is_prepared_and_only_once(tmp_path):
+    pool = _Pool()
+    baselines = BaselineTiming(BenchTimeRequest(address="task.py", device="cpu"), pool, timeout_s=60,
+                               doing="timing", log_path=tmp_path / "log", placement=None)
+    baselines.on_event(Event("stage", stage="spec", message="running the reference"))
+    assert pool.claims == 0
+    baselines.on_event(Event("stage", stage="plan", message="the plan"))
+    baselines.on_event(Event("stage", stage="plan", message="the plan again"))
+    assert pool.claims == 1
+    assert not baselines.started  # no warm worker was left: the bench times them after the loop
+
+
+def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(task, tmp_path):
+    events: list[Event] = []
+    settings = BenchSettings(device="cpu", budget=1, timeout_s=300)
+    record = run_task(task, settings, {}, tmp_path / "out", events.append)
+    assert record.error is None, record.error
+    assert "bench_baselines" in record.worker_s and "compile_default" in record.worker_s["bench_baselines"]
+    assert record.correct and record.eager_ms > 0 and record.compile_ms > 0 and record.hiera_ms > 0
+    assert record.speedup_compile is not None
+    timing = [e.message for e in events if e.stage == "profile" and e.progress == 0.99]
+    assert timing == ["timing the proposal; eager and torch.compile were timed beside the loop"]
+    wait_until(lambda: not _workers(), timeout=10)
+
+
+def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_path, monkeypatch):
+    # A reference whose calls never end: its baselines would run to their time limit if left alone.
+    slow = write_task(tmp_path, "slow.py", TASK.replace("return torch.relu(x)", "time.sleep(3600)\n"
+                                                        "        return torch.relu(x)").replace("import torch",
+                                                                                                "import time\nimport torch", 1))
+
+    def failing_optimize(path, settings, emit):
+        emit(Event("stage", stage="plan", message="the plan"))
+        time.sleep(1.0)  # the baselines' worker has its request
+        raise HieraError("the loop failed", kind=ErrorKind.CRASH)
+
+    monkeypatch.setattr(task_run, "optimize", failing_optimize)
+    started = time.monotonic()
+    record = run_task(BenchTask(id="level1/2_slow.py", path=str(slow), level=1),
+                      BenchSettings(device="cpu", budget=1, timeout_s=300), {}, tmp_path / "out", lambda e: None)
+    assert record.outcome == "error" and record.error["stage"] == "optimize"
+    assert "the loop failed" in record.error["message"]
+    assert time.monotonic() - started < 120  # stopped, not waited for
+    assert not _workers()
