@@ -103,9 +103,7 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
                     request = BenchTimeRequest(**request_fields, proposal_paths=proposal, time_reference=not overlapped,
                                                compile_modes=[] if overlapped else list(settings.compile_modes),
                                                device_lock=device_lock)
-                    timed = run_worker(request, timeout_s=settings.timeout_s, doing=f"timing {task.id}",
-                                       log_path=log_path, placement=placement,
-                                       claimed=warm.claim(None, request, placement) if warm is not None else None) \
+                    timed = _time(request, warm, settings, task, log_path, placement) \
                         if proposal or not overlapped else None
                 if overlapped:
                     timed = _with_baselines(timed, baselines.result())
@@ -124,6 +122,23 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
         record.environment.update(model=result.llm["model"], endpoint=redact_endpoint(result.llm["endpoint"]))
     record.wall_s = time.monotonic() - started
     return record
+
+
+def _time(request: BenchTimeRequest, warm: WarmPool | None, settings: BenchSettings, task: BenchTask,
+          log_path: Path, placement: Placement | None) -> BenchTimeResult:
+    """The timing step; a proposal that fails one of the judge's checks gets one more fresh process,
+    and the second verdict stands, as in the loop's confirmation (hiera_core.loop.confirm): a check
+    that a busy machine or an unlucky set can fail once must not make a task invalid by itself."""
+    doing = f"timing {task.id}"
+    timed = run_worker(request, timeout_s=settings.timeout_s, doing=doing, log_path=log_path, placement=placement,
+                       claimed=warm.claim(None, request, placement) if warm is not None else None)
+    if not timed.proposals or timed.proposals[0].check.failed_in != "judge":
+        return timed
+    again = run_worker(replace(request, compile_modes=[], time_reference=False), timeout_s=settings.timeout_s,
+                       doing=f"{doing} again (a check of the judge failed: {timed.proposals[0].check.message})",
+                       log_path=log_path, placement=placement)
+    return replace(timed, proposals=again.proposals,
+                   seconds={**timed.seconds, **{f"again_{phase}": took for phase, took in again.seconds.items()}})
 
 
 def _relay(emit: Emit, baselines: BaselineTiming | None) -> Emit:
