@@ -331,7 +331,8 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         raise HieraError("--device cuda was asked for, but torch sees no CUDA GPU", kind=ErrorKind.USAGE,
                          hint="use --device cpu, or run on a machine with a GPU")
     not_measured: list[str] = []
-    fits, why = (False, "--meta was given") if force_meta else fits_in_memory(task, device)
+    with stopwatch(seconds, "fits"):  # on a GPU, also where its context is created
+        fits, why = (False, "--meta was given") if force_meta else fits_in_memory(task, device)
     meta_only = not fits
     run_device = "meta" if meta_only else device
     with stopwatch(seconds, "build"):
@@ -354,10 +355,11 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     reference_ms = reference_gpu_ms = reference_bound = None
     shares: dict[str, float] = {}
     if not meta_only:
-        mutated = [info.name for info, before, after in zip(describe_inputs(task, inputs, False), originals, inputs)
-                   if isinstance(before, torch.Tensor) and not tensors_equal(before, after)]
-        second = outputs_as_list(task.run_forward(model, clone_inputs(originals)))
-        deterministic = all(tensors_equal(a, b) for a, b in zip(task_outputs, second))
+        with stopwatch(seconds, "determinism"):
+            mutated = [info.name for info, before, after in zip(describe_inputs(task, inputs, False), originals, inputs)
+                       if isinstance(before, torch.Tensor) and not tensors_equal(before, after)]
+            second = outputs_as_list(task.run_forward(model, clone_inputs(originals)))
+            deterministic = all(tensors_equal(a, b) for a, b in zip(task_outputs, second))
         if measure:
             from hiera_core.profile.timing import time_module
 
@@ -373,6 +375,8 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     with stopwatch(seconds, "trace"):
         graph_module, graph = trace_graph(model, originals if originals is not None else inputs)
 
+    with stopwatch(seconds, "environment"):
+        environment_now = {**environment(device), "created": iso_time()}
     peaks = gpus.lookup(gpu) if gpu else (gpus.match_name(torch.cuda.get_device_name()) or
                                            gpus.lookup(torch.cuda.get_device_name())
                                            if device == "cuda" else gpus.TABLE["cpu"])
@@ -433,6 +437,6 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         mutated_inputs=mutated, deterministic=deterministic, reference_ms=reference_ms,
         reference_gpu_ms=reference_gpu_ms, reference_bound=reference_bound,
         reference_precision_notes=notes, measured=not meta_only, not_measured=not_measured,
-        environment={**environment(device), "created": iso_time()})
+        environment=environment_now)
     return Prepared(task=task, spec=spec, model=model, inputs=originals if originals is not None else inputs,
                     graph=graph_module, meta_only=meta_only)

@@ -22,6 +22,7 @@ import importlib
 import json
 import os
 import sys
+import time
 import traceback
 
 from hiera_core.bench.worker_ops import op_bench_time
@@ -208,10 +209,15 @@ def main(argv: list[str]) -> int:
     with open(request_path, encoding="utf-8") as handle:
         data = json.load(handle)
     op = data.get("op")
+    # From the request's writing to here: a cold worker's start and imports, a warm one's wake-up.
+    start_s = round(max(0.0, time.time() - os.stat(request_path).st_mtime), 2)
     try:
         request = WorkerRequest.from_dict(data)
         store_cache_environment(os.environ, request.cache_root)
-        reply = WorkerReply(ok=True, result=OPS[op](request).to_dict())
+        result = OPS[op](request)
+        if isinstance(getattr(result, "seconds", None), dict):
+            result.seconds.setdefault("start", start_s)
+        reply = WorkerReply(ok=True, result=result.to_dict())
     except HieraError as error:
         reply = WorkerReply(ok=False, error=error.to_dict())
     except MemoryError:
