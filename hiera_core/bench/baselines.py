@@ -1,15 +1,20 @@
 """A bench task's baselines (the reference eager and in each torch.compile mode) timed beside its
-optimize loop on a GPU, instead of after it: their compiles take 25-60 s a task (H100, 2026-12-05),
+optimize loop on a GPU, instead of after it: their compiles took 25-60 s a task (H100, 2026-12-05),
 CPU work that overlaps the candidates'. They share the loop's device lock
 (hiera_core.worker.devicelock): compiled under its shared side, timed under its exclusive side, so
-no figure, theirs or a candidate's, is taken while the other compiles or runs."""
+no figure, theirs or a candidate's, is taken while the other compiles or runs.
+
+Autotuning modes compile after the loop (the request's gate): their autotuning holds the shared side
+for minutes on a network (H100: max-autotune 126 s on a ResNet block), and the loop's candidates,
+waiting to be timed meanwhile, ran past their time limits."""
 
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Event, stopwatch
 from hiera_core.worker.isolate import Placement, WarmWorker, kill_group, run_worker
 from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult
@@ -18,17 +23,28 @@ from hiera_core.worker.warm import WarmPool
 # The loop's first stage after its reference is prepared: the baselines start then, so that the
 # reference's own timing (the spec's op shares) has the device to itself.
 AFTER_PREPARE = "plan"
+# A day: the step's own limit is the one `result` applies from the loop's end (the loop's steps have theirs).
+UNBOUNDED_S = 86400.0
+
+
+def autotunes(mode: str) -> bool:
+    return "max-autotune" in mode
 
 
 class BaselineTiming:
-    """The baselines step of one task in a warm worker of `warm`, run from a thread of its own once
-    `start` is called (idempotent). Overlapped only in a warm worker, which `cancel` can stop; when
-    none is left, `started` stays False and the caller times the baselines after the loop."""
+    """The baselines step of one task (`request_fields` and `modes`, autotuning ones gated on the
+    loop's end) in a warm worker of `warm`, run from a thread of its own once `start` is called
+    (idempotent). Overlapped only in a warm worker, which `cancel` can stop; when none is left,
+    `started` stays False and the caller times the baselines after the loop."""
 
-    def __init__(self, request: BenchTimeRequest, warm: WarmPool, *, timeout_s: float, doing: str,
-                 log_path: Path, placement: Placement | None):
-        self.request, self._warm, self._placement = request, warm, placement
-        self._run = dict(timeout_s=timeout_s, doing=doing, log_path=log_path, placement=placement)
+    def __init__(self, request_fields: dict, modes: list[str], device_lock: str, folder: Path, warm: WarmPool, *,
+                 doing: str, log_path: Path, placement: Placement | None):
+        self._gate = folder / "loop-done"
+        self.request = BenchTimeRequest(**request_fields, device_lock=device_lock, gate=str(self._gate),
+                                        compile_modes=sorted(modes, key=autotunes),
+                                        gated_modes=[mode for mode in modes if autotunes(mode)])
+        self._warm, self._placement = warm, placement
+        self._run = dict(timeout_s=UNBOUNDED_S, doing=doing, log_path=log_path, placement=placement)
         self._worker: WarmWorker | None = None
         self._future: Future | None = None
         self._tried = False
@@ -58,16 +74,26 @@ class BaselineTiming:
         self.seconds.update(result.seconds)
         return result
 
-    def result(self) -> BenchTimeResult:
-        """The baselines' figures, once timed; raises the step's HieraError."""
+    def loop_done(self) -> None:
+        """The autotuning modes may compile now."""
+        self._gate.touch()
+
+    def result(self, timeout_s: float) -> BenchTimeResult:
+        """The baselines' figures, within `timeout_s` of the loop's end (`loop_done`, called first);
+        raises the step's HieraError, or a timeout's once it is stopped."""
         assert self._future is not None, "the baselines were not started"
         try:
-            return self._future.result()
+            return self._future.result(timeout=timeout_s)
+        except FutureTimeout:
+            self.cancel()
+            raise HieraError(f"{self._run['doing']} did not finish within {timeout_s:.0f} s of the loop's end and "
+                             "was stopped", kind=ErrorKind.TIMEOUT,
+                             hint="raise --timeout if torch.compile is just slow on this task") from None
         finally:
             self._executor.shutdown(wait=False)
 
     def cancel(self) -> None:
-        """Stop the step (the loop failed: its figures would be compared with nothing)."""
+        """Stop the step (the loop failed, or the step ran out of time)."""
         if self._worker is not None:
             kill_group(self._worker.process)
         if self._future is not None:

@@ -75,10 +75,9 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
         if default_warm_workers(settings.device, 1, placement) else None
     with tempfile.TemporaryDirectory(prefix="hiera-bench-") as folder:
         device_lock = str(Path(folder) / "device.lock") if warm is not None else None
-        baselines = BaselineTiming(BenchTimeRequest(**request_fields, compile_modes=list(settings.compile_modes),
-                                                    device_lock=device_lock),
-                                   warm, timeout_s=settings.timeout_s, doing=f"timing {task.id}'s baselines",
-                                   log_path=log_path, placement=placement) if warm is not None else None
+        baselines = BaselineTiming(request_fields, list(settings.compile_modes), device_lock, Path(folder), warm,
+                                   doing=f"timing {task.id}'s baselines", log_path=log_path,
+                                   placement=placement) if warm is not None else None
         try:
             if warm is not None:
                 warm.add(1, 0)
@@ -90,12 +89,14 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
                 if baselines is not None:
                     baselines.cancel()
                 return _failed(record, "optimize", error, host, started, gpu)
+            if baselines is not None:
+                baselines.loop_done()
             _record_optimize(record, result, out)
             spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
             proposal = [str((out / record.proposal).resolve())] if record.proposal else []
             overlapped = baselines is not None and baselines.started
             emit(Event("stage", stage="profile", progress=0.99, message=(
-                "timing the proposal; eager and torch.compile were timed beside the loop" if overlapped else
+                "timing the proposal; the baselines began beside the loop" if overlapped else
                 f"timing eager, torch.compile ({', '.join(settings.compile_modes)}) and the proposal")))
             try:
                 with stopwatch(record.worker_s.setdefault("bench_time", {}), "total"):
@@ -106,7 +107,7 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
                     timed = _time(request, warm, settings, task, log_path, placement) \
                         if proposal or not overlapped else None
                 if overlapped:
-                    timed = _with_baselines(timed, baselines.result())
+                    timed = _with_baselines(timed, baselines.result(settings.timeout_s))
                     record.worker_s["bench_baselines"] = baselines.seconds
             except HieraError as error:
                 if baselines is not None:

@@ -240,6 +240,12 @@ class BenchTimeRequest(WorkerRequest[BenchTimeResult]):
     # The lock file of work sharing this device (hiera_core.worker.devicelock): compiles under its
     # shared side, timings under its exclusive side. None: nothing runs beside this op.
     device_lock: str | None = None
+    # Modes compiled only once the file `gate` exists: hiera bench's max-autotune baseline, whose
+    # autotuning holds the device lock's shared side for minutes on a network (H100: 126 s for a
+    # ResNet block), compiles after the loop it runs beside, not while the loop's candidates wait to
+    # be timed (hiera_core.bench.baselines).
+    gate: str | None = None
+    gated_modes: list[str] = field(default_factory=list)
 
     def runners(self) -> int:
         return len(self.proposal_paths)  # one a proposal (hiera_core.verify.retime)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from helpers.engine import SIMPLE_TASK, workspace, write_task
@@ -17,9 +18,11 @@ import hiera_core.bench.task_run as task_run
 from hiera_core.bench.baselines import BaselineTiming
 from hiera_core.bench.suite import BenchTask
 from hiera_core.bench.task_run import BenchSettings, run_task
+from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Event
 from hiera_core.worker.requests import BenchTimeRequest
+from hiera_core.worker.warm import WarmPool
 
 TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
 
@@ -45,14 +48,29 @@ class _Pool:
 
 def test_the_baselines_start_once_the_reference_is_prepared_and_only_once(tmp_path):
     pool = _Pool()
-    baselines = BaselineTiming(BenchTimeRequest(address="task.py", device="cpu"), pool, timeout_s=60,
-                               doing="timing", log_path=tmp_path / "log", placement=None)
+    baselines = BaselineTiming({"address": "task.py", "device": "cpu"}, ["default"], str(tmp_path / "lock"), tmp_path,
+                               pool, doing="timing", log_path=tmp_path / "log", placement=None)
     baselines.on_event(Event("stage", stage="spec", message="running the reference"))
     assert pool.claims == 0
     baselines.on_event(Event("stage", stage="plan", message="the plan"))
     baselines.on_event(Event("stage", stage="plan", message="the plan again"))
     assert pool.claims == 1
     assert not baselines.started  # no warm worker was left: the bench times them after the loop
+
+
+def test_an_autotuning_mode_compiles_only_once_the_loop_is_done(task, tmp_path):
+    """A gated mode (hiera bench's max-autotune: its autotuning would hold the device for minutes while
+    the loop's candidates wait to be timed) waits for the gate; the modes before it do not."""
+    gate = tmp_path / "loop-done"
+    request = BenchTimeRequest(address=task.path, device="cpu", compile_modes=["default"], gated_modes=["default"],
+                               gate=str(gate), time_reference=False)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        timed = pool.submit(op_bench_time, request)
+        time.sleep(2.0)
+        gate.touch()
+        result = timed.result(timeout=300)
+    assert result.seconds["wait_for_gate"] >= 1.5
+    assert result.compile["default"] is not None and result.compile["default"].median_ms > 0
 
 
 def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(task, tmp_path):
@@ -64,15 +82,38 @@ def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(ta
     assert record.correct and record.eager_ms > 0 and record.compile_ms > 0 and record.hiera_ms > 0
     assert record.speedup_compile is not None
     timing = [e.message for e in events if e.stage == "profile" and e.progress == 0.99]
-    assert timing == ["timing the proposal; eager and torch.compile were timed beside the loop"]
+    assert timing == ["timing the proposal; the baselines began beside the loop"]
     wait_until(lambda: not _workers(), timeout=10)
 
 
+def _never_ending_task(folder):
+    """A reference whose calls never end: its baselines would run to their time limit if left alone."""
+    return write_task(folder, "slow.py", TASK.replace("return torch.relu(x)", "time.sleep(3600)\n"
+                                                      "        return torch.relu(x)").replace("import torch",
+                                                                                              "import time\nimport torch", 1))
+
+
+def test_baselines_unfinished_within_the_limit_after_the_loop_are_stopped_with_a_timeout(tmp_path):
+    slow = _never_ending_task(workspace(tmp_path))
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    try:
+        pool.add(1, 0)
+        baselines = BaselineTiming({"address": str(slow), "device": "cpu"}, ["default"], str(tmp_path / "lock"),
+                                   tmp_path, pool, doing="timing slow.py's baselines", log_path=tmp_path / "log",
+                                   placement=None)
+        baselines.start()
+        assert baselines.started
+        baselines.loop_done()
+        with pytest.raises(HieraError) as raised:
+            baselines.result(timeout_s=2)
+        assert raised.value.kind == ErrorKind.TIMEOUT and "of the loop's end" in str(raised.value)
+        assert not _workers()
+    finally:
+        pool.close()
+
+
 def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_path, monkeypatch):
-    # A reference whose calls never end: its baselines would run to their time limit if left alone.
-    slow = write_task(tmp_path, "slow.py", TASK.replace("return torch.relu(x)", "time.sleep(3600)\n"
-                                                        "        return torch.relu(x)").replace("import torch",
-                                                                                                "import time\nimport torch", 1))
+    slow = _never_ending_task(tmp_path)
 
     def failing_optimize(path, settings, emit):
         emit(Event("stage", stage="plan", message="the plan"))

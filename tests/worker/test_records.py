@@ -78,7 +78,8 @@ EXAMPLES = [
                     exact_rewrite=True, cpu_threads=1, device_lock="/r/device.lock"),
     ProfileRequest(address="m.py", device="cuda", cache_root="/c", gpu="a100"),
     BenchTimeRequest(address="m.py", device="cuda", cache_root="/c", proposal_paths=["/p/a.py", "/p/b.py"],
-                     compile_modes=["default", "reduce-overhead"], time_reference=False, device_lock="/r/device.lock"),
+                     compile_modes=["default", "reduce-overhead"], time_reference=False, device_lock="/r/device.lock",
+                     gate="/r/loop-done", gated_modes=["max-autotune-no-cudagraphs"]),
     NcuRequest(address="m.py", device="cuda", cache_root="/c", ncu="/usr/bin/ncu", candidate_path="/r/c.py", kernels_per_call=3.5,
                ncu_timeout_s=90.0),
 ]
