@@ -27,8 +27,14 @@ from hiera_core.worker.warm import WarmPool
 TASK = textwrap.dedent(SIMPLE_TASK).lstrip()
 
 
-def _workers() -> list[int]:
-    return [pid for pid in descendants(os.getpid()) if "hiera_core.worker.ops" in command_line(pid)]
+def _workers() -> set[int]:
+    return {pid for pid in descendants(os.getpid()) if "hiera_core.worker.ops" in command_line(pid)}
+
+
+@pytest.fixture
+def earlier_workers():
+    """Worker processes already running (another test's) when the test starts: not this test's leftovers."""
+    return _workers()
 
 
 @pytest.fixture
@@ -73,7 +79,7 @@ def test_an_autotuning_mode_compiles_only_once_the_loop_is_done(task, tmp_path):
     assert result.compile["default"] is not None and result.compile["default"].median_ms > 0
 
 
-def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(task, tmp_path):
+def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(task, tmp_path, earlier_workers):
     events: list[Event] = []
     settings = BenchSettings(device="cpu", budget=1, timeout_s=300)
     record = run_task(task, settings, {}, tmp_path / "out", events.append)
@@ -83,7 +89,7 @@ def test_a_task_timed_beside_its_loop_records_every_baseline_and_the_proposal(ta
     assert record.speedup_compile is not None
     timing = [e.message for e in events if e.stage == "profile" and e.progress == 0.99]
     assert timing == ["timing the proposal; the baselines began beside the loop"]
-    wait_until(lambda: not _workers(), timeout=10)
+    wait_until(lambda: not _workers() - earlier_workers, timeout=10)
 
 
 def _never_ending_task(folder):
@@ -93,7 +99,7 @@ def _never_ending_task(folder):
                                                                                               "import time\nimport torch", 1))
 
 
-def test_baselines_unfinished_within_the_limit_after_the_loop_are_stopped_with_a_timeout(tmp_path):
+def test_baselines_unfinished_within_the_limit_after_the_loop_are_stopped_with_a_timeout(tmp_path, earlier_workers):
     slow = _never_ending_task(workspace(tmp_path))
     pool = WarmPool(tmp_path / "warm", device="cpu")
     try:
@@ -107,12 +113,12 @@ def test_baselines_unfinished_within_the_limit_after_the_loop_are_stopped_with_a
         with pytest.raises(HieraError) as raised:
             baselines.result(timeout_s=2)
         assert raised.value.kind == ErrorKind.TIMEOUT and "of the loop's end" in str(raised.value)
-        assert not _workers()
+        assert not _workers() - earlier_workers
     finally:
         pool.close()
 
 
-def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_path, monkeypatch):
+def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_path, monkeypatch, earlier_workers):
     slow = _never_ending_task(tmp_path)
 
     def failing_optimize(path, settings, emit):
@@ -127,4 +133,4 @@ def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_p
     assert record.outcome == "error" and record.error["stage"] == "optimize"
     assert "the loop failed" in record.error["message"]
     assert time.monotonic() - started < 120  # stopped, not waited for
-    assert not _workers()
+    assert not _workers() - earlier_workers

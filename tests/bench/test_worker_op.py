@@ -80,7 +80,7 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
     assert set(result.seconds) == {"load", "time_eager", "compile_default", "compile_max-autotune-no-cudagraphs",
                                    "time_proposals", "proposal1_reference_runs", "proposal1_runner_start",
                                    "proposal1_candidate_load", "proposal1_first_call", "proposal1_trials", "proposal1_compare",
-                                   "proposal1_time", "proposal1_time_warm_up", "proposal1_time_cpu_batches"}
+                                   "proposal1_time", "proposal1_time_warm_up", "proposal1_time_cpu_batches", "start"}
     assert all(value >= 0 for value in result.seconds.values())
 
 

@@ -68,8 +68,10 @@ def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, pool
     # Another store (inductor's caches are set before torch is imported), another device.
     assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
     assert pool.claim(None, PrepareRequest(address=str(path), device="cuda"), None) is None
-    assert pool.claim(None, _retime_request(path, [good]), None) is not None
+    claimed = pool.claim(None, _retime_request(path, [good]), None)
+    assert claimed is not None
     assert pool.claim(None, _retime_request(path, [good]), None) is None  # none left
+    kill_group(claimed.process)  # claimed, so the pool's close no longer ends it
 
 
 def test_a_claim_starts_a_replacement_only_while_replacements_last(task, pool):
