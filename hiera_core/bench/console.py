@@ -95,12 +95,15 @@ def summary_table(summary: dict) -> Table:
                   title_justify="left")
     for column in ("group", "tasks", "errors", "validity", *(f"fast_p {BASELINE_TITLES[b]}" for b in BASELINES),
                    *(f"geomean x {BASELINE_TITLES[b]}" for b in BASELINES),
-                   *(f"median x {BASELINE_TITLES[b]}" for b in BASELINES)):
+                   *(f"median x {BASELINE_TITLES[b]}" for b in BASELINES), "library/custom proposals",
+                   "median wall s"):
         table.add_column(column)
     for name, group in [*summary["levels"].items(), ("overall", summary["overall"])]:
+        wall = group.get("median_wall_s")
         table.add_row(name, str(group["tasks"]), str(group["errors"]), _share(group["validity"]),
                       *(" / ".join(_share(group["fast_p"][b][p_key(p)]) for p in P_VALUES) for b in BASELINES),
-                      *(_x(group["geomean"][b]) for b in BASELINES), *(_x(group["median"][b]) for b in BASELINES))
+                      *(_x(group["geomean"][b]) for b in BASELINES), *(_x(group["median"][b]) for b in BASELINES),
+                      _share(group.get("library_or_custom")), f"{wall:.0f}" if wall is not None else "-")
     return table
 
 

@@ -7,6 +7,9 @@
   more than p times faster than the baseline (KernelBench's fast_p; fast_0 is the validity).
 - geometric mean and median of the speedup over the valid tasks. A task whose torch.compile
   failed has no speedup against it: it counts in no fast_p numerator against compile.
+- library_or_custom: the share of valid proposals implemented in the CUDA-library or custom-CUDA
+  space (issue 23: HIERA's claim is selection across the three spaces, not torch.compile alone).
+- median_wall_s: the median task's wall time, optimize and the bench's timing (issue 24).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from hiera_core.bench.record import TaskRecord
 
 P_VALUES = (0.0, 1.0, 1.5, 2.0)
+BEYOND_PYTORCH = ("cuda_libs", "custom_cuda")  # the spaces library_or_custom counts
 BASELINES = ("eager", "compile", "best_compile")
 
 
@@ -68,8 +72,18 @@ def summarise_group(records: Sequence[TaskRecord]) -> dict:
         "geomean": {baseline: geomean(values) for baseline, values in speedups.items()},
         "median": {baseline: median(values) for baseline, values in speedups.items()},
         "speedups_counted": {baseline: len(values) for baseline, values in speedups.items()},
+        "library_or_custom": library_or_custom(records),
+        "median_wall_s": median(record.wall_s for record in records if record.wall_s),  # 0: not recorded
         **({"model": model_efficiency(records)} if any(r.model_samples is not None for r in records) else {}),
     }
+
+
+def library_or_custom(records: Sequence[TaskRecord]) -> float | None:
+    """The share of the valid proposals whose space is a CUDA library or custom CUDA; None without any."""
+    proposals = [record for record in records if record.outcome == "proposal" and record.valid]
+    if not proposals:
+        return None
+    return sum(1 for record in proposals if record.space in BEYOND_PYTORCH) / len(proposals)
 
 
 def model_efficiency(records: Sequence[TaskRecord]) -> dict:

@@ -90,3 +90,18 @@ def test_model_samples_are_summarised_apart_from_offline_candidates():
     tasks[1].model_cost = None  # one task's model had no price: no total
     assert summarise(tasks)["overall"]["model"]["cost"] is None
     assert "model" not in summarise([tasks[2]])["overall"]
+
+
+def test_the_share_of_proposals_beyond_pytorch_and_the_median_wall_time(four_tasks):
+    custom = record("level2/e.py", 2, eager=4.0, compile_=4.0, hiera_ms=2.0, space="custom_cuda", wall_s=50.0)
+    library = record("level2/f.py", 2, eager=4.0, compile_=4.0, hiera_ms=2.0, space="cuda_libs", wall_s=70.0)
+    compiled = record("level2/g.py", 2, eager=4.0, compile_=4.0, hiera_ms=2.0, space="pytorch", wall_s=90.0)
+    invalid = record("level2/h.py", 2, correct=False, eager=4.0, space="custom_cuda", wall_s=200.0)
+    group = summarise_group([custom, library, compiled, invalid])
+    # valid proposals only: 2 of the 3 use a CUDA library or custom CUDA
+    assert group["library_or_custom"] == pytest.approx(2 / 3)
+    assert group["median_wall_s"] == 80.0  # every task's wall time counts, the invalid one's too
+    # no valid proposal (b kept the reference, c failed its check): no share; no wall times: no median
+    assert summarise_group(four_tasks)["library_or_custom"] == pytest.approx(0.0)
+    assert summarise_group(four_tasks[1:])["library_or_custom"] is None
+    assert summarise_group(four_tasks)["median_wall_s"] is None
