@@ -56,6 +56,7 @@ class WarmPool:
         self._folder = log_folder  # each warm worker's log until it is claimed
         self._folder.mkdir(parents=True, exist_ok=True)
         self._started: list[int] = []  # the runners of each warm worker started
+        self._processes: list[subprocess.Popen] = []  # every one, claimed or not: `close` ends those still alive
         self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hiera-warm")
 
     def add(self, count: int, runners: int) -> None:
@@ -79,6 +80,7 @@ class WarmPool:
         with self._lock:
             if not self._closed:
                 self._idle.append(WarmWorker(process, log, runners))
+                self._processes.append(process)
                 return
         kill_group(process)
         unregister(process)
@@ -113,14 +115,18 @@ class WarmPool:
         return worker
 
     def close(self) -> None:
-        """Kill the warm workers no request claimed; start no more."""
+        """Kill the warm workers no request claimed, and any claimed one still alive (a claim whose
+        request never came: the run's steps are over); start no more."""
         with self._lock:
             self._closed = True
         self._starter.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             idle, self._idle = self._idle, []
+            processes, self._processes = self._processes, []
         for worker in idle:
             worker.process.stdin.close()
-            kill_group(worker.process)
-            unregister(worker.process)
             worker.log.unlink(missing_ok=True)
+        for process in processes:
+            if process.poll() is None:
+                kill_group(process)
+            unregister(process)

@@ -68,10 +68,8 @@ def test_only_a_request_the_warm_worker_was_started_for_is_sent_to_it(task, pool
     # Another store (inductor's caches are set before torch is imported), another device.
     assert pool.claim(None, _retime_request(path, [good], str(tmp_path / "other")), None) is None
     assert pool.claim(None, PrepareRequest(address=str(path), device="cuda"), None) is None
-    claimed = pool.claim(None, _retime_request(path, [good]), None)
-    assert claimed is not None
+    assert pool.claim(None, _retime_request(path, [good]), None) is not None
     assert pool.claim(None, _retime_request(path, [good]), None) is None  # none left
-    kill_group(claimed.process)  # claimed, so the pool's close no longer ends it
 
 
 def test_a_claim_starts_a_replacement_only_while_replacements_last(task, pool):
@@ -129,6 +127,15 @@ def test_closing_the_pool_ends_every_unclaimed_worker_and_its_runners(pool):
     wait_until(lambda: not any(process_alive(pid) for pid in processes), timeout=15)
     pool.add(1, 1)  # a closed pool starts nothing
     assert pool.started(runners=1) == 0
+
+
+def test_closing_the_pool_ends_a_claimed_worker_whose_request_never_came(task, pool):
+    path, good, _ = task
+    pool.add(1, 1)
+    claimed = pool.claim(None, _retime_request(path, [good]), None)
+    # Closed at once: the parent-death signal, set by the worker once it runs, would not end it.
+    pool.close()
+    wait_until(lambda: not process_alive(claimed.process.pid), timeout=15)
 
 
 def test_a_claimed_worker_that_hangs_is_stopped_with_its_runners(task, pool):
