@@ -99,11 +99,11 @@ def summary_table(summary: dict) -> Table:
                    "median wall s"):
         table.add_column(column)
     for name, group in [*summary["levels"].items(), ("overall", summary["overall"])]:
-        wall = group.get("median_wall_s")
+        wall = group["median_wall_s"]
         table.add_row(name, str(group["tasks"]), str(group["errors"]), _share(group["validity"]),
                       *(" / ".join(_share(group["fast_p"][b][p_key(p)]) for p in P_VALUES) for b in BASELINES),
                       *(_x(group["geomean"][b]) for b in BASELINES), *(_x(group["median"][b]) for b in BASELINES),
-                      _share(group.get("library_or_custom")), f"{wall:.0f}" if wall is not None else "-")
+                      _share(group["library_or_custom"]), f"{wall:.0f}" if wall is not None else "-")
     return table
 
 

@@ -239,8 +239,8 @@ def _summary_table(summary: dict) -> str:
         cells += [_cell(f"{key}.fast_p.{b}.{p_key(p)}", group["fast_p"][b][p_key(p)], "share")
                   for b in BASELINES for p in P_VALUES]
         cells += [_cell(f"{key}.{stat}.{b}", group[stat][b], "x") for stat in ("geomean", "median") for b in BASELINES]
-        cells += [_cell(f"{key}.library_or_custom", group.get("library_or_custom"), "share"),
-                  _cell(f"{key}.median_wall_s", group.get("median_wall_s"), "s")]
+        cells += [_cell(f"{key}.library_or_custom", group["library_or_custom"], "share"),
+                  _cell(f"{key}.median_wall_s", group["median_wall_s"], "s")]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return ("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")

@@ -67,7 +67,8 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
     log_path = out / "logs" / f"{slug(task.id)}.log"
     # The bench's workers use the store's inductor and Triton caches, as the loop's do: a mode the loop
     # compiled as a candidate is not compiled from nothing again for its baseline.
-    cache_root = str(Store.for_file(task.path).cache_root)
+    store = Store.for_file(task.path)
+    cache_root = str(store.cache_root)
     request_fields = dict(address=task.path, device=settings.device, cache_root=cache_root)
     # On a GPU, warm workers for the baselines (timed beside the loop: BaselineTiming) and for the
     # proposal's timing, with its runner: each ready when its step comes.
@@ -92,7 +93,7 @@ def run_task(task: BenchTask, settings: BenchSettings, host: dict, out: Path, em
             if baselines is not None:
                 baselines.loop_done()
             _record_optimize(record, result, out)
-            spec = Store.for_file(task.path).run(result.run).read_json("spec.json") or {}
+            spec = store.run(result.run).read_json("spec.json") or {}
             proposal = [str((out / record.proposal).resolve())] if record.proposal else []
             overlapped = baselines is not None and baselines.started
             emit(Event("stage", stage="profile", progress=0.99, message=(

@@ -375,8 +375,6 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
     with stopwatch(seconds, "trace"):
         graph_module, graph = trace_graph(model, originals if originals is not None else inputs)
 
-    with stopwatch(seconds, "environment"):
-        environment_now = {**environment(device), "created": iso_time()}
     peaks = gpus.lookup(gpu) if gpu else (gpus.match_name(torch.cuda.get_device_name()) or
                                            gpus.lookup(torch.cuda.get_device_name())
                                            if device == "cuda" else gpus.TABLE["cpu"])
@@ -437,6 +435,6 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         mutated_inputs=mutated, deterministic=deterministic, reference_ms=reference_ms,
         reference_gpu_ms=reference_gpu_ms, reference_bound=reference_bound,
         reference_precision_notes=notes, measured=not meta_only, not_measured=not_measured,
-        environment=environment_now)
+        environment={**environment(device), "created": iso_time()})
     return Prepared(task=task, spec=spec, model=model, inputs=originals if originals is not None else inputs,
                     graph=graph_module, meta_only=meta_only)
