@@ -354,6 +354,32 @@ def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
     return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
 
 
+def _hiera_stencil_steps(source, name, x, steps, tile):
+    """Radius-1 2D stencils of constant coefficients (`steps`: 9 per step, in tap order) applied in turn
+    over the last two dims of `x` (each leading index a grid of its own, zero outside it between
+    steps), fused in one kernel; tile = (columns, rows) of outputs per 32 x 8 block. The weight is
+    made once per device."""
+    _hiera_check(x)
+    key = (steps, x.device)
+    weight = _HIERA_CONSTANTS.get(key)
+    if weight is None:
+        weight = _HIERA_CONSTANTS[key] = torch.tensor(steps, dtype=torch.float32, device=x.device)
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    height, width = x.shape[-2:]
+    if height * width >= 2**31:
+        raise ValueError("the stencil kernel indexes one grid with 32-bit offsets: at most 2^31 - 1 points")
+    columns, rows = tile
+    grids = x.numel() // (height * width)
+    grid = (-(-width // columns), -(-height // rows), min(grids, 65535))
+    device = x.device.index
+    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (32, 8), 0, x, weight, out, grids, height,
+                  width)
+    return out
+
+
 def _hiera_group_norm(source, name, x, groups, weight, bias, eps):
     """Group norm of (N, C, *spatial) `x` over `groups` groups of channels, with optional per-channel
     `weight` and `bias`: partial sums over chunks of each group's row, then one normalising pass."""

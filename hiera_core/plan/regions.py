@@ -300,8 +300,8 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
             reason += "; TF32 tensor cores (the contract allows it)"
         choices.append(RegionChoice("cuda_libs", approach, reason))
     elif fusing and on_gpu:
-        families = list(dict.fromkeys(KERNEL_APPROACH.get(step.family, step.family) for step in fusing))
-        fused = sorted({name for step in fusing for name in step.covers})
+        families = list(dict.fromkeys(_kernel_approach(step) for step in fusing))
+        fused = sorted({name for step in fusing for name in step.covers if name in region.nodes})
         approach = " + ".join(families)
         reason = (f"{region.workload_class}: {len(fused)} op(s) computed in {len(fusing)} kernel(s), each "
                   f"tensor read and written once (bound {1000 * region.bound_ms:.3g} us)")
@@ -321,6 +321,12 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
     if not any(c.space == "pytorch" for c in choices):
         choices.append(RegionChoice("pytorch", "torch.compile", compile_reason))
     return choices
+
+
+def _kernel_approach(step) -> str:
+    if step.family == "stencil" and "steps" in step.config:  # one kernel for this region and the next
+        return f"generated stencil kernel, {len(step.config['steps'])} steps fused in time"
+    return KERNEL_APPROACH.get(step.family, step.family)
 
 
 def _fused(step) -> int:

@@ -221,3 +221,17 @@ def test_a_kernel_serving_every_region_is_held_to_the_modules_bound_not_the_sum_
     plan = ExpertPlanner().plan(replace(spec, reference_ms=1.01 * module_bound_ms))
     (skipped,) = [s for s in plan.skipped if s["strategy"] == "custom_cuda.row_reduction"]
     assert skipped["reason"].startswith("at best 1.0")
+
+
+def test_stencil_sweeps_fused_in_time_are_one_kernel_in_each_regions_plan(tmp_path):
+    """Two Jacobi sweeps (a region each, cut at each pad): both regions name the one kernel that
+    computes them, fused in time, and each counts only its own ops."""
+    ctx = _module(tmp_path, "for _ in range(2):\n            p = F.pad(x, (1, 1, 1, 1))\n"
+                            "            x = 0.2 * (p[1:-1, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, 1:-1] + p[:-2, 1:-1])\n"
+                            "        return x",
+                  "[torch.randn(64, 96)]")
+    first, second = ExpertPlanner().plan(ctx.spec).regions
+    for region in (first, second):
+        best = region.choices[0]
+        assert best.space == "custom_cuda" and best.approach == "generated stencil kernel, 2 steps fused in time"
+        assert ": 10 op(s) computed in 1 kernel(s)" in best.reason  # its slices and sums; its pad is read through

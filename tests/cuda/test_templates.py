@@ -301,32 +301,118 @@ def test_planning_imports_no_torch():
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("name", ["stencil3d_slices", "heat2d_two_steps_slices"])
-def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel_per_step(name, tmp_path):
-    """The slices' taps and factors become the stencil's constant coefficients: run on the CPU with
-    the kernel emulated by the convolution it computes, the proposal matches the reference."""
+def emulated_stencils():
+    """The stencil runtime entry points, emulated on the CPU by the convolutions they compute."""
     import torch
     import torch.nn.functional as F
-    from helpers.cuda_tasks import build_proposal
 
-    task = extra_task(name, tmp_path)
-    ctx = task_context(task)
-    key, candidate = candidate_for(ctx)
-    assert key == "custom_cuda.stencil"
-    steps = 2 if name.startswith("heat2d_two") else 1
-    assert forward_source(candidate.code).count("_hiera_stencil_constant(") == steps
-    assert "_hiera_pointwise(" not in candidate.code.split("class ModelNew")[1]  # the update is in the stencil
-
-    def emulated(source, name, x, coefficients, rank, tile):
+    def constant(source, name, x, coefficients, rank, tile):
         weight = torch.tensor(coefficients).reshape((1, 1) + (3,) * rank)
         conv = F.conv3d if rank == 3 else F.conv2d
         return conv(x.reshape((-1, 1) + tuple(x.shape[-rank:])), weight, padding=1).reshape(x.shape)
 
-    namespace = build_proposal(task, candidate.code)
-    namespace["_hiera_stencil_constant"] = emulated
+    def steps(source, name, x, coefficients, tile):
+        for step in coefficients:
+            x = constant(source, name, x, step, 2, tile)
+        return x
+
+    return {"_hiera_stencil_constant": constant, "_hiera_stencil_steps": steps}
+
+
+def check_emulated(task, code):
+    import torch
+    from helpers.cuda_tasks import build_proposal
+
+    namespace = build_proposal(task, code)
+    namespace.update(emulated_stencils())
     model = namespace["ModelNew"]().eval()
     with torch.no_grad():
         torch.testing.assert_close(model(*task.inputs), namespace["Model"]()(*task.inputs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name, call", [("stencil3d_slices", "_hiera_stencil_constant("),
+                                        ("heat2d_two_steps_slices", "_hiera_stencil_steps(")])
+def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel(name, call, tmp_path):
+    """The slices' taps and factors become the stencil's constant coefficients, and 2D steps that
+    feed each other one kernel fused in time: run on the CPU with the kernel emulated by the
+    convolutions it computes, the proposal matches the reference."""
+    task = extra_task(name, tmp_path)
+    key, candidate = candidate_for(task_context(task))
+    assert key == "custom_cuda.stencil"
+    forward = forward_source(candidate.code)
+    assert forward.count("_hiera_stencil") == 1 and forward.count(call) == 1
+    assert "_hiera_pointwise(" not in candidate.code.split("class ModelNew")[1]  # the update is in the stencil
+    check_emulated(task, candidate.code)
+
+
+SWEEPS_TASK = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def forward(self, u):
+        history = []
+        for number in range({sweeps}):
+            p = F.pad(u, (1, 1, 1, 1))
+            u = {factor} * (p[..., 1:-1, 1:-1] + p[..., 1:-1, :-2] + p[..., 1:-1, 2:] + p[..., 2:, 1:-1]
+                            + p[..., :-2, 1:-1]) - 0.01 * number * p[..., 2:, 2:]
+            history.append(u)
+        return {returns}
+
+
+def get_inputs():
+    return [torch.randn(2, 29, 41)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.mark.parametrize("sweeps, returns, kernels", [
+    (5, "u", [4, 1]),  # at most 4 steps a kernel: the halo grows a point a step
+    (3, "u, history[0]", [1, 2]),  # a step's output that is also returned is written: no fusion across it
+    (2, "u", [2]),
+])
+def test_stencil_steps_that_feed_each_other_fuse_in_time_in_order(sweeps, returns, kernels, tmp_path):
+    """Each step keeps its own coefficients, in order (the corner tap differs per step), and the
+    proposal matches the reference on the CPU with its kernels emulated."""
+    from helpers.cuda_tasks import load_task
+
+    path = tmp_path / "task.py"
+    path.write_text(SWEEPS_TASK.format(sweeps=sweeps, factor=0.2, returns=returns))
+    task = load_task(path)
+    key, candidate = candidate_for(task_context(task))
+    assert key == "custom_cuda.stencil"
+    calls = [node for node in ast.walk(ast.parse(forward_source(candidate.code).strip()))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", "").startswith("_hiera_stencil")]
+    steps = [len(call.args[3].elts) if call.func.id == "_hiera_stencil_steps" else 1 for call in calls]
+    assert sorted(steps) == sorted(kernels)
+    check_emulated(task, candidate.code)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("steps", [1, 2, 3, 4])
+def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, batched):
+    from hiera_core.spaces.custom_cuda.stencil_template import (
+        STENCIL_STEPS_TILE,
+        stencil_steps_source,
+        stencil_steps_tile,
+    )
+
+    five = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
+    tile = stencil_steps_tile(steps, dict(STENCIL_STEPS_TILE, batched=batched))
+    (kernel,) = kernel_resources(stencil_steps_source("hiera_stencil0", [five] * steps, tile).source).kernels
+    assert kernel.spill_stores == 0 and kernel.launch_bounds == 256
+    assert kernel.static_smem == 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * steps) <= 48 * 1024
+
+
+def test_more_stencil_steps_than_the_kernel_fuses_are_refused():
+    from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX, stencil_steps_source
+
+    with pytest.raises(ValueError, match="1 to 4 steps"):
+        stencil_steps_source("hiera_stencil0", [[(0, 0)]] * (STENCIL_STEPS_MAX + 1))
 
 
 def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_path):

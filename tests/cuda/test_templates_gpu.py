@@ -97,10 +97,44 @@ def test_example_proposal_replayed_as_a_cuda_graph_matches_reference(name):
     check_task(example_task(name), EXAMPLE_INPUTS[name](), replayed=True)
 
 
-@pytest.mark.parametrize("name", ["batchnorm_relu", "group_norm_module", "mse_loss_sum", "stencil2d_depthwise"])
+@pytest.mark.parametrize("name", ["batchnorm_relu", "group_norm_module", "mse_loss_sum", "stencil2d_depthwise",
+                                  "heat2d_two_steps_slices"])
 def test_extra_proposal_replayed_as_a_cuda_graph_matches_reference(name, tmp_path):
     task = extra_task(name, tmp_path)
     check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=True)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("steps", [1, 2, 3, 4])
+@pytest.mark.parametrize("shape", [(37, 53), (3, 130, 257), (2, 1, 1), (1, 300, 33)])
+def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape, batched):
+    """Odd grids (one point, narrower and wider than a tile, several grids), a non-contiguous input,
+    different coefficients per step with some taps zero: the fused kernel against F.conv2d step by
+    step, and the input left untouched."""
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_runtime import _hiera_stencil_steps
+    from hiera_core.spaces.custom_cuda.codegen import nonzero_taps
+    from hiera_core.spaces.custom_cuda.stencil_template import (
+        STENCIL_STEPS_TILE,
+        stencil_steps_source,
+        stencil_steps_tile,
+    )
+
+    generator = torch.Generator().manual_seed(steps)
+    coefficients = tuple(tuple(float(c) if c > -0.3 else 0.0 for c in torch.randn(9, generator=generator).tolist())
+                         for _ in range(steps))
+    tile = stencil_steps_tile(steps, dict(STENCIL_STEPS_TILE, batched=batched))
+    source = stencil_steps_source("hiera_stencil0", [nonzero_taps(c) for c in coefficients], tile).source
+    x = noncontiguous(torch.randn(shape, device="cuda"))
+    before = x.clone()
+    expected = x.reshape(-1, 1, *shape[-2:])
+    with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):  # the reference in strict float32
+        for step in coefficients:
+            expected = F.conv2d(expected, torch.tensor(step, device="cuda").reshape(1, 1, 3, 3), padding=1)
+    got = _hiera_stencil_steps(source, "hiera_stencil0", x, coefficients, (tile["tw"], tile["th"]))
+    torch.testing.assert_close(got, expected.reshape(shape), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
 def test_column_reductions_on_float4_columns_and_off_them(tmp_path):

@@ -10,7 +10,13 @@ from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
-from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source, stencil_tile
+from hiera_core.spaces.custom_cuda.stencil_template import (
+    stencil_launch_tile,
+    stencil_source,
+    stencil_steps_source,
+    stencil_steps_tile,
+    stencil_tile,
+)
 from hiera_core.spaces.custom_cuda.templates import group_norm_source, pool_source, reduce_source
 
 _HELPER = {"pointwise": "_hiera_pointwise", "rows": "_hiera_rows", "reduce": "_hiera_reduce",
@@ -39,8 +45,7 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
         constants.append(f'{constant} = r"""\n{source}"""')
         body.append(f"# {step.family} kernel: {', '.join(step.covers)}")
         body.append(call)
-    helpers = {"_hiera_stencil_constant" if "coefficients" in s.config else _HELPER[s.family]
-               for s in lowering.kernel_steps}
+    helpers = {_helper_of(s) for s in lowering.kernel_steps}
     header = [f"# ---- HIERA custom_cuda: {title} ----",
               *(f"# {line}" for line in notes),
               "# Kernels compile with NVRTC (cuda.core) on first use and launch on torch's current stream."]
@@ -51,6 +56,21 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
     code = "\n".join(header) + "\n" + runtime_source(helpers) + "\n\n" + "\n\n".join(constants) + "\n\n\n" \
         + "\n".join(forward) + "\n"
     return Rendered(code, sources)
+
+
+def nonzero_taps(coefficients: tuple[float, ...]) -> list[tuple[int, int]]:
+    """The (dy, dx) taps of a 2D stencil's 9 coefficients (in tap order) that are not zero."""
+    offsets = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    return [offset for offset, coefficient in zip(offsets, coefficients) if coefficient != 0.0]
+
+
+def _helper_of(step: Step) -> str:
+    """The runtime entry point a kernel step calls."""
+    if step.family == "stencil" and "steps" in step.config:
+        return "_hiera_stencil_steps"
+    if step.family == "stencil" and "coefficients" in step.config:
+        return "_hiera_stencil_constant"
+    return _HELPER[step.family]
 
 
 EXPRESSION_FAMILIES = ("pointwise", "rows", "total", "scan")  # kernels generated from element expressions
@@ -111,6 +131,11 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         kernel = group_norm_source(name, config.get("epilogue"))
         return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, "
                                f"{config['groups']}, {config['weight']}, {config['bias']}, {config['eps']!r})")
+    if "steps" in config:  # constant 2D stencils fused in time
+        tile = stencil_steps_tile(len(config["steps"]))
+        kernel = stencil_steps_source(name, [nonzero_taps(c) for c in config["steps"]], tile)
+        return kernel.source, (f"{target} = _hiera_stencil_steps({constant}, {name!r}, {step.inputs[0]}, "
+                               f"{tuple(map(tuple, config['steps']))!r}, {(tile['tw'], tile['th'])})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants

@@ -8,9 +8,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from hiera_core.spaces.codegen import mentions
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
-from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering
+from hiera_core.spaces.custom_cuda.lowering import STEP_PASSES, Deferred, Lowerer, reads, register_lowering
+from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,41 @@ class StencilSum(Deferred):
         lw.steps.append(Step("stencil", [out], inputs=[source], covers=list(self.covers), config=config))
         value = lw.deferred_values[id(self)] = leaf(out, self.source.shape)
         return value
+
+
+def fuse_steps_in_time(steps: list[Step], returns: str) -> None:
+    """Constant 2D stencils that feed only the next one (Jacobi or heat sweeps, each padding its
+    input with zeros) become one kernel of up to STENCIL_STEPS_MAX steps: the grid is read and
+    written once instead of once per step."""
+    index = 0
+    while index < len(steps):
+        first = steps[index]
+        if not _time_fusable(first):
+            index += 1
+            continue
+        (target,) = first.targets
+        readers = [s for s in steps if s is not first and reads(s, target)]
+        if (len(readers) != 1 or not _time_fusable(readers[0]) or readers[0].inputs != [target]
+                or mentions(returns, target) or len(_steps_of(first)) + len(_steps_of(readers[0])) > STENCIL_STEPS_MAX):
+            index += 1
+            continue
+        (second,) = readers
+        second.config = {"rank": 2, "steps": _steps_of(first) + _steps_of(second), "width": first.config["width"]}
+        second.inputs = list(first.inputs)
+        second.covers = list(dict.fromkeys(first.covers + second.covers))
+        steps.remove(first)  # the second is checked again: it may feed a third
+
+
+def _time_fusable(step: Step) -> bool:
+    return step.family == "stencil" and step.config.get("rank") == 2 and ("coefficients" in step.config
+                                                                          or "steps" in step.config)
+
+
+def _steps_of(step: Step) -> list[tuple[float, ...]]:
+    return list(step.config["steps"]) if "steps" in step.config else [tuple(step.config["coefficients"])]
+
+
+STEP_PASSES.append(fuse_steps_in_time)
 
 
 # -- stencils spelled with slices of a zero-padded grid ----------------------------------------

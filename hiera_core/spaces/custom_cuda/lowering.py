@@ -54,6 +54,9 @@ PART_VIEWS = {"getitem", "narrow", "select"}
 MASK_FUNCTIONS = {"gt", "ge", "lt", "le", "eq", "ne", "logical_not", "logical_and", "logical_or", "logical_xor",
                   "invert", "and_", "or_", "xor", "bool"}
 LOWERINGS: dict[str, Handler] = {}  # normalized function name -> its handler
+# Passes over the finished steps (the forward's returns at hand), in registration order: fusions
+# across steps that no single op's handler sees (a stencil step feeding the next, fused in time).
+STEP_PASSES: list[Callable[[list[Step], str], None]] = []
 
 
 def register_lowering(*fns: str) -> Callable[[Handler], Handler]:
@@ -135,6 +138,8 @@ class Lowerer:
                 except Unsupported as why:
                     self.values[op.name] = self._leave_to_pytorch(op, why)
         self._fuse_epilogues(returns)
+        for step_pass in STEP_PASSES:
+            step_pass(self.steps, returns)
         return Lowering(self.steps, returns, inputs, self.contracts, self.fallbacks)
 
     def _leave_to_pytorch(self, op: Op, why: Unsupported) -> Any:
@@ -169,7 +174,7 @@ class Lowerer:
         tensor fewer."""
         for producer in [s for s in self.steps if s.family in EPILOGUE_FAMILIES]:
             (target,) = producer.targets
-            readers = [s for s in self.steps if s is not producer and _reads(s, target)]
+            readers = [s for s in self.steps if s is not producer and reads(s, target)]
             if len(readers) != 1 or mentions(returns, target):
                 continue
             (step,) = readers
@@ -397,7 +402,7 @@ def lower(ops: list[Op], resolver: Resolver) -> Lowering:
     return Lowerer(ops, resolver).run()
 
 
-def _reads(step: Step, name: str) -> bool:
+def reads(step: Step, name: str) -> bool:
     """Whether `step` reads the variable `name`."""
     texts = [step.call, *step.inputs, *(e.params[0] for e in leaves_in(step.exprs))]
     texts += [value for value in step.config.values() if isinstance(value, str)]

@@ -252,3 +252,115 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
 }}
 """
     return KernelSource(name, source)
+
+
+# Outputs per block of the time-fused 2D stencil (a 32 x 8 thread block): the best of five tiles at 3
+# steps on three grids on an H100 (benchmarks/bench_stencil_steps.py; kernel time, the grid in L2;
+# benchmarks/results/h100-2026-12-05-s21). 2 steps on 2048^2 in 17.1 us, 65% of the bound, against
+# 19.4 us for 128x32 and 46.3 us for one kernel per step; 256x8 was 2-10% faster in those 2-step runs
+# (not yet measured at 3 or 4 steps, where the halo is a larger share of its rows).
+STENCIL_STEPS_TILE = {"tw": 256, "th": 16}
+STENCIL_STEPS_MAX = 4  # steps fused in one kernel: the halo grows by one point per step
+_SHARED_LIMIT = 48 * 1024  # static shared memory per block
+
+
+def stencil_steps_tile(steps: int, tile: dict | None = None) -> dict:
+    """The tile for `steps` fused steps, its rows (down to a block's 8), then its columns, halved
+    until both grids of the ping-pong buffer (tile plus a `steps`-point halo) fit in static shared
+    memory."""
+    tile = dict(tile or STENCIL_STEPS_TILE)
+    while 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * steps) > _SHARED_LIMIT:
+        tile["th" if tile["th"] > 8 else "tw"] //= 2
+    return tile
+
+
+def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: dict | None = None) -> KernelSource:
+    """`len(steps)` radius-1 2D stencils applied one after the other (each step's input zero outside
+    the grid, as when every step pads its input with zeros), fused in time: one read and one write
+    of the grid instead of one of each per step.
+
+    `steps` holds each step's taps (dy, dx); the coefficients are read at run time from a (steps, 9)
+    weight in tap order ((dy, dx) over (-1, 0, 1)^2). A block loads its tile of outputs plus a halo
+    of one point per step into shared memory, zero outside the grid; step s computes the tile plus
+    the halo the steps after it still need (values outside the grid are zero), ping-ponging between
+    two buffers; the last step writes the tile. The halo's points are recomputed by the
+    neighbouring blocks: (TW + 2K)(TH + 2K) / (TW TH) of the loads, the extra ones mostly from L2.
+    The tile's option `batched` issues a thread's loads 8 at a time before storing them (not yet measured).
+    """
+    if not 1 <= len(steps) <= STENCIL_STEPS_MAX:
+        raise ValueError(f"the time-fused stencil takes 1 to {STENCIL_STEPS_MAX} steps, not {len(steps)}")
+    tile = stencil_steps_tile(len(steps), tile)
+    coefficients = "\n    ".join(f"const float k{number}_{dy + 1}{dx + 1} = __ldg(w + {number * 9 + (dy + 1) * 3 + dx + 1});"
+                                  for number, taps in enumerate(steps) for dy, dx in taps)
+
+    def update(number: int, read: int) -> str:
+        return "\n                ".join(f"acc = fmaf(k{number}_{dy + 1}{dx + 1}, buf[{read}][r + {dy}][c + {dx}], acc);"
+                                         for dy, dx in steps[number])
+
+    stages = []
+    for number in range(1, len(steps)):
+        read, write = (number - 1) & 1, number & 1
+        stages.append(f"""// step {number}: the tile and a {len(steps) - number}-point halo, zero outside the grid
+        for (int r = {number} + ty; r < SH - {number}; r += 8)
+            for (int c = {number} + tx; c < SW - {number}; c += 32) {{
+                float acc = 0.0f;
+                {update(number - 1, read)}
+                const int gy = y0 + r, gx = x0 + c;
+                buf[{write}][r][c] = (gy >= 0 && gy < H && gx >= 0 && gx < W) ? acc : 0.0f;
+            }}
+        __syncthreads();""")
+    last = (len(steps) - 1) & 1
+    if tile.get("batched"):
+        # A thread's loads of the tile 8 at a time in flight (registers first, then shared memory),
+        # instead of one per loop iteration: more bytes in flight per SM, for more registers.
+        load = """constexpr int LOADS = (SH * SW + 255) / 256, BATCH = 8;
+        for (int first = 0; first < LOADS; first += BATCH) {
+            float loaded[BATCH];
+            #pragma unroll
+            for (int i = 0; i < BATCH; ++i) {
+                const int k = ty * 32 + tx + (first + i) * 256, r = k / SW, gy = y0 + r, gx = x0 + k - r * SW;
+                loaded[i] = (k < SH * SW && gy >= 0 && gy < H && gx >= 0 && gx < W) ? __ldg(src + gy * W + gx) : 0.0f;
+            }
+            #pragma unroll
+            for (int i = 0; i < BATCH; ++i) {
+                const int k = ty * 32 + tx + (first + i) * 256;
+                if (k < SH * SW) (&buf[0][0][0])[k] = loaded[i];
+            }
+        }"""
+    else:
+        load = """for (int r = ty; r < SH; r += 8)
+            for (int c = tx; c < SW; c += 32) {
+                const int gy = y0 + r, gx = x0 + c;
+                buf[0][r][c] = (gy >= 0 && gy < H && gx >= 0 && gx < W) ? __ldg(src + gy * W + gx) : 0.0f;
+            }"""
+    source = f"""// HIERA 2D stencil {name}: {len(steps)} steps fused in time
+constexpr int K = {len(steps)}, TW = {tile['tw']}, TH = {tile['th']}, SW = TW + 2 * K, SH = TH + 2 * K;
+// Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
+extern "C" __global__ void __launch_bounds__(256) {name}(
+        const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ out, long long grids,
+        long long H_, long long W_) {{
+    const int H = (int)H_, W = (int)W_;
+    __shared__ float buf[2][SH][SW];
+    {coefficients}
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x0 = blockIdx.x * TW - K, y0 = blockIdx.y * TH - K;  // the halo's corner
+    for (long long grid = blockIdx.z; grid < grids; grid += gridDim.z) {{
+        const float* src = x + grid * H * W;
+        float* dst = out + grid * H * W;
+        {load}
+        __syncthreads();
+        {(chr(10) + '        ').join(stages)}
+        // step {len(steps)}: the tile itself, to memory
+        for (int r = K + ty; r < K + TH; r += 8)
+            for (int c = K + tx; c < K + TW; c += 32) {{
+                const int gy = y0 + r, gx = x0 + c;
+                if (gy >= H || gx >= W) continue;
+                float acc = 0.0f;
+                {update(len(steps) - 1, last)}
+                dst[gy * W + gx] = acc;
+            }}
+        __syncthreads();  // the next grid's loads overwrite the buffers
+    }}
+}}
+"""
+    return KernelSource(name, source)
