@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from hiera_core import PACKAGE_ROOT
 from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.worker.devicelock import WAITS_FILE, waited_seconds
 
 if TYPE_CHECKING:  # run_worker imports the records when it runs: their results import the planner,
     # which die_with_parent's users (the candidate's runner, the language server) have no use for
@@ -280,11 +281,14 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
                     process = start_worker([str(request_path), str(result_path)], log_stream, device=request.device,
                                            python=python, placement=placement, cache_root=request.cache_root,
                                            doing=doing)
+            waits = result_path.with_name(WAITS_FILE)
             try:
-                code = process.wait(timeout=timeout_s)
+                code = wait_own_time(process, timeout_s, started, waits)
             except subprocess.TimeoutExpired:
                 kill_group(process)
-                raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s and was stopped",
+                waited = waited_seconds(waits, time.monotonic())
+                queued = f" of its own (and {waited:.0f} s waiting for the device)" if waited >= 1 else ""
+                raise HieraError(f"{doing} did not finish within {timeout_s:.0f} s{queued} and was stopped",
                                  kind=ErrorKind.TIMEOUT,
                                  hint=timeout_hint or "the forward may hang (e.g. an endless loop); fix it, or "
                                                       "raise --timeout if the task is just slow") from None
@@ -319,6 +323,21 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
         raise HieraError(f"{doing}: the worker process {reason} after {elapsed:.1f} s", kind=ErrorKind.CRASH,
                          hint="see the log below; a CUDA fault or a crash in native code ends the worker",
                          details={"log": tail})
+
+
+def wait_own_time(process: subprocess.Popen, timeout_s: float, started: float, waits: Path) -> int:
+    """process.wait, given `timeout_s` of the worker's own time from `started` (time.monotonic): the
+    time it spent waiting for the device lock, per its record `waits`
+    (hiera_core.worker.devicelock), is added to the limit. Raises subprocess.TimeoutExpired."""
+    deadline = started + timeout_s
+    while True:
+        try:
+            return process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            extended = started + timeout_s + waited_seconds(waits, time.monotonic())
+            if extended <= deadline:
+                raise
+            deadline = extended
 
 
 def unregister(process: subprocess.Popen) -> None:

@@ -88,3 +88,69 @@ def test_default_jobs_per_device(monkeypatch):
     assert default_jobs("cuda") == 4 and default_jobs("cpu") == 1
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
     assert default_jobs("cuda") == 1
+
+
+WAITING_WORKER = """
+import sys, time
+from hiera_core.worker import devicelock
+devicelock.report_waits_to(sys.argv[2])
+with devicelock.timing(sys.argv[1]):  # queued behind the test's hold on the device
+    time.sleep(float(sys.argv[3]))  # its own work
+"""
+
+
+def _worker(tmp_path, lock: str, own_s: float):
+    import subprocess
+    import sys
+
+    result = tmp_path / "result.json"
+    process = subprocess.Popen([sys.executable, "-c", WAITING_WORKER, lock, str(result), str(own_s)])
+    return process, result.with_name(devicelock.WAITS_FILE)
+
+
+def _hold(lock: str, seconds: float) -> threading.Thread:
+    held = threading.Event()
+
+    def hold():
+        with devicelock.timing(lock):
+            held.set()
+            time.sleep(seconds)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert held.wait(5)
+    return thread
+
+
+def test_a_workers_wait_for_the_device_does_not_count_against_its_time_limit(tmp_path):
+    """Queued 4 s behind another candidate's timing, a worker with 3 s of its own limit and 0.5 s of
+    its own work finishes; the record says how long it waited."""
+    from hiera_core.worker.isolate import wait_own_time
+
+    lock = str(tmp_path / "device.lock")
+    holder = _hold(lock, 4.0)
+    started = time.monotonic()
+    process, waits = _worker(tmp_path, lock, 0.5)
+    assert wait_own_time(process, 3.0, started, waits) == 0
+    holder.join()
+    assert 3.0 < devicelock.waited_seconds(waits, time.monotonic()) < 6.0
+    assert time.monotonic() - started > 4.0
+
+
+def test_a_worker_over_its_own_time_limit_is_still_stopped(tmp_path):
+    import subprocess
+
+    from hiera_core.worker.isolate import wait_own_time
+
+    lock = str(tmp_path / "device.lock")
+    holder = _hold(lock, 1.0)
+    started = time.monotonic()
+    process, waits = _worker(tmp_path, lock, 30.0)  # waits 1 s, then works far past its limit
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            wait_own_time(process, 3.0, started, waits)
+        assert time.monotonic() - started < 10.0
+    finally:
+        process.kill()
+        process.wait()
+        holder.join()
