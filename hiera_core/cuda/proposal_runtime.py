@@ -354,6 +354,26 @@ def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
     return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
 
 
+def _hiera_depthwise(source, name, x, weight, bias, tile):
+    """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
+    tile = (threads across, threads down, rows per thread) of a block."""
+    _hiera_check(x, weight, *([] if bias is None else [bias]))
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    channels, height, width = x.shape[1:]
+    if height * width >= 2**31:
+        raise ValueError("the depthwise kernel indexes one grid with 32-bit offsets: at most 2^31 - 1 points")
+    bx, by, rows = tile
+    grids = x.shape[0] * channels
+    grid = (-(-width // (4 * bx)), -(-height // (by * rows)), min(grids, 65535))
+    device = x.device.index
+    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
+                  0 if bias is None else bias.contiguous(), out, grids, channels, height, width)
+    return out
+
+
 def _hiera_stencil_steps(source, name, x, steps, tile):
     """Radius-1 2D stencils of constant coefficients (`steps`: 9 per step, in tap order) applied in turn
     over the last two dims of `x` (each leading index a grid of its own, zero outside it between

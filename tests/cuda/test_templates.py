@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from helpers.cuda_tasks import EXTRA_TASKS, TASKS, candidate_for, example_task, extra_task, task_context
+from helpers.cuda_tasks import EXTRA_TASKS, TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
 pytest.importorskip("cuda.bindings")
 
@@ -406,6 +406,53 @@ def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, bat
     (kernel,) = kernel_resources(stencil_steps_source("hiera_stencil0", [five] * steps, tile).source).kernels
     assert kernel.spill_stores == 0 and kernel.launch_bounds == 256
     assert kernel.static_smem == 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * steps) <= 48 * 1024
+
+
+@pytest.mark.parametrize("name", ["depthwise7_module", "depthwise5_same"])
+def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_path):
+    """Run on the CPU with the kernel emulated by the convolution it computes, the proposal matches
+    the reference."""
+    import torch
+    import torch.nn.functional as F
+
+    task = extra_task(name, tmp_path)
+    key, candidate = candidate_for(task_context(task))
+    assert key == "custom_cuda.stencil" and forward_source(candidate.code).count("_hiera_depthwise(") == 1
+
+    def emulated(source, kernel_name, x, weight, bias, tile):
+        return F.conv2d(x, weight, bias, padding=weight.shape[-1] // 2, groups=x.shape[1])
+
+    namespace = build_proposal(task, candidate.code)
+    namespace["_hiera_depthwise"] = emulated
+    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
+    model.load_state_dict(reference.state_dict())
+    with torch.no_grad():
+        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("conv", ["nn.Conv2d(4, 4, 7, padding=2, groups=4)", "nn.Conv2d(4, 4, 5, stride=2, padding=2, groups=4)",
+                                  "nn.Conv2d(4, 4, 11, padding=5, groups=4)", "nn.Conv2d(4, 8, 7, padding=3, groups=4)"])
+def test_depthwise_convolutions_the_template_does_not_compute_are_left_to_cudnn(conv, tmp_path):
+    from helpers.cuda_tasks import load_task
+
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                    f"        super().__init__()\n        self.conv = {conv}\n\n    def forward(self, x):\n"
+                    "        return self.conv(x)\n\n\ndef get_inputs():\n    return [torch.randn(2, 4, 20, 24)]\n\n\n"
+                    "def get_init_inputs():\n    return []\n")
+    key, candidate = candidate_for(task_context(load_task(path)))
+    assert candidate is None or "_hiera_depthwise(" not in candidate.code
+
+
+@pytest.mark.parametrize("kernel", [5, 7, 9])
+@pytest.mark.parametrize("width, threads", [(7, 8), (56, 16), (200, 32)])
+def test_the_depthwise_template_compiles_without_spills_for_each_kernel_and_width(kernel, width, threads):
+    from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
+
+    tile = depthwise_tile(width)
+    assert tile["bx"] == threads and tile["bx"] * tile["by"] == 256
+    (resources,) = kernel_resources(depthwise_source("hiera_stencil0", kernel, tile).source).kernels
+    assert resources.spill_stores == 0 and resources.launch_bounds == 256
 
 
 def test_more_stencil_steps_than_the_kernel_fuses_are_refused():

@@ -137,6 +137,30 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("kernel", [5, 7, 9])
+@pytest.mark.parametrize("shape", [(2, 3, 37, 53), (1, 4, 7, 7), (3, 2, 20, 200), (1, 1, 1, 1), (2, 5, 56, 56)])
+def test_the_depthwise_template_matches_cudnn(kernel, shape):
+    """Odd and tile-sized maps (rows a multiple of 4 and not), a non-contiguous input, with a bias
+    and without: against F.conv2d in strict float32, the input left untouched."""
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_runtime import _hiera_depthwise
+    from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
+
+    channels = shape[1]
+    weight = torch.randn(channels, 1, kernel, kernel, device="cuda")
+    tile = depthwise_tile(shape[-1])
+    source = depthwise_source("hiera_stencil0", kernel, tile).source
+    x = noncontiguous(torch.randn(shape, device="cuda"))
+    before = x.clone()
+    for bias in (None, torch.randn(channels, device="cuda")):
+        with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
+            expected = F.conv2d(x, weight, bias, padding=kernel // 2, groups=channels)
+        got = _hiera_depthwise(source, "hiera_stencil0", x, weight, bias, (tile["bx"], tile["by"], tile["ry"]))
+        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(x, before, rtol=0, atol=0)
+
+
 def test_column_reductions_on_float4_columns_and_off_them(tmp_path):
     """amax and mean over the middle dim: inner a multiple of 4 takes the float4 column kernel
     (chunked over R, one chunk, 1024-wide rows); other widths the scalar one."""

@@ -168,6 +168,12 @@ EXTRA_TASKS = {
                             "w = torch.zeros(3, 1, 3, 3); w[:, 0, 1, 1] = -4.0; w[:, 0, 0, 1] = 1.0; "
                             "w[:, 0, 2, 1] = 1.0; w[:, 0, 1, 0] = 1.0; w[:, 0, 1, 2] = 0.5; "
                             "self.register_buffer('w', w); self.register_buffer('bias', torch.arange(3.0))"),
+    # Wider depthwise convolutions (ConvNeXt's 7x7 with its bias, a 5x5 with "same" padding and none):
+    # the depthwise template, odd widths on either side of a tile's.
+    "depthwise7_module": ("stencil", "x", "self.dwconv(x)", "[torch.randn(2, 5, 29, 57)]",
+                          "self.dwconv = nn.Conv2d(5, 5, kernel_size=7, padding=3, groups=5)"),
+    "depthwise5_same": ("stencil", "x", "F.conv2d(x, self.w, padding='same', groups=4)",
+                        "[torch.randn(3, 4, 13, 130)]", "self.w = nn.Parameter(torch.randn(4, 1, 5, 5))"),
     "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",

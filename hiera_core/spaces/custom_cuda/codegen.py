@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
+from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
 from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, rolled_by, scalars_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
@@ -68,6 +69,8 @@ def _helper_of(step: Step) -> str:
     """The runtime entry point a kernel step calls."""
     if step.family == "stencil" and "steps" in step.config:
         return "_hiera_stencil_steps"
+    if step.family == "stencil" and step.config.get("kernel", 3) > 3:
+        return "_hiera_depthwise"
     if step.family == "stencil" and "coefficients" in step.config:
         return "_hiera_stencil_constant"
     return _HELPER[step.family]
@@ -136,12 +139,17 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         kernel = stencil_steps_source(name, [nonzero_taps(c) for c in config["steps"]], tile)
         return kernel.source, (f"{target} = _hiera_stencil_steps({constant}, {name!r}, {step.inputs[0]}, "
                                f"{tuple(map(tuple, config['steps']))!r}, {(tile['tw'], tile['th'])})")
+    bias = step.inputs[2] if len(step.inputs) > 2 else "None"
+    if config.get("kernel", 3) > 3:  # a wider depthwise convolution
+        tile = depthwise_tile(config.get("width"))
+        kernel = depthwise_source(name, config["kernel"], tile)
+        return kernel.source, (f"{target} = _hiera_depthwise({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
+                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
         return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
                                f"{config['coefficients']!r}, {config['rank']}, {stencil_launch_tile(tile)})")
-    bias = step.inputs[2] if len(step.inputs) > 2 else "None"
     return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
                            f"{bias}, {config['rank']}, {stencil_launch_tile(tile)})")
 

@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass
 
 from hiera_core.spaces.codegen import mentions
+from hiera_core.spaces.custom_cuda.depthwise_template import DEPTHWISE_KERNELS
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lowering import STEP_PASSES, Deferred, Lowerer, reads, register_lowering
@@ -181,7 +182,8 @@ def stencil_arithmetic(lw: Lowerer, op: Op, fn: str, args: dict) -> StencilSum |
 
 # -- convolutions that are stencils ------------------------------------------------------------
 def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
-    """Stencil parameters when this conv is a depthwise/single-channel 3^d stencil, else None."""
+    """Stencil parameters when this conv is a depthwise/single-channel 3^d stencil (or a 2D one of a
+    wider odd kernel, DEPTHWISE_KERNELS, with same padding), else None."""
     rank = int(op.fn[-2])
     x_shape = _shape_of(lw, args.get("input"))
     if op.op == "call_module":
@@ -193,8 +195,9 @@ def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
             conv = {"stride": module.stride, "padding": module.padding, "dilation": module.dilation,
                     "groups": module.groups}
             bias_present = module.bias is not None
-        else:
-            conv = {"stride": 1, "padding": 1, "dilation": 1, "groups": None}
+        else:  # planning from the spec: the traced output as large as the input is what "same" padding gives
+            same = op.shape is not None and x_shape is not None and tuple(op.shape[-rank:]) == tuple(x_shape[-rank:])
+            conv = {"stride": 1, "padding": "same" if same else None, "dilation": 1, "groups": None}
             bias_present = lw.resolver.tensor_kind(bias_path) is not None
     else:
         weight_ref, bias_ref = args.get("weight"), args.get("bias")
@@ -212,22 +215,22 @@ def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
     weight_shape = _param_shape(lw, weight_path)
     if x_shape is None or weight_shape is None or len(x_shape) != rank + 2:
         return None
-    channels = x_shape[1]
-    if tuple(weight_shape) != (channels, 1) + (3,) * rank:
+    channels, size = x_shape[1], weight_shape[-1]
+    if tuple(weight_shape) != (channels, 1) + (size,) * rank or not (size == 3 or (rank == 2 and size in DEPTHWISE_KERNELS)):
         return None
     if not (_all_equal(conv["stride"], 1, rank) and _all_equal(conv["dilation"], 1, rank)
-            and (conv["padding"] == "same" or _all_equal(conv["padding"], 1, rank))):
+            and (conv["padding"] == "same" or _all_equal(conv["padding"], size // 2, rank))):
         return None
     if conv["groups"] not in (None, channels) and channels != 1:
         return None
-    return {"rank": rank, "weight": attr_expr(weight_path), "weight_path": weight_path,
+    return {"rank": rank, "kernel": size, "weight": attr_expr(weight_path), "weight_path": weight_path,
             "bias": attr_expr(bias_path) if bias_present else None, "channels": channels,
             "width": x_shape[-1]}
 
 
 def conv_stencil(lw: Lowerer, op: Op, args: dict, config: dict) -> Expr:
     weight = lw.resolver.tensor(config["weight_path"])
-    if weight is not None:  # generation: the taps (planning does not need them)
+    if weight is not None and config["kernel"] == 3:  # generation: the taps (planning does not need them)
         pruned = lw.resolver.tensor_kind(config["weight_path"]) == "buffer"
         config["taps"] = stencil_taps(weight, config["rank"], pruned)
         config["pruned"] = pruned
