@@ -11,7 +11,7 @@ time); each entry carries the reference's figure of its pairing.
 
 from __future__ import annotations
 
-from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult, ProposalTiming
+from hiera_core.worker.requests import BenchTimeRequest, BenchTimeResult
 
 CHECK_TRIALS = 5
 CHECK_TOLERANCE = 1e-2  # KernelBench's atol and rtol, so correctness compares with published numbers
@@ -65,9 +65,9 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
         if request.proposal_paths:
             with timing(lock):
                 timed = retime(task, request.proposal_paths, device, trials, CHECK_TOLERANCE)
-        for index, (path, entry) in enumerate(zip(request.proposal_paths, timed), 1):
-            seconds.update({f"proposal{index}_{phase}": took for phase, took in entry.pop("seconds", {}).items()})
-            result.proposals.append(ProposalTiming.from_dict({"path": path, **entry}))
+        for index, (proposal, took) in enumerate(timed, 1):
+            seconds.update({f"proposal{index}_{phase}": phase_s for phase, phase_s in took.items()})
+            result.proposals.append(proposal)
     return result
 
 

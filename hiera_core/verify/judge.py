@@ -12,6 +12,8 @@ the protocol does not allow is rejected. The checklist and why each check exists
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
@@ -22,6 +24,7 @@ from hiera_core.verify.paired_timing import (
     LocalSide,
     PairedTiming,
     RemoteSide,
+    TimedPair,
     significance,
     timing_checks,
 )
@@ -29,6 +32,9 @@ from hiera_core.verify.perturb import perturbed_state
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import LIBRARY_KINDS, Check, compare, tolerances_for
 from hiera_core.worker.messages import Argument, AuditRequest, ReleaseRequest, ResendRequest, TimingSetsRequest
+
+if TYPE_CHECKING:
+    from hiera_core.worker.requests import EvaluateResult
 
 PERTURBED_SETS = ("task", "offset")  # distributions of the sets run with perturbed parameters
 
@@ -228,7 +234,7 @@ class Judge(CheckedCalls):
 
     # ---- timing ------------------------------------------------------------------------------------
 
-    def time(self, profile: bool) -> dict:
+    def time(self, profile: bool) -> TimedPair:
         from hiera_core.profile.steps import BatchTimer, FreshValues
 
         timing_sets = input_sets(self.task, self.device, count=TIMING_SETS, base_seed=self.seed + 200,
@@ -253,7 +259,7 @@ class Judge(CheckedCalls):
         baseline, candidate = driver.run()
         checks = list(driver.checks)
         if baseline is None:
-            return {"baseline": None, "candidate": None, "checks": checks}
+            return TimedPair(None, None, checks)
         if profile:
             calls = [driver.next_call() for _ in range(5)]
             for side, timing in ((local, baseline), (remote, candidate)):
@@ -262,7 +268,7 @@ class Judge(CheckedCalls):
                 timing.kernels = figures["kernels"]
                 timing.kernels_per_call = figures["kernels_per_call"]
         self._audit("timing")
-        return {"baseline": baseline, "candidate": candidate, "checks": checks}
+        return TimedPair(baseline, candidate, checks)
 
     def _rolls_keep_outputs_finite(self, values) -> bool:
         """Rolled values suit most inputs; where they make the reference's outputs non-finite (a
@@ -326,37 +332,34 @@ def run_seed(requested: int | None) -> int:
 def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: str, *, sets: int = 5,
              seed: int | None = None, profiler: bool = True, timed: bool = True, profile: bool = True,
              exact_rewrite: bool = False, cpu_threads: int | None = None, device_lock: str | None = None,
-             on_phase=None) -> dict:
+             on_phase=None) -> EvaluateResult:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
-    speedup with its interval, significance, the seed). `device_lock`: the lock file of candidates
+    speedup with its interval, significance, the seed, where the time went). `device_lock`: the lock file of candidates
     evaluated side by side on this device (hiera_core.worker.devicelock), None when evaluated alone;
     `on_phase`: told "verify" and "time" as each phase starts (the candidate's progress stages)."""
     from hiera_core.events import stopwatch
     from hiera_core.worker import devicelock
+    from hiera_core.worker.requests import EvaluateResult
 
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
         with devicelock.verifying(device_lock, on_phase), stopwatch(judge.seconds, "verify"):
             passed = judge.verify(sets, profiler)
-        result: dict = {"verification": judge.result, "seed": judge.seed, "seconds": judge.seconds}
+        result = EvaluateResult(verification=judge.result, seed=judge.seed, seconds=judge.seconds)
         if not passed or not timed:
             return result
         try:
             # Inside the lock: its wait (other candidates' timings) is the rest of "evaluate".
             with devicelock.timing(device_lock, on_phase), stopwatch(judge.seconds, "time"):
-                timed_result = judge.time(profile)
+                pair = judge.time(profile)
         except Rejected as rejected:
             judge.result.add([rejected.check])
             return result
-        baseline, candidate = timed_result["baseline"], timed_result["candidate"]
-        checks = timed_result["checks"]
-        if baseline is None:  # a check failed while timing: no figures to report
-            judge.result.add(checks)
+        if pair.baseline is None:  # a check failed while timing: no figures to report
+            judge.result.add(pair.checks)
             return result
-        checks += timing_checks(judge, candidate, baseline, exact_rewrite)
-        judge.result.add(checks)
-        result.update(baseline=baseline, candidate=candidate)
-        result.update(significance(baseline, candidate, judge.same_ops_as_reference()))
-        return result
+        judge.result.add(pair.checks + timing_checks(judge, pair.candidate, pair.baseline, exact_rewrite))
+        counts = significance(pair.baseline, pair.candidate, judge.same_ops_as_reference())
+        return replace(result, baseline=pair.baseline, candidate=pair.candidate, **vars(counts))
     finally:
         judge.close()

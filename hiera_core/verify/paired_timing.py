@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import statistics
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hiera_core.events import add_seconds
@@ -18,7 +19,29 @@ from hiera_core.verify.verdicts import Check, roofline_check, streams_check
 from hiera_core.worker.messages import TimedOutputsRequest, TimeRequest
 
 if TYPE_CHECKING:
+    from hiera_core.profile.stats import Timing
     from hiera_core.verify.calls import CheckedCalls
+
+
+@dataclass
+class TimedPair:
+    """The judge's paired timing: the reference's and the candidate's figures (both None when a check
+    failed while timing) and the checks that ran while they were taken."""
+
+    baseline: Timing | None
+    candidate: Timing | None
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass
+class Significance:
+    """Whether a candidate's speedup counts (`significance`)."""
+
+    speedup: float | None
+    speedup_interval: list[float | None]  # [low, high]; None: no interval
+    significant: bool
+    timing_verdict: str
+    unreliable: list[str]  # whose timing is too noisy: "reference", "candidate"
 
 TIMING_SETS = 2  # base sets of timed calls (each call rolls one of them anew)
 # Timing steps whose wall time per call (seen here) exceeds the runner's reported time per call (its
@@ -299,7 +322,7 @@ def timing_checks(judge: CheckedCalls, timed, baseline, exact_rewrite: bool) -> 
     return checks
 
 
-def significance(baseline, candidate, same_ops: bool) -> dict:
+def significance(baseline: Timing, candidate: Timing, same_ops: bool) -> Significance:
     """The speedup, its interval from the medians' confidence intervals, and whether it counts: only
     when those intervals do not overlap, and never for a candidate that runs the reference's ops."""
     speedup = baseline.median_ms / candidate.median_ms if candidate.median_ms else None
@@ -314,5 +337,4 @@ def significance(baseline, candidate, same_ops: bool) -> dict:
     else:
         verdict = "within the measured spread of the reference"
     noisy = [name for name, t in (("reference", baseline), ("candidate", candidate)) if t.iqr_ms > 0.5 * t.median_ms]
-    return {"speedup": speedup, "speedup_interval": [low, high], "significant": verdict == "faster",
-            "timing_verdict": verdict, "unreliable": noisy}
+    return Significance(speedup, [low, high], verdict == "faster", verdict, noisy)

@@ -11,15 +11,16 @@ from hiera_core.verify.inputs import InputSet
 from hiera_core.verify.judge import Judge, run_seed
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import tolerances_for
+from hiera_core.worker.requests import KernelBenchCheck, ProposalTiming
 
 
-def retime(task: Task, candidate_paths: list[str], device: str, trials: list[list], tolerance: float) -> list[dict]:
+def retime(task: Task, candidate_paths: list[str], device: str, trials: list[list], tolerance: float
+           ) -> list[tuple[ProposalTiming, dict[str, float]]]:
     """Each proposal checked the way KernelBench checks (`allclose` at `tolerance` on `trials`) and
     timed against the reference by the judge's paired method, each in a process of its own: the
-    `bench_time` op's figures, one {"check", "hiera": its timing or None, "eager": the reference's,
-    "seconds": where its time went} a proposal. The processes start, import and compile their
-    proposals and run the trials side by side (a compile is CPU work, and the trials are not timed);
-    then each is timed alone, with nothing else on the device."""
+    `bench_time` op's figures, a proposal's record and where its time went. The processes start,
+    import and compile their proposals and run the trials side by side (a compile is CPU work, and
+    the trials are not timed); then each is timed alone, with nothing else on the device."""
     from concurrent.futures import ThreadPoolExecutor
 
     retimings: list[Retiming] = []
@@ -39,9 +40,9 @@ class Retiming:
 
     def __init__(self, task: Task, candidate_path: str, device: str, trials: list[list], tolerance: float):
         self.judge = Judge(task, None, candidate_path, "pytorch", device, run_seed(None))
-        self.trials, self.tolerance = trials, tolerance
+        self.path, self.trials, self.tolerance = candidate_path, trials, tolerance
         self.worst = 0.0
-        self.failure: dict | None = None  # the answer when the check failed
+        self.failure: KernelBenchCheck | None = None  # the check's failure, the answer when it failed
 
     def check(self) -> None:
         """Start the proposal's process, import it and run it on the trials; a failure is kept as its answer."""
@@ -71,7 +72,7 @@ class Retiming:
         except Rejected as rejected:
             self.failure = self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
 
-    def _compared(self, index: int, reply, expected: list) -> dict | None:
+    def _compared(self, index: int, reply, expected: list) -> KernelBenchCheck | None:
         """KernelBench's check of trial `index`'s outputs, keeping the worst error; the failure, or
         None when they pass."""
         import torch
@@ -95,36 +96,32 @@ class Retiming:
                 return self._failed(f"trial {index}: values differ beyond atol = rtol = {self.tolerance:g}", "trials")
         return None
 
-    def time(self) -> dict:
-        """The answer: the paired timing of a proposal that passed its check, else the check's failure."""
+    def time(self) -> tuple[ProposalTiming, dict[str, float]]:
+        """The answer (the paired timing of a proposal that passed its check, else the check's
+        failure) and where its time went."""
+        answer = ProposalTiming(self.path, self.failure) if self.failure is not None else self._timed()
+        return answer, self.judge.seconds
+
+    def _timed(self) -> ProposalTiming:
         from hiera_core.events import stopwatch
 
-        if self.failure is not None:
-            return self.failure
         try:
             with stopwatch(self.judge.seconds, "time"):
-                timed = self.judge.time(profile=False)
+                pair = self.judge.time(profile=False)
         except Rejected as rejected:
-            return self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
-        failed = next((c for c in timed["checks"] if not c.passed), None)
+            return ProposalTiming(self.path, self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge"))
+        failed = next((c for c in pair.checks if not c.passed), None)
         if failed:
-            return self._failed(f"while timed: {failed.name}: {failed.message}", "judge")
+            return ProposalTiming(self.path, self._failed(f"while timed: {failed.name}: {failed.message}", "judge"))
         trials = len(self.trials)
-        check = {"correct": True, "max_abs_error": self.worst, "trials": trials,
-                 "message": f"{trials} random trials within atol = rtol = {self.tolerance:g}, max abs error "
-                            f"{self.worst:.2g}"}
-        return {"check": check, "hiera": timed["candidate"].to_dict(), "eager": timed["baseline"].to_dict(),
-                "seconds": self.judge.seconds}
+        check = KernelBenchCheck(True, f"{trials} random trials within atol = rtol = {self.tolerance:g}, max abs "
+                                       f"error {self.worst:.2g}", self.worst, trials)
+        return ProposalTiming(self.path, check, hiera=pair.candidate, eager=pair.baseline)
 
-    def _failed(self, message: str, failed_in: str) -> dict:
-        return {**_kernelbench_failed(message, self.worst, failed_in), "seconds": self.judge.seconds}
+    def _failed(self, message: str, failed_in: str) -> KernelBenchCheck:
+        """`failed_in`: "trials" (KernelBench's allclose check of the outputs) or "judge" (one of the
+        judge's checks, while loading, calling or timing)."""
+        return KernelBenchCheck(False, message[:600], self.worst, None, failed_in=failed_in)
 
     def close(self) -> None:
         self.judge.close()
-
-
-def _kernelbench_failed(message: str, worst: float, failed_in: str) -> dict:
-    """`failed_in`: "trials" (KernelBench's allclose check of the outputs) or "judge" (one of the
-    judge's checks, while loading, calling or timing)."""
-    return {"check": {"correct": False, "message": message[:600], "max_abs_error": worst, "trials": None,
-                      "failed_in": failed_in}, "hiera": None, "eager": None}

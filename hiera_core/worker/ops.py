@@ -127,13 +127,12 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "evaluate"):
-        judged = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
+        result = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
                           request.space, request.device, sets=request.sets, seed=request.seed,
                           profiler=request.profiler, timed=request.time, profile=request.profile,
                           exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
                           device_lock=request.device_lock, on_phase=on_phase)
-    seconds.update(judged.pop("seconds", {}))
-    result = EvaluateResult(**judged, seconds=seconds)
+    result.seconds = {**seconds, **result.seconds}
     result.verification.checks.insert(0, static.checks[0])
     return result
 

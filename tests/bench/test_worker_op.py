@@ -95,9 +95,9 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
 def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
     task = load_task(f"{task_path}::Model")
     trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
-    [entry] = retime(task, [_proposal(task_path, kind)], "cpu", trials, CHECK_TOLERANCE)
-    check = entry["check"]
-    assert entry["hiera"] is None and not check["correct"] and check["message"].startswith(message), check
+    [(entry, _)] = retime(task, [_proposal(task_path, kind)], "cpu", trials, CHECK_TOLERANCE)
+    check = entry.check
+    assert entry.hiera is None and not check.correct and check.message.startswith(message), check
 
 
 def test_proposals_checked_side_by_side_each_get_their_own_answer(task_path):
@@ -106,13 +106,14 @@ def test_proposals_checked_side_by_side_each_get_their_own_answer(task_path):
     task = load_task(f"{task_path}::Model")
     trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
     kinds = ["raises_in_forward", "correct", "wrong_values", "correct"]
-    entries = retime(task, [_proposal(task_path, kind) for kind in kinds], "cpu", trials, CHECK_TOLERANCE)
-    assert [entry["check"]["correct"] for entry in entries] == [False, True, False, True]
-    assert entries[0]["check"]["message"].startswith("runs: forward raised RuntimeError: boom")
-    assert entries[2]["check"]["message"].startswith("trial 0: values differ")
-    for entry in (entries[1], entries[3]):
-        assert entry["hiera"]["median_ms"] > 0 and entry["eager"]["median_ms"] > 0
-        assert {"runner_start", "candidate_load", "first_call", "trials", "time"} <= set(entry["seconds"])
+    answers = retime(task, [_proposal(task_path, kind) for kind in kinds], "cpu", trials, CHECK_TOLERANCE)
+    entries = [entry for entry, _ in answers]
+    assert [entry.check.correct for entry in entries] == [False, True, False, True]
+    assert entries[0].check.message.startswith("runs: forward raised RuntimeError: boom")
+    assert entries[2].check.message.startswith("trial 0: values differ")
+    for entry, seconds in (answers[1], answers[3]):
+        assert entry.hiera.median_ms > 0 and entry.eager.median_ms > 0
+        assert {"runner_start", "candidate_load", "first_call", "trials", "time"} <= set(seconds)
 
 
 def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):

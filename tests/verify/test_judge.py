@@ -141,13 +141,13 @@ def test_a_speedup_counts_only_beyond_the_measured_spread_and_never_for_the_refe
     faster = _timing([0.5 + 0.01 * (i % 5) for i in range(30)])
     noisy = _timing([0.6 + 0.8 * (i % 2) for i in range(30)])
     slower = _timing([2.0 + 0.01 * (i % 3) for i in range(30)])
-    assert significance(reference, faster, same_ops=False)["significant"]
+    assert significance(reference, faster, same_ops=False).significant
     judged = significance(reference, noisy, same_ops=False)
-    assert not judged["significant"] and judged["timing_verdict"].startswith("within the measured spread")
-    assert "candidate" in judged["unreliable"]
-    assert significance(reference, slower, same_ops=False)["timing_verdict"] == "slower"
+    assert not judged.significant and judged.timing_verdict.startswith("within the measured spread")
+    assert "candidate" in judged.unreliable
+    assert significance(reference, slower, same_ops=False).timing_verdict == "slower"
     same = significance(reference, faster, same_ops=True)
-    assert not same["significant"] and same["timing_verdict"].startswith("no change")
+    assert not same.significant and same.timing_verdict.startswith("no change")
 
 
 class _Side:

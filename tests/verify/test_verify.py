@@ -179,7 +179,7 @@ def test_mixed_sign_inputs_unless_the_reference_cannot_take_them(tmp_path):
                 return torch.log(x)
     """)
     spec = prepare(task, "cpu", measure=False).spec
-    verification = evaluate(task, spec, str(candidate), "pytorch", "cpu", timed=False)["verification"]
+    verification = evaluate(task, spec, str(candidate), "pytorch", "cpu", timed=False).verification
     assert verification.passed, verification.summary()
     assert not any("mixed sign" in described for described in verification.sets_checked)  # log's domain kept
 
@@ -327,10 +327,10 @@ def test_on_a_set_the_reference_computes_badly_an_accurate_candidate_is_judged_a
     task = load_task(str(write_task(tmp_path, "variance.py", ONE_PASS_VARIANCE_TASK)))
     spec = prepare(task, "cpu", measure=False).spec
     accurate = _variance_candidate(tmp_path, "return torch.var(x, dim=-1, unbiased=False)")
-    verification = evaluate(task, spec, accurate, "pytorch", "cpu", timed=False)["verification"]
+    verification = evaluate(task, spec, accurate, "pytorch", "cpu", timed=False).verification
     assert verification.passed, verification.summary()
     assert any("offset" in described for described in verification.sets_checked)
     # Wrong by 1% everywhere: the well-conditioned sets allow no such error, whatever the offset set allows.
     wrong = _variance_candidate(tmp_path, "return 1.01 * torch.var(x, dim=-1, unbiased=False)")
-    verification = evaluate(task, spec, wrong, "pytorch", "cpu", timed=False)["verification"]
+    verification = evaluate(task, spec, wrong, "pytorch", "cpu", timed=False).verification
     assert not verification.passed and verification.failure().name == "values", verification.summary()
