@@ -30,6 +30,12 @@ class ErrorKind(StrEnum):
     LLM_CONNECTION = "llm-connection"  # nothing listens at the model endpoint's base URL
     LLM_REQUEST = "llm-request"  # the model endpoint refused a request outright, which no retry fixes
     LLM_DROPPED = "llm-dropped"  # too many model requests in a row were lost, so the run goes on without the model
+    # A Ray cluster ended a bench task for a reason outside the task (hiera_core.bench.ray_runner)
+    NODE_DIED = "node_died"  # the node running it, or holding its result, went away
+    WORKER_CRASHED = "worker_crashed"  # Ray's worker process died
+    RUNTIME_ENV = "runtime_env"  # the task's runtime environment could not be set up on the node
+    UNSCHEDULABLE = "unschedulable"  # no node can run it
+    RAY = "ray"  # another error of Ray's
 
 
 @dataclass

@@ -39,10 +39,10 @@ MAX_RETRIES = 1  # a task whose node died runs once more, elsewhere if the node 
 WAIT_S = 1.0  # ray.wait's timeout, so that Ctrl-C is seen within a second
 INSTALL_HINT = "pip install 'hiera[ray]' (on this host and on every node of the cluster)"
 # Ray's errors that end a task for a reason outside the task -> the record's error kind
-RAY_ERROR_KINDS = {"NodeDiedError": "node_died", "WorkerCrashedError": "worker_crashed",
-                   "RuntimeEnvSetupError": "runtime_env", "OutOfMemoryError": "out_of_memory",
-                   "TaskUnschedulableError": "unschedulable", "ObjectLostError": "node_died",
-                   "OwnerDiedError": "node_died"}
+RAY_ERROR_KINDS = {"NodeDiedError": ErrorKind.NODE_DIED, "WorkerCrashedError": ErrorKind.WORKER_CRASHED,
+                   "RuntimeEnvSetupError": ErrorKind.RUNTIME_ENV, "OutOfMemoryError": ErrorKind.OOM,
+                   "TaskUnschedulableError": ErrorKind.UNSCHEDULABLE, "ObjectLostError": ErrorKind.NODE_DIED,
+                   "OwnerDiedError": ErrorKind.NODE_DIED}
 
 
 def require_ray():
@@ -176,8 +176,8 @@ def failed_on_cluster(task: BenchTask, error: Exception, host: dict) -> TaskReco
     """A task Ray could not finish (its node died again after the retry, its worker crashed, the
     runtime environment could not be set up), recorded as an error with Ray's account of why."""
     name = type(error).__name__
-    kind = RAY_ERROR_KINDS.get(name, "ray")
-    retried = f" (Ray ran it {MAX_RETRIES + 1} times)" if kind in ("node_died", "worker_crashed") else ""
+    kind = RAY_ERROR_KINDS.get(name, ErrorKind.RAY)
+    retried = f" (Ray ran it {MAX_RETRIES + 1} times)" if kind in (ErrorKind.NODE_DIED, ErrorKind.WORKER_CRASHED) else ""
     detail = str(error).strip() or name
     return TaskRecord(id=task.id, level=task.level, path=task.path, outcome="error",
                       error={"stage": "ray", "kind": kind, "message": f"{name}{retried}: {detail}"[:4000]},
