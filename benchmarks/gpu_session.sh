@@ -11,6 +11,7 @@
 #   bash benchmarks/gpu_session.sh speed-compare   # the same without warm workers, then with, on one machine
 #   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
+#   bash benchmarks/gpu_session.sh autotune   # issue 24: max-autotune alone vs after two modes in one process (~4 min)
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
 #   bash benchmarks/gpu_session.sh proxy      # issue 23: benchmarks/proxy (LEVELS, default 2,3), resumable
 #   ONLY="hacks/NAME ..." bash benchmarks/gpu_session.sh corpus   # the adversarial corpus, WORKERS at a time
@@ -107,6 +108,9 @@ case "${1:-tests}" in
       benchmarks/proxy/level1/3_ConvNeXt_Depthwise_Conv7x7.py 2>&1 | tee "$out/bench_nvrtc_depthwise.txt" | tail -4
     # Stencil steps fused in time, each tile against a kernel per step, torch.compile and a copy.
     timeout 150 python3 benchmarks/bench_stencil_steps.py 2>&1 | tee "$out/bench_stencil_steps.txt" | grep -v Warn | tail -40
+    ;;
+  autotune)
+    timeout 280 python3 benchmarks/bench_autotune_order.py --limit-s 250 2>&1 | tee "$out/bench_autotune_order.txt"
     ;;
   kernels)
     timeout 200 python3 benchmarks/bench_nvrtc.py --gpu --sweep-stencil 2>&1 | tee "$out/bench_nvrtc.txt" | tail -45
