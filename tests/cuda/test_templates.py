@@ -430,6 +430,17 @@ def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_pat
         torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
 
 
+def test_an_activation_after_a_wide_depthwise_convolution_is_applied_as_it_stores(tmp_path):
+    """Depthwise 5x5 then ReLU6: one kernel, no pointwise kernel after it, and it compiles."""
+    _, candidate = candidate_for(task_context(extra_task("depthwise5_relu6", tmp_path)))
+    forward = forward_source(candidate.code)
+    assert forward.count("_hiera_depthwise(") == 1 and "_hiera_pointwise(" not in forward
+    source = candidate.code.split('_HIERA_SRC_0 = r"""')[1].split('"""')[0]
+    assert "hi_epilogue_of" in source and "acc[i] = hi_epilogue(acc[i])" in source
+    (kernel,) = kernel_resources(source).kernels
+    assert kernel.spill_stores == 0
+
+
 @pytest.mark.parametrize("conv", ["nn.Conv2d(4, 4, 7, padding=2, groups=4)", "nn.Conv2d(4, 4, 5, stride=2, padding=2, groups=4)",
                                   "nn.Conv2d(4, 4, 11, padding=5, groups=4)", "nn.Conv2d(4, 8, 7, padding=3, groups=4)"])
 def test_depthwise_convolutions_the_template_does_not_compute_are_left_to_cudnn(conv, tmp_path):

@@ -174,6 +174,9 @@ EXTRA_TASKS = {
                           "self.dwconv = nn.Conv2d(5, 5, kernel_size=7, padding=3, groups=5)"),
     "depthwise5_same": ("stencil", "x", "F.conv2d(x, self.w, padding='same', groups=4)",
                         "[torch.randn(3, 4, 13, 130)]", "self.w = nn.Parameter(torch.randn(4, 1, 5, 5))"),
+    # A depthwise convolution with its batch norm folded in, then ReLU6: the clamp is applied as it stores.
+    "depthwise5_relu6": ("stencil", "x", "F.relu6(self.dw(x))", "[torch.randn(2, 6, 33, 31) * 3]",
+                         "self.dw = nn.Conv2d(6, 6, 5, padding=2, groups=6)"),
     "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",

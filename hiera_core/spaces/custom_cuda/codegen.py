@@ -142,7 +142,7 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
     if config.get("kernel", 3) > 3:  # a wider depthwise convolution
         tile = depthwise_tile(config.get("width"))
-        kernel = depthwise_source(name, config["kernel"], tile)
+        kernel = depthwise_source(name, config["kernel"], tile, config.get("epilogue"))
         return kernel.source, (f"{target} = _hiera_depthwise({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
                                f"{bias}, {(tile['bx'], tile['by'], tile['ry'])})")
     tile = stencil_tile(config["rank"], config.get("width"))

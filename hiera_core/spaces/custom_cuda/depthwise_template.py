@@ -5,7 +5,8 @@ side is `_hiera_depthwise` in the proposal runtime.
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.fused import KernelSource
+from hiera_core.spaces.custom_cuda.expr import Expr
+from hiera_core.spaces.custom_cuda.fused import KernelSource, epilogue_function
 
 DEPTHWISE_KERNELS = (5, 7, 9)  # odd sizes whose radius fits the tile's 4-point side pads
 DEPTHWISE_ROWS = 16  # output rows a block computes (threads in y times rows per thread). Not yet swept on a GPU.
@@ -21,7 +22,7 @@ def depthwise_tile(width: int | None) -> dict:
     return {"bx": bx, "by": 256 // bx, "ry": max(1, DEPTHWISE_ROWS * bx // 256)}
 
 
-def depthwise_source(name: str, kernel: int, tile: dict) -> KernelSource:
+def depthwise_source(name: str, kernel: int, tile: dict, epilogue: Expr | None = None) -> KernelSource:
     """A depthwise `kernel` x `kernel` convolution (weight (C, 1, k, k), optional bias (C,)) over
     (N*C) grids of H x W, zero outside the grid.
 
@@ -29,13 +30,15 @@ def depthwise_source(name: str, kernel: int, tile: dict) -> KernelSource:
     into shared memory (each thread's loads all issued before any is stored); each row of the
     tile in shared memory starts 4 points left of the tile, so a thread's 4 outputs read their
     4 + 2r inputs of each filter row as 3 aligned float4s (conflict-free) and reuse them for all
-    k taps of the row. The channel's k*k weights are read into registers per grid.
+    k taps of the row. The channel's k*k weights are read into registers per grid. `epilogue`, a
+    pointwise expression of the output (a leaf TEMPLATE_OUTPUT: a ReLU6 after the convolution), is
+    applied as each output is stored.
     """
     if kernel not in DEPTHWISE_KERNELS:
         raise ValueError(f"the wide depthwise template takes kernels {DEPTHWISE_KERNELS}, not {kernel}")
     radius = kernel // 2
     source = f"""// HIERA depthwise {kernel}x{kernel} convolution {name}
-constexpr int K = {kernel}, R = {radius}, BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']};
+{epilogue_function(epilogue)}constexpr int K = {kernel}, R = {radius}, BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']};
 constexpr int TW = 4 * BX, TH = BY * RY, SW = TW + 8, SH = TH + 2 * R;  // rows start 4 points left of the tile
 constexpr int LOADS = (SH * SW + BX * BY - 1) / (BX * BY);
 // Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
@@ -84,6 +87,8 @@ extern "C" __global__ void __launch_bounds__(BX * BY) {name}(
                     for (int i = 0; i < 4; ++i) acc[i] = fmaf(c, v[4 - R + i + dx], acc[i]);
                 }}
             }}
+            #pragma unroll
+            for (int i = 0; i < 4; ++i) acc[i] = hi_epilogue(acc[i]);
             const int gy = y0 + y, gx = x0 + 4 * tx;
             if (gy < H && gx < W) {{
                 if (vector && gx + 3 < W) {{

@@ -47,7 +47,8 @@ INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod"
 
 # An op's handler: the value of its node (an Expr, a PyValue, a Deferred...); raises Unsupported.
 Handler = Callable[["Lowerer", Op, dict], Any]
-EPILOGUE_FAMILIES = ("group_norm", "scan")  # templates that apply a pointwise epilogue as they store
+EPILOGUE_FAMILIES = ("group_norm", "scan")  # templates that apply a pointwise epilogue as they store (and
+# the depthwise template, a stencil step of a kernel wider than 3: `takes_epilogue`)
 # Views that take a part of a tensor: rows may lie apart in memory (`_hiera_leaf`'s pitched mode).
 PART_VIEWS = {"getitem", "narrow", "select"}
 # Ops whose bool result (a mask) kernels compute: 0.0 or 1.0 in the element expression.
@@ -169,10 +170,11 @@ class Lowerer:
         return self.result_value(op, out)
 
     def _fuse_epilogues(self, returns: str) -> None:
-        """A pointwise kernel that only transforms a group norm's or a scan's output (GroupNorm +
-        SiLU, a scaled cumsum) runs in that template's store instead: one read and one write of the
+        """A pointwise kernel that only transforms a group norm's, a scan's or a wide depthwise
+        convolution's output (GroupNorm + SiLU, a scaled cumsum, a depthwise conv + ReLU6) runs in that
+        template's store instead: one read and one write of the
         tensor fewer."""
-        for producer in [s for s in self.steps if s.family in EPILOGUE_FAMILIES]:
+        for producer in [s for s in self.steps if takes_epilogue(s)]:
             (target,) = producer.targets
             readers = [s for s in self.steps if s is not producer and reads(s, target)]
             if len(readers) != 1 or mentions(returns, target):
@@ -400,6 +402,10 @@ class Lowerer:
 
 def lower(ops: list[Op], resolver: Resolver) -> Lowering:
     return Lowerer(ops, resolver).run()
+
+
+def takes_epilogue(step: Step) -> bool:
+    return step.family in EPILOGUE_FAMILIES or (step.family == "stencil" and step.config.get("kernel", 3) > 3)
 
 
 def reads(step: Step, name: str) -> bool:
