@@ -354,10 +354,15 @@ def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
     return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
 
 
-def _hiera_depthwise(source, name, x, weight, bias, tile):
+def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
     """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
-    tile = (threads across, threads down, rows per thread) of a block."""
-    _hiera_check(x, weight, *([] if bias is None else [bias]))
+    tile = (threads across, threads down, rows per thread) of a block; `per_channel`: the tensors
+    its epilogue reads, one value per channel (a batch norm's, viewed (C, 1, 1))."""
+    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
+    values = [t.reshape(-1).contiguous() for t in per_channel]
+    if any(v.numel() != x.shape[1] for v in values):
+        raise ValueError(f"the depthwise kernel's epilogue reads one value per channel ({x.shape[1]}): got "
+                         f"{[v.numel() for v in values]}")
     x = x.contiguous()
     out = torch.empty_like(x)
     if x.numel() == 0:
@@ -370,7 +375,7 @@ def _hiera_depthwise(source, name, x, weight, bias, tile):
     grid = (-(-width // (4 * bx)), -(-height // (by * rows)), min(grids, 65535))
     device = x.device.index
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
-                  0 if bias is None else bias.contiguous(), out, grids, channels, height, width)
+                  0 if bias is None else bias.contiguous(), out, grids, channels, height, width, *values)
     return out
 
 

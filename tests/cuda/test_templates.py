@@ -430,15 +430,35 @@ def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_pat
         torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
 
 
-def test_an_activation_after_a_wide_depthwise_convolution_is_applied_as_it_stores(tmp_path):
-    """Depthwise 5x5 then ReLU6: one kernel, no pointwise kernel after it, and it compiles."""
-    _, candidate = candidate_for(task_context(extra_task("depthwise5_relu6", tmp_path)))
+@pytest.mark.parametrize("name, per_channel", [("depthwise5_relu6", 0), ("depthwise5_bn_silu", 4)])
+def test_what_follows_a_wide_depthwise_convolution_is_applied_as_it_stores(name, per_channel, tmp_path):
+    """Depthwise 5x5 then ReLU6, or then inference batch norm and SiLU (the norm's four per-channel
+    tensors read once per grid): one kernel, no pointwise kernel after it, and it compiles."""
+    _, candidate = candidate_for(task_context(extra_task(name, tmp_path)))
     forward = forward_source(candidate.code)
     assert forward.count("_hiera_depthwise(") == 1 and "_hiera_pointwise(" not in forward
     source = candidate.code.split('_HIERA_SRC_0 = r"""')[1].split('"""')[0]
-    assert "hi_epilogue_of" in source and "acc[i] = hi_epilogue(acc[i])" in source
+    assert "hi_epilogue_of" in source and source.count("__ldg(e") == per_channel
     (kernel,) = kernel_resources(source).kernels
     assert kernel.spill_stores == 0
+
+
+def test_a_per_channel_value_the_forward_computes_stays_out_of_the_depthwise_store(tmp_path):
+    """The scale is computed in the forward after the convolution (each channel's mean of the input,
+    a kernel of its own): the depthwise kernel cannot read it before it exists, so the product stays
+    a pointwise kernel of its own. (A sigmoid of a parameter is no kernel: it is computed in the
+    epilogue itself.)"""
+    from helpers.cuda_tasks import load_task
+
+    path = tmp_path / "task.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                    "        super().__init__()\n        self.dw = nn.Conv2d(4, 4, 7, padding=3, groups=4)\n"
+                    "\n    def forward(self, x):\n"
+                    "        return self.dw(x) * x.mean(dim=(0, 2, 3), keepdim=True)\n\n\ndef get_inputs():\n"
+                    "    return [torch.randn(2, 4, 20, 24)]\n\n\ndef get_init_inputs():\n    return []\n")
+    _, candidate = candidate_for(task_context(load_task(path)))
+    forward = forward_source(candidate.code)
+    assert forward.count("_hiera_depthwise(") == 1 and "_hiera_pointwise(" in forward
 
 
 @pytest.mark.parametrize("conv", ["nn.Conv2d(4, 4, 7, padding=2, groups=4)", "nn.Conv2d(4, 4, 5, stride=2, padding=2, groups=4)",

@@ -177,6 +177,11 @@ EXTRA_TASKS = {
     # A depthwise convolution with its batch norm folded in, then ReLU6: the clamp is applied as it stores.
     "depthwise5_relu6": ("stencil", "x", "F.relu6(self.dw(x))", "[torch.randn(2, 6, 33, 31) * 3]",
                          "self.dw = nn.Conv2d(6, 6, 5, padding=2, groups=6)"),
+    # Depthwise conv, inference batch norm (running statistics far from 0 and 1) and SiLU: one kernel.
+    "depthwise5_bn_silu": ("stencil", "x", "F.silu(self.bn(self.dw(x)))", "[torch.randn(2, 6, 17, 40)]",
+                           "self.dw = nn.Conv2d(6, 6, 5, padding=2, groups=6, bias=False); self.bn = nn.BatchNorm2d(6); "
+                           "self.bn.running_mean.uniform_(-1, 1); self.bn.running_var.uniform_(0.5, 2); "
+                           "nn.init.uniform_(self.bn.weight, 0.5, 1.5); nn.init.uniform_(self.bn.bias, -0.5, 0.5)"),
     "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",

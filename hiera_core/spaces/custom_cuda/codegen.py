@@ -142,9 +142,11 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
     if config.get("kernel", 3) > 3:  # a wider depthwise convolution
         tile = depthwise_tile(config.get("width"))
-        kernel = depthwise_source(name, config["kernel"], tile, config.get("epilogue"))
+        per_channel = config.get("per_channel", [])
+        kernel = depthwise_source(name, config["kernel"], tile, config.get("epilogue"), per_channel)
+        values = f", ({''.join(e.params[0] + ', ' for e in per_channel)})" if per_channel else ""
         return kernel.source, (f"{target} = _hiera_depthwise({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])})")
+                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])}{values})")
     tile = stencil_tile(config["rank"], config.get("width"))
     kernel = stencil_source(name, config["taps"], config["rank"], tile)
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants

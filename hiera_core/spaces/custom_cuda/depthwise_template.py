@@ -22,7 +22,8 @@ def depthwise_tile(width: int | None) -> dict:
     return {"bx": bx, "by": 256 // bx, "ry": max(1, DEPTHWISE_ROWS * bx // 256)}
 
 
-def depthwise_source(name: str, kernel: int, tile: dict, epilogue: Expr | None = None) -> KernelSource:
+def depthwise_source(name: str, kernel: int, tile: dict, epilogue: Expr | None = None,
+                     per_channel: list[Expr] | tuple = ()) -> KernelSource:
     """A depthwise `kernel` x `kernel` convolution (weight (C, 1, k, k), optional bias (C,)) over
     (N*C) grids of H x W, zero outside the grid.
 
@@ -32,19 +33,23 @@ def depthwise_source(name: str, kernel: int, tile: dict, epilogue: Expr | None =
     4 + 2r inputs of each filter row as 3 aligned float4s (conflict-free) and reuse them for all
     k taps of the row. The channel's k*k weights are read into registers per grid. `epilogue`, a
     pointwise expression of the output (a leaf TEMPLATE_OUTPUT: a ReLU6 after the convolution), is
-    applied as each output is stored.
+    applied as each output is stored; it may read `per_channel` tensors (a batch norm's statistics
+    and affine), which come after the output as pointers e0, e1..., one value read per grid.
     """
     if kernel not in DEPTHWISE_KERNELS:
         raise ValueError(f"the wide depthwise template takes kernels {DEPTHWISE_KERNELS}, not {kernel}")
     radius = kernel // 2
+    extra_params = "".join(f", const float* __restrict__ e{k}" for k in range(len(per_channel)))
+    channel_values = "".join(f"\n        const float c{k} = __ldg(e{k} + channel);" for k in range(len(per_channel)))
+    channel_args = "".join(f", c{k}" for k in range(len(per_channel)))
     source = f"""// HIERA depthwise {kernel}x{kernel} convolution {name}
-{epilogue_function(epilogue)}constexpr int K = {kernel}, R = {radius}, BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']};
+{epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']};
 constexpr int TW = 4 * BX, TH = BY * RY, SW = TW + 8, SH = TH + 2 * R;  // rows start 4 points left of the tile
 constexpr int LOADS = (SH * SW + BX * BY - 1) / (BX * BY);
 // Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__(BX * BY) {name}(
         const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias,
-        float* __restrict__ out, long long grids, long long channels, long long H_, long long W_) {{
+        float* __restrict__ out, long long grids, long long channels, long long H_, long long W_{extra_params}) {{
     const int H = (int)H_, W = (int)W_;
     __shared__ __align__(16) float tile[SH][SW];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
@@ -57,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY) {name}(
         float wk[K * K];
         #pragma unroll
         for (int i = 0; i < K * K; ++i) wk[i] = __ldg(w + channel * K * K + i);
-        const float b = bias ? __ldg(bias + channel) : 0.0f;
+        const float b = bias ? __ldg(bias + channel) : 0.0f;{channel_values}
         float loaded[LOADS];
         #pragma unroll
         for (int i = 0; i < LOADS; ++i) {{
@@ -88,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY) {name}(
                 }}
             }}
             #pragma unroll
-            for (int i = 0; i < 4; ++i) acc[i] = hi_epilogue(acc[i]);
+            for (int i = 0; i < 4; ++i) acc[i] = hi_epilogue(acc[i]{channel_args});
             const int gy = y0 + y, gx = x0 + 4 * tx;
             if (gy < H && gx < W) {{
                 if (vector && gx + 3 < W) {{

@@ -188,14 +188,17 @@ def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]
 TEMPLATE_OUTPUT = "hiera_template_output"
 
 
-def epilogue_function(epilogue: Expr | None) -> str:
-    """`hi_epilogue(y)`: the pointwise `epilogue` of a template's output (a leaf TEMPLATE_OUTPUT)
-    applied as it is stored, or the identity."""
+def epilogue_function(epilogue: Expr | None, per_channel: list[Expr] | tuple = ()) -> str:
+    """`hi_epilogue(y, c0, ...)`: the pointwise `epilogue` of a template's output (a leaf
+    TEMPLATE_OUTPUT) applied as it is stored, or the identity; `per_channel`, leaves it also reads,
+    one value per channel (a folded batch norm's statistics), which the caller passes as c0, c1..."""
+    params = "const float y" + "".join(f", const float c{k}" for k in range(len(per_channel)))
     if epilogue is None:
-        return "__device__ __forceinline__ float hi_epilogue(const float y) { return y; }\n"
+        return f"__device__ __forceinline__ float hi_epilogue({params}) {{ return y; }}\n"
     output = leaf(TEMPLATE_OUTPUT, epilogue.shape)
-    return (element_function("hi_epilogue_of", [output], [], [epilogue])
-            + "__device__ __forceinline__ float hi_epilogue(const float y) { float r; hi_epilogue_of(y, r); return r; }\n")
+    args = "y" + "".join(f", c{k}" for k in range(len(per_channel)))
+    return (element_function("hi_epilogue_of", [output, *per_channel], [], [epilogue])
+            + f"__device__ __forceinline__ float hi_epilogue({params}) {{ float r; hi_epilogue_of({args}, r); return r; }}\n")
 
 
 def entry_guard(entry: str, text: str) -> str:

@@ -172,8 +172,8 @@ class Lowerer:
     def _fuse_epilogues(self, returns: str) -> None:
         """A pointwise kernel that only transforms a group norm's, a scan's or a wide depthwise
         convolution's output (GroupNorm + SiLU, a scaled cumsum, a depthwise conv + ReLU6) runs in that
-        template's store instead: one read and one write of the
-        tensor fewer."""
+        template's store instead: one read and one write of the tensor fewer. The depthwise kernel's
+        epilogue may also read per-channel tensors (its batch norm and activation)."""
         for producer in [s for s in self.steps if takes_epilogue(s)]:
             (target,) = producer.targets
             readers = [s for s in self.steps if s is not producer and reads(s, target)]
@@ -183,13 +183,26 @@ class Lowerer:
             if step.family != "pointwise" or len(step.exprs) != 1:
                 continue
             (expr,) = step.exprs
-            outputs = leaves_in([expr])
-            if [e.params[0] for e in outputs] != [target] or expr.shape != outputs[0].shape or scalars_in([expr]):
+            leaves = leaves_in([expr])
+            outputs = [e for e in leaves if e.params[0] == target]
+            others = [e for e in leaves if e.params[0] != target]
+            if len(outputs) != 1 or expr.shape != outputs[0].shape or scalars_in([expr]):
+                continue
+            if others and not (producer.family == "stencil" and all(self._per_channel(e, expr.shape) for e in others)):
                 continue
             producer.config["epilogue"] = substitute(expr, {outputs[0]: leaf(TEMPLATE_OUTPUT, expr.shape)})
+            if others:  # the depthwise kernel reads their value of each grid's channel
+                producer.config["per_channel"] = others
             producer.targets = step.targets
             producer.covers = producer.covers + step.covers
             self.steps.remove(step)
+
+    def _per_channel(self, e: Expr, shape: tuple) -> bool:
+        """A plain tensor of the module (a batch norm's statistics viewed (C, 1, 1)) that broadcasts to
+        (N, C, H, W) `shape` along C only, and no step of the forward computes."""
+        dims = (1,) * (len(shape) - len(e.shape)) + tuple(e.shape)
+        return (len(shape) == 4 and len(e.params) == 1 and dims[1] == shape[1] and dims.count(1) == 3
+                and not any(mentions(e.params[0], target) for step in self.steps for target in step.targets))
 
     # -- dispatch -------------------------------------------------------------------------------
     def _lower(self, op: Op) -> None:
