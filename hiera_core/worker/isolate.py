@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 
 from hiera_core import PACKAGE_ROOT
 from hiera_core.errors import ErrorKind, HieraError
-from hiera_core.worker.devicelock import WAITS_FILE, waited_seconds
 
 if TYPE_CHECKING:  # run_worker imports the records when it runs: their results import the planner,
     # which die_with_parent's users (the candidate's runner, the language server) have no use for
@@ -264,6 +263,7 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
     worker started for such requests, when given: hiera_core.worker.warm); returns its result (the
     request's result_type) or raises HieraError (timeout, crash, user error). `timeout_hint`: what
     a timeout's hint says instead of the default (the limit is --timeout)."""
+    from hiera_core.worker.devicelock import WAITS_FILE, waited_seconds  # fcntl: not for the server on every OS
     from hiera_core.worker.requests import WorkerReply
 
     with tempfile.TemporaryDirectory(prefix="hiera-worker-") as folder:
@@ -329,6 +329,8 @@ def wait_own_time(process: subprocess.Popen, timeout_s: float, started: float, w
     """process.wait, given `timeout_s` of the worker's own time from `started` (time.monotonic): the
     time it spent waiting for the device lock, per its record `waits`
     (hiera_core.worker.devicelock), is added to the limit. Raises subprocess.TimeoutExpired."""
+    from hiera_core.worker.devicelock import waited_seconds
+
     deadline = started + timeout_s
     while True:
         try:

@@ -29,7 +29,6 @@ from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
-from hiera_core.worker import devicelock
 from hiera_core.worker.isolate import die_with_parent, store_cache_environment
 from hiera_core.worker.requests import (
     EvaluateRequest,
@@ -206,7 +205,10 @@ def main(argv: list[str]) -> int:
             return 0
         argv = paths
     request_path, result_path = argv
-    devicelock.report_waits_to(result_path)  # its waits for the device do not count against its time limit
+    if os.name == "posix":  # the device lock is flock's (hiera_core.worker.devicelock)
+        from hiera_core.worker.devicelock import report_waits_to
+
+        report_waits_to(result_path)  # its waits for the device do not count against its time limit
     with open(request_path, encoding="utf-8") as handle:
         data = json.load(handle)
     op = data.get("op")
