@@ -320,10 +320,11 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
     return out
 
 
-def _hiera_stencil(source, name, x, weight, bias, rank, tile):
+def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
     """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
-    columns per thread)."""
-    _hiera_check(x, weight, *([] if bias is None else [bias]))
+    columns per thread); `per_channel`: the tensors its epilogue reads, one value per channel."""
+    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
+    values = _hiera_channel_values(per_channel, x.shape[1])
     x = x.contiguous()
     out = torch.empty_like(x)
     if x.numel() == 0:
@@ -338,8 +339,18 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile):
     grid = (-(-width // (bx * columns)), -(-height // rows), min(volumes * chunks, 65535))
     device = x.device.index
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
-                  0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks)
+                  0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks,
+                  *values)
     return out
+
+
+def _hiera_channel_values(per_channel, channels):
+    """The per-channel tensors a convolution's epilogue reads, flat and contiguous, one value a channel."""
+    values = [t.reshape(-1).contiguous() for t in per_channel]
+    if any(v.numel() != channels for v in values):
+        raise ValueError(f"the kernel's epilogue reads one value per channel ({channels}): got "
+                         f"{[v.numel() for v in values]}")
+    return values
 
 
 def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
@@ -359,10 +370,7 @@ def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
     tile = (threads across, threads down, rows per thread) of a block; `per_channel`: the tensors
     its epilogue reads, one value per channel (a batch norm's, viewed (C, 1, 1))."""
     _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
-    values = [t.reshape(-1).contiguous() for t in per_channel]
-    if any(v.numel() != x.shape[1] for v in values):
-        raise ValueError(f"the depthwise kernel's epilogue reads one value per channel ({x.shape[1]}): got "
-                         f"{[v.numel() for v in values]}")
+    values = _hiera_channel_values(per_channel, x.shape[1])
     x = x.contiguous()
     out = torch.empty_like(x)
     if x.numel() == 0:

@@ -430,13 +430,16 @@ def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_pat
         torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name, per_channel", [("depthwise5_relu6", 0), ("depthwise5_bn_silu", 4)])
-def test_what_follows_a_wide_depthwise_convolution_is_applied_as_it_stores(name, per_channel, tmp_path):
-    """Depthwise 5x5 then ReLU6, or then inference batch norm and SiLU (the norm's four per-channel
-    tensors read once per grid): one kernel, no pointwise kernel after it, and it compiles."""
+@pytest.mark.parametrize("name, call, per_channel", [("depthwise5_relu6", "_hiera_depthwise(", 0),
+                                                     ("depthwise5_bn_silu", "_hiera_depthwise(", 4),
+                                                     ("depthwise3_bn_relu6", "_hiera_stencil(", 4)])
+def test_what_follows_a_depthwise_convolution_is_applied_as_it_stores(name, call, per_channel, tmp_path):
+    """Depthwise 5x5 then ReLU6, or then inference batch norm and SiLU, and MobileNet's 3x3 then batch
+    norm and ReLU6 (the norm's four per-channel tensors read once per grid): one kernel, no
+    pointwise kernel after it, and it compiles."""
     _, candidate = candidate_for(task_context(extra_task(name, tmp_path)))
     forward = forward_source(candidate.code)
-    assert forward.count("_hiera_depthwise(") == 1 and "_hiera_pointwise(" not in forward
+    assert forward.count(call) == 1 and "_hiera_pointwise(" not in forward
     source = candidate.code.split('_HIERA_SRC_0 = r"""')[1].split('"""')[0]
     assert "hi_epilogue_of" in source and source.count("__ldg(e") == per_channel
     (kernel,) = kernel_resources(source).kernels

@@ -65,6 +65,11 @@ def nonzero_taps(coefficients: tuple[float, ...]) -> list[tuple[int, int]]:
     return [offset for offset, coefficient in zip(offsets, coefficients) if coefficient != 0.0]
 
 
+def _values(per_channel: list) -> str:
+    """A convolution kernel's last argument: the tensors its epilogue reads per channel, if any."""
+    return f", ({''.join(e.params[0] + ', ' for e in per_channel)})" if per_channel else ""
+
+
 def _helper_of(step: Step) -> str:
     """The runtime entry point a kernel step calls."""
     if step.family == "stencil" and "steps" in step.config:
@@ -144,14 +149,14 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         tile = depthwise_tile(config.get("width"))
         per_channel = config.get("per_channel", [])
         kernel = depthwise_source(name, config["kernel"], tile, config.get("epilogue"), per_channel)
-        values = f", ({''.join(e.params[0] + ', ' for e in per_channel)})" if per_channel else ""
         return kernel.source, (f"{target} = _hiera_depthwise({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])}{values})")
+                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])}{_values(per_channel)})")
+    per_channel = config.get("per_channel", [])
     tile = stencil_tile(config["rank"], config.get("width"))
-    kernel = stencil_source(name, config["taps"], config["rank"], tile)
+    kernel = stencil_source(name, config["taps"], config["rank"], tile, config.get("epilogue"), per_channel)
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
         return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
                                f"{config['coefficients']!r}, {config['rank']}, {stencil_launch_tile(tile)})")
     return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                           f"{bias}, {config['rank']}, {stencil_launch_tile(tile)})")
+                           f"{bias}, {config['rank']}, {stencil_launch_tile(tile)}{_values(per_channel)})")
 

@@ -48,7 +48,7 @@ INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod"
 # An op's handler: the value of its node (an Expr, a PyValue, a Deferred...); raises Unsupported.
 Handler = Callable[["Lowerer", Op, dict], Any]
 EPILOGUE_FAMILIES = ("group_norm", "scan")  # templates that apply a pointwise epilogue as they store (and
-# the depthwise template, a stencil step of a kernel wider than 3: `takes_epilogue`)
+# a convolution's stencil step: `takes_epilogue`)
 # Views that take a part of a tensor: rows may lie apart in memory (`_hiera_leaf`'s pitched mode).
 PART_VIEWS = {"getitem", "narrow", "select"}
 # Ops whose bool result (a mask) kernels compute: 0.0 or 1.0 in the element expression.
@@ -170,9 +170,9 @@ class Lowerer:
         return self.result_value(op, out)
 
     def _fuse_epilogues(self, returns: str) -> None:
-        """A pointwise kernel that only transforms a group norm's, a scan's or a wide depthwise
+        """A pointwise kernel that only transforms a group norm's, a scan's or a depthwise
         convolution's output (GroupNorm + SiLU, a scaled cumsum, a depthwise conv + ReLU6) runs in that
-        template's store instead: one read and one write of the tensor fewer. The depthwise kernel's
+        template's store instead: one read and one write of the tensor fewer. A convolution's
         epilogue may also read per-channel tensors (its batch norm and activation)."""
         for producer in [s for s in self.steps if takes_epilogue(s)]:
             (target,) = producer.targets
@@ -199,9 +199,9 @@ class Lowerer:
 
     def _per_channel(self, e: Expr, shape: tuple) -> bool:
         """A plain tensor of the module (a batch norm's statistics viewed (C, 1, 1)) that broadcasts to
-        (N, C, H, W) `shape` along C only, and no step of the forward computes."""
+        (N, C, *spatial) `shape` along C only, and no step of the forward computes."""
         dims = (1,) * (len(shape) - len(e.shape)) + tuple(e.shape)
-        return (len(shape) == 4 and len(e.params) == 1 and dims[1] == shape[1] and dims.count(1) == 3
+        return (len(shape) >= 3 and len(e.params) == 1 and dims[1] == shape[1] and dims.count(1) == len(shape) - 1
                 and not any(mentions(e.params[0], target) for step in self.steps for target in step.targets))
 
     # -- dispatch -------------------------------------------------------------------------------
@@ -418,7 +418,7 @@ def lower(ops: list[Op], resolver: Resolver) -> Lowering:
 
 
 def takes_epilogue(step: Step) -> bool:
-    return step.family in EPILOGUE_FAMILIES or (step.family == "stencil" and step.config.get("kernel", 3) > 3)
+    return step.family in EPILOGUE_FAMILIES or (step.family == "stencil" and "weight" in step.config)
 
 
 def reads(step: Step, name: str) -> bool:

@@ -5,7 +5,8 @@ convolutions, and stencils spelled with slices of a zero-padded grid) and its me
 
 from __future__ import annotations
 
-from hiera_core.spaces.custom_cuda.fused import KernelSource
+from hiera_core.spaces.custom_cuda.expr import Expr
+from hiera_core.spaces.custom_cuda.fused import KernelSource, epilogue_function
 
 # Tiles measured on an H200 (benchmarks/bench_nvrtc.py --sweep-stencil). 3D, 256^3: 44.6 us, 70% of
 # the bound, against 50.2 us for the previous 64x16 scalar tile (benchmarks/results/h200-2026-11-29-s6).
@@ -29,7 +30,8 @@ def stencil_launch_tile(tile: dict) -> tuple[int, int, int, int, int]:
     return tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1)
 
 
-def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict | None = None) -> KernelSource:
+def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict | None = None,
+                   epilogue: Expr | None = None, channel_leaves: list[Expr] | tuple = ()) -> KernelSource:
     """A radius-1 stencil (zero padding, per-channel coefficients read from the weight at run time).
 
     The block owns a (BX*VX) x (BY*RY) tile of (H, W) and marches along D, the slowest axis, over ZC
@@ -46,6 +48,11 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
     registers three planes ahead like the interior's instead of loaded and stored in the same
     iteration; mb, blocks per SM that registers must leave room for (`__launch_bounds__`'s second
     argument). Unrolling the plane loop by 4 was measured too (session 6): 74 us against 46, dropped.
+
+    `epilogue`, a pointwise expression of the output (a leaf TEMPLATE_OUTPUT: the activation after a
+    depthwise conv), is applied as each output is stored; it may read `channel_leaves` (a batch
+    norm's per-channel tensors), passed after `chunks` as e0, e1..., one value read per volume.
+    Without one the source is the plain stencil's.
     """
     tile = dict(tile or (STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D))
     vx = tile.get("vx", 1)
@@ -126,8 +133,18 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
     write_vector = (f"{store}(reinterpret_cast<float4*>(dst + z * plane + column[r]), v)" if store
                     else "*reinterpret_cast<float4*>(dst + z * plane + column[r]) = v")
     bounds = f"BX * BY, {tile['mb']}" if tile.get("mb") else "BX * BY"
+    helpers = extra_params = channel_values = applied = ""
+    if epilogue is not None:
+        helpers = epilogue_function(epilogue, channel_leaves)
+        extra_params = "".join(f", const float* __restrict__ e{k}" for k in range(len(channel_leaves)))
+        channel_values = "".join(f"\n        const float c{k} = __ldg(e{k} + volume % channels);"
+                                 for k in range(len(channel_leaves)))
+        arguments = "".join(f", c{k}" for k in range(len(channel_leaves)))
+        applied = f"""
+                #pragma unroll
+                for (int i = 0; i < VX; ++i) result[i] = hi_epilogue(result[i]{arguments});"""
     source = f"""// HIERA {rank}D stencil {name}: {len(taps)} taps {taps}
-constexpr int BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']}, ZC = {tile['zc']}, VX = {vx};
+{helpers}constexpr int BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']}, ZC = {tile['zc']}, VX = {vx};
 // Tile rows in shared memory: the TX interior points from column OX (16-byte aligned for float4
 // columns), the halo at OX - 1 and OX + TX.
 constexpr int TX = BX * VX, TY = BY * RY, OX = VX == 4 ? 4 : 1, SX = TX + 2 * OX, SY = TY + 2, SLOTS = {slots};
@@ -136,7 +153,7 @@ constexpr int HALO_PER_THREAD = (HALO + BX * BY - 1) / (BX * BY);
 // Offsets inside one volume are 32-bit (the host checks D*H*W < 2^31); volumes are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__({bounds}) {name}(
         const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias, float* __restrict__ out,
-        long long volumes, long long channels, long long D_, long long H_, long long W_, long long chunks) {{
+        long long volumes, long long channels, long long D_, long long H_, long long W_, long long chunks{extra_params}) {{
     const int D = (int)D_, H = (int)H_, W = (int)W_;
     __shared__ __align__(16) float tile[SLOTS][SY][SX];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
@@ -174,7 +191,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
         const float* src = x + volume * D * plane;
         float* dst = out + volume * D * plane;
         const float* wc = w + volume % channels * {per_channel};
-        const float b = bias ? bias[volume % channels] : 0.0f;
+        const float b = bias ? bias[volume % channels] : 0.0f;{channel_values}
         {coefficients}
         auto column_at = [&](int z, int r, float* v) {{
             const bool z_in = z >= 0 && z <= last;
@@ -228,7 +245,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
             #pragma unroll
             for (int r = 0; r < RY; ++r) {{
                 float result[VX];
-                {compute}
+                {compute}{applied}
                 if (vector && column_in[r][0]) {{
                     const float4 v = make_float4(result[0], result[VX > 1 ? 1 : 0], result[VX > 2 ? 2 : 0], result[VX > 3 ? 3 : 0]);
                     {write_vector};
