@@ -323,10 +323,7 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
 def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
     """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
     columns per thread); `per_channel`: the tensors its epilogue reads, one value per channel."""
-    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
-    values = _hiera_channel_values(per_channel, x.shape[1])
-    x = x.contiguous()
-    out = torch.empty_like(x)
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
     if x.numel() == 0:
         return out
     channels = x.shape[1]
@@ -344,13 +341,16 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
     return out
 
 
-def _hiera_channel_values(per_channel, channels):
-    """The per-channel tensors a convolution's epilogue reads, flat and contiguous, one value a channel."""
+def _hiera_convolution_start(x, weight, bias, per_channel):
+    """A convolution kernel's operands checked: `x` contiguous, its output allocated, and the
+    per-channel tensors its epilogue reads flat and contiguous, one value a channel."""
+    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
     values = [t.reshape(-1).contiguous() for t in per_channel]
-    if any(v.numel() != channels for v in values):
-        raise ValueError(f"the kernel's epilogue reads one value per channel ({channels}): got "
+    if any(v.numel() != x.shape[1] for v in values):
+        raise ValueError(f"the kernel's epilogue reads one value per channel ({x.shape[1]}): got "
                          f"{[v.numel() for v in values]}")
-    return values
+    x = x.contiguous()
+    return x, torch.empty_like(x), values
 
 
 def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
@@ -369,10 +369,7 @@ def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
     """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
     tile = (threads across, threads down, rows per thread) of a block; `per_channel`: the tensors
     its epilogue reads, one value per channel (a batch norm's, viewed (C, 1, 1))."""
-    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
-    values = _hiera_channel_values(per_channel, x.shape[1])
-    x = x.contiguous()
-    out = torch.empty_like(x)
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
     if x.numel() == 0:
         return out
     channels, height, width = x.shape[1:]

@@ -58,6 +58,9 @@ class Model(nn.Module):
     def __init__(self):
         super().__init__()
 """
+# `self.bn`'s running statistics and affine drawn far from their initial 0 and 1
+RANDOM_BATCH_NORM = ("self.bn.running_mean.uniform_(-1, 1); self.bn.running_var.uniform_(0.5, 2); "
+                     "nn.init.uniform_(self.bn.weight, 0.5, 1.5); nn.init.uniform_(self.bn.bias, -0.5, 0.5)")
 EXTRA_TASKS = {
     "log_softmax_prologue": ("row_reduction", "x", "torch.log_softmax(x * 2.0 + self.b, dim=-1)",
                              "[torch.randn(64, 1001)]", "self.b = nn.Parameter(torch.randn(1001))"),
@@ -180,13 +183,11 @@ EXTRA_TASKS = {
     # Depthwise conv, inference batch norm (running statistics far from 0 and 1) and SiLU: one kernel.
     "depthwise5_bn_silu": ("stencil", "x", "F.silu(self.bn(self.dw(x)))", "[torch.randn(2, 6, 17, 40)]",
                            "self.dw = nn.Conv2d(6, 6, 5, padding=2, groups=6, bias=False); self.bn = nn.BatchNorm2d(6); "
-                           "self.bn.running_mean.uniform_(-1, 1); self.bn.running_var.uniform_(0.5, 2); "
-                           "nn.init.uniform_(self.bn.weight, 0.5, 1.5); nn.init.uniform_(self.bn.bias, -0.5, 0.5)"),
+                           + RANDOM_BATCH_NORM),
     # MobileNet's 3x3 depthwise conv, inference batch norm and ReLU6: the stencil template applies both as it stores.
     "depthwise3_bn_relu6": ("stencil", "x", "F.relu6(self.bn(self.dw(x)))", "[torch.randn(2, 5, 23, 50) * 2]",
                             "self.dw = nn.Conv2d(5, 5, 3, padding=1, groups=5, bias=False); self.bn = nn.BatchNorm2d(5); "
-                            "self.bn.running_mean.uniform_(-1, 1); self.bn.running_var.uniform_(0.5, 2); "
-                            "nn.init.uniform_(self.bn.weight, 0.5, 1.5); nn.init.uniform_(self.bn.bias, -0.5, 0.5)"),
+                            + RANDOM_BATCH_NORM),
     "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",
