@@ -328,7 +328,9 @@ def run_worker(request: WorkerRequest[Result], *, timeout_s: float, doing: str, 
 def wait_own_time(process: subprocess.Popen, timeout_s: float, started: float, waits: Path) -> int:
     """process.wait, given `timeout_s` of the worker's own time from `started` (time.monotonic): the
     time it spent waiting for the device lock, per its record `waits`
-    (hiera_core.worker.devicelock), is added to the limit. Raises subprocess.TimeoutExpired."""
+    (hiera_core.worker.devicelock), is added to the limit, up to the limit again (the record lies in
+    the worker's folder, which a hostile candidate's process could write: a forged wait buys it at
+    most twice the limit, never a hang). Raises subprocess.TimeoutExpired."""
     from hiera_core.worker.devicelock import waited_seconds
 
     deadline = started + timeout_s
@@ -336,7 +338,7 @@ def wait_own_time(process: subprocess.Popen, timeout_s: float, started: float, w
         try:
             return process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            extended = started + timeout_s + waited_seconds(waits, time.monotonic())
+            extended = started + timeout_s + min(timeout_s, waited_seconds(waits, time.monotonic()))
             if extended <= deadline:
                 raise
             deadline = extended

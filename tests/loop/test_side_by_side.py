@@ -154,3 +154,25 @@ def test_a_worker_over_its_own_time_limit_is_still_stopped(tmp_path):
         process.kill()
         process.wait()
         holder.join()
+
+
+def test_a_forged_wait_record_buys_at_most_the_limit_again(tmp_path):
+    """A record claiming a wait since the machine started (written by a hostile candidate's process,
+    say) extends a hanging worker's 2 s limit to 4 s at most: it is still stopped."""
+    import json
+    import subprocess
+    import sys
+
+    from hiera_core.worker.isolate import wait_own_time
+
+    waits = tmp_path / devicelock.WAITS_FILE
+    waits.write_text(json.dumps({"waited_s": 1e9, "since": 0.0}))
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            wait_own_time(process, 2.0, started, waits)
+        assert 3.5 < time.monotonic() - started < 15.0
+    finally:
+        process.kill()
+        process.wait()
