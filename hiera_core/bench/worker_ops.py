@@ -94,6 +94,15 @@ def _compile_reference(reference, inputs: list, mode: str) -> tuple[object | Non
         with torch.no_grad():
             compiled(*clone_inputs(inputs))
     except Exception as error:
-        first_line = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
-        return None, f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
+        return None, _first_lines(error)
     return compiled, None
+
+
+def _first_lines(error: Exception) -> str:
+    """The error's type and first line; with the next line where the first only introduces the cause
+    (inductor's "BackendCompilerFailed: backend='inductor' raised:")."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    text = lines[0] + (f" {lines[1]}" if len(lines) > 1 and lines[0].endswith(":") else "")
+    return f"{type(error).__name__}: {text[:400]}"

@@ -129,6 +129,20 @@ def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, mo
     assert result.eager.median_ms > 0
 
 
+def test_a_compile_failure_that_introduces_its_cause_records_the_cause(task_path, monkeypatch):
+    """Inductor's failures read "backend='inductor' raised:" and give the cause on the next line."""
+    def failing_compile(model, **_):
+        def call(*inputs):
+            raise RuntimeError("backend='inductor' raised:\nFileNotFoundError: no such file: /tmp/gone/x.so\n\nmore")
+        return call
+
+    monkeypatch.setattr(torch, "compile", failing_compile)
+    result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"],
+                                            time_reference=False))
+    assert result.compile_errors == {"default": "RuntimeError: backend='inductor' raised: FileNotFoundError: no such "
+                                                "file: /tmp/gone/x.so"}
+
+
 def test_the_reference_alone_is_timed_only_when_asked(task_path):
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", time_reference=False))
     assert result.eager is None and "time_eager" not in result.seconds
