@@ -42,8 +42,8 @@ def contenders(steps: int, tiles: list[str], width: int) -> dict:
     import torch
 
     from hiera_core.cuda.proposal_runtime import _hiera_stencil_constant, _hiera_stencil_steps
-    from hiera_core.spaces.custom_cuda.codegen import nonzero_taps
     from hiera_core.spaces.custom_cuda.stencil_template import (
+        nonzero_taps,
         stencil_launch_tile,
         stencil_source,
         stencil_steps_source,
@@ -51,7 +51,7 @@ def contenders(steps: int, tiles: list[str], width: int) -> dict:
         stencil_tile,
     )
 
-    taps = nonzero_taps(JACOBI)
+    taps = nonzero_taps(JACOBI, 2)
     functions = {}
     for asked in tiles:
         tw, th = (int(n) for n in asked.rstrip("b").split("x"))

@@ -116,13 +116,18 @@ def test_proposals_checked_side_by_side_each_get_their_own_answer(task_path):
         assert {"runner_start", "candidate_load", "first_call", "trials", "time"} <= set(seconds)
 
 
-def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):
+def _compile_raising(monkeypatch, message: str) -> None:
+    """torch.compile whose compiled module raises RuntimeError(`message`) when called."""
     def failing_compile(model, **_):
         def call(*inputs):
-            raise RuntimeError("inductor could not lower this graph")
+            raise RuntimeError(message)
         return call
 
     monkeypatch.setattr(torch, "compile", failing_compile)
+
+
+def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, monkeypatch):
+    _compile_raising(monkeypatch, "inductor could not lower this graph")
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"]))
     assert result.compile == {"default": None} and result.proposals == []
     assert result.compile_errors == {"default": "RuntimeError: inductor could not lower this graph"}
@@ -131,12 +136,7 @@ def test_a_torch_compile_failure_is_recorded_and_eager_still_timed(task_path, mo
 
 def test_a_compile_failure_that_introduces_its_cause_records_the_cause(task_path, monkeypatch):
     """Inductor's failures read "backend='inductor' raised:" and give the cause on the next line."""
-    def failing_compile(model, **_):
-        def call(*inputs):
-            raise RuntimeError("backend='inductor' raised:\nFileNotFoundError: no such file: /tmp/gone/x.so\n\nmore")
-        return call
-
-    monkeypatch.setattr(torch, "compile", failing_compile)
+    _compile_raising(monkeypatch, "backend='inductor' raised:\nFileNotFoundError: no such file: /tmp/gone/x.so\n\nmore")
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"],
                                             time_reference=False))
     assert result.compile_errors == {"default": "RuntimeError: backend='inductor' raised: FileNotFoundError: no such "

@@ -114,9 +114,9 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     import torch.nn.functional as F
 
     from hiera_core.cuda.proposal_runtime import _hiera_stencil_steps
-    from hiera_core.spaces.custom_cuda.codegen import nonzero_taps
     from hiera_core.spaces.custom_cuda.stencil_template import (
         STENCIL_STEPS_TILE,
+        nonzero_taps,
         stencil_steps_source,
         stencil_steps_tile,
     )
@@ -125,7 +125,7 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     coefficients = tuple(tuple(float(c) if c > -0.3 else 0.0 for c in torch.randn(9, generator=generator).tolist())
                          for _ in range(steps))
     tile = stencil_steps_tile(steps, dict(STENCIL_STEPS_TILE, batched=batched))
-    source = stencil_steps_source("hiera_stencil0", [nonzero_taps(c) for c in coefficients], tile).source
+    source = stencil_steps_source("hiera_stencil0", [nonzero_taps(c, 2) for c in coefficients], tile).source
     x = noncontiguous(torch.randn(shape, device="cuda"))
     before = x.clone()
     expected = x.reshape(-1, 1, *shape[-2:])

@@ -12,6 +12,7 @@ from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
 from hiera_core.spaces.custom_cuda.stencil_template import (
+    nonzero_taps,
     stencil_launch_tile,
     stencil_source,
     stencil_steps_source,
@@ -57,12 +58,6 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
     code = "\n".join(header) + "\n" + runtime_source(helpers) + "\n\n" + "\n\n".join(constants) + "\n\n\n" \
         + "\n".join(forward) + "\n"
     return Rendered(code, sources)
-
-
-def nonzero_taps(coefficients: tuple[float, ...]) -> list[tuple[int, int]]:
-    """The (dy, dx) taps of a 2D stencil's 9 coefficients (in tap order) that are not zero."""
-    offsets = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-    return [offset for offset, coefficient in zip(offsets, coefficients) if coefficient != 0.0]
 
 
 def _values(per_channel: list) -> str:
@@ -141,7 +136,7 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
                                f"{config['groups']}, {config['weight']}, {config['bias']}, {config['eps']!r})")
     if "steps" in config:  # constant 2D stencils fused in time
         tile = stencil_steps_tile(len(config["steps"]))
-        kernel = stencil_steps_source(name, [nonzero_taps(c) for c in config["steps"]], tile)
+        kernel = stencil_steps_source(name, [nonzero_taps(c, 2) for c in config["steps"]], tile)
         return kernel.source, (f"{target} = _hiera_stencil_steps({constant}, {name!r}, {step.inputs[0]}, "
                                f"{tuple(map(tuple, config['steps']))!r}, {(tile['tw'], tile['th'])})")
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"

@@ -6,7 +6,7 @@ side is `_hiera_depthwise` in the proposal runtime.
 from __future__ import annotations
 
 from hiera_core.spaces.custom_cuda.expr import Expr
-from hiera_core.spaces.custom_cuda.fused import KernelSource, epilogue_function
+from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, epilogue_function
 
 DEPTHWISE_KERNELS = (5, 7, 9)  # odd sizes whose radius fits the tile's 4-point side pads
 DEPTHWISE_ROWS = 16  # output rows a block computes (threads in y times rows per thread). Not yet swept on a GPU.
@@ -39,9 +39,7 @@ def depthwise_source(name: str, kernel: int, tile: dict, epilogue: Expr | None =
     if kernel not in DEPTHWISE_KERNELS:
         raise ValueError(f"the wide depthwise template takes kernels {DEPTHWISE_KERNELS}, not {kernel}")
     radius = kernel // 2
-    extra_params = "".join(f", const float* __restrict__ e{k}" for k in range(len(per_channel)))
-    channel_values = "".join(f"\n        const float c{k} = __ldg(e{k} + channel);" for k in range(len(per_channel)))
-    channel_args = "".join(f", c{k}" for k in range(len(per_channel)))
+    extra_params, channel_values, channel_args = channel_epilogue(len(per_channel), "channel")
     source = f"""// HIERA depthwise {kernel}x{kernel} convolution {name}
 {epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']};
 constexpr int TW = 4 * BX, TH = BY * RY, SW = TW + 8, SH = TH + 2 * R;  // rows start 4 points left of the tile

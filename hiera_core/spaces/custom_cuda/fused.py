@@ -201,6 +201,15 @@ def epilogue_function(epilogue: Expr | None, per_channel: list[Expr] | tuple = (
             + f"__device__ __forceinline__ float hi_epilogue({params}) {{ float r; hi_epilogue_of({args}, r); return r; }}\n")
 
 
+def channel_epilogue(count: int, channel: str) -> tuple[str, str, str]:
+    """What a convolution template adds for an epilogue reading `count` per-channel tensors: its
+    kernel's parameters (pointers e0, e1...), the statements reading their values c0, c1... for the
+    C++ expression `channel`, and the arguments those values add to hi_epilogue's call."""
+    params = "".join(f", const float* __restrict__ e{k}" for k in range(count))
+    values = "".join(f"\n        const float c{k} = __ldg(e{k} + {channel});" for k in range(count))
+    return params, values, "".join(f", c{k}" for k in range(count))
+
+
 def entry_guard(entry: str, text: str) -> str:
     """Compile `text` unless the runtime asked for another entry point only (HIERA_ENTRY_<name>)."""
     return f"#if !defined(HIERA_ENTRY) || defined(HIERA_ENTRY_{entry})\n{text}#endif\n"

@@ -13,7 +13,7 @@ from hiera_core.spaces.custom_cuda.depthwise_template import DEPTHWISE_KERNELS
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lowering import STEP_PASSES, Deferred, Lowerer, reads, register_lowering
-from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX
+from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX, nonzero_taps
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,8 @@ class StencilSum(Deferred):
         if id(self) in lw.deferred_values:
             return lw.deferred_values[id(self)]
         (source,) = lw.materialize([self.source])
-        offsets = list(itertools.product((-1, 0, 1), repeat=self.rank))
-        coefficients = tuple(float(self.taps.get(o, 0.0)) for o in offsets)
-        taps = [o for o, c in zip(offsets, coefficients) if c != 0.0] or [(0,) * self.rank]
+        coefficients = tuple(float(self.taps.get(o, 0.0)) for o in itertools.product((-1, 0, 1), repeat=self.rank))
+        taps = nonzero_taps(coefficients, self.rank) or [(0,) * self.rank]
         out = lw.new_var(self.covers[-1] if self.covers else "stencil")
         config = {"rank": self.rank, "taps": taps, "pruned": True, "coefficients": coefficients,
                   "width": self.source.shape[-1]}

@@ -5,13 +5,22 @@ convolutions, and stencils spelled with slices of a zero-padded grid) and its me
 
 from __future__ import annotations
 
+import itertools
+
 from hiera_core.spaces.custom_cuda.expr import Expr
-from hiera_core.spaces.custom_cuda.fused import KernelSource, epilogue_function
+from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, epilogue_function
 
 # Tiles measured on an H200 (benchmarks/bench_nvrtc.py --sweep-stencil). 3D, 256^3: 44.6 us, 70% of
 # the bound, against 50.2 us for the previous 64x16 scalar tile (benchmarks/results/h200-2026-11-29-s6).
 STENCIL_TILE_3D = {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1}
 STENCIL_TILE_2D = {"bx": 128, "by": 1, "ry": 1, "zc": 32}
+
+
+def nonzero_taps(coefficients: tuple[float, ...], rank: int) -> list[tuple[int, ...]]:
+    """The taps of a radius-1 stencil's 3^rank coefficients (in tap order: offsets over (-1, 0, 1)^rank)
+    that are not zero."""
+    offsets = itertools.product((-1, 0, 1), repeat=rank)
+    return [offset for offset, coefficient in zip(offsets, coefficients) if coefficient != 0.0]
 
 
 def stencil_tile(rank: int, width: int | None) -> dict:
@@ -136,10 +145,7 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
     helpers = extra_params = channel_values = applied = ""
     if epilogue is not None:
         helpers = epilogue_function(epilogue, channel_leaves)
-        extra_params = "".join(f", const float* __restrict__ e{k}" for k in range(len(channel_leaves)))
-        channel_values = "".join(f"\n        const float c{k} = __ldg(e{k} + volume % channels);"
-                                 for k in range(len(channel_leaves)))
-        arguments = "".join(f", c{k}" for k in range(len(channel_leaves)))
+        extra_params, channel_values, arguments = channel_epilogue(len(channel_leaves), "volume % channels")
         applied = f"""
                 #pragma unroll
                 for (int i = 0; i < VX; ++i) result[i] = hi_epilogue(result[i]{arguments});"""
