@@ -12,6 +12,7 @@
 #   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
 #   bash benchmarks/gpu_session.sh autotune   # issue 24: max-autotune alone vs after two modes in one process (~4 min)
+#   bash benchmarks/gpu_session.sh regions    # issue 23: every candidate graphed or not, compiled glue, costliest kernels
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
 #   bash benchmarks/gpu_session.sh proxy      # issue 23: benchmarks/proxy (LEVELS, default 2,3), resumable
 #   ONLY="hacks/NAME ..." bash benchmarks/gpu_session.sh corpus   # the adversarial corpus, WORKERS at a time
@@ -109,6 +110,13 @@ case "${1:-tests}" in
     # Stencil steps fused in time, each tile against a kernel per step, torch.compile and a copy.
     timeout 150 python3 benchmarks/bench_stencil_steps.py 2>&1 | tee "$out/bench_stencil_steps.txt" | grep -v Warn | tail -40
     ;;
+  regions)
+    # The level-3 tasks whose custom candidate leaves PyTorch ops between its kernels (compiled glue) and
+    # two convolution nets, with each contender's costliest kernels: where inductor's GPU time is less.
+    tasks=${TASKS:-"benchmarks/proxy/level3/4_ViT_Encoder_Block_SDPA.py benchmarks/proxy/level3/5_NanoGPT_Block.py benchmarks/proxy/level3/6_Swin_Shifted_Window_Block.py benchmarks/proxy/level3/9_Llama_Decoder_Layer.py benchmarks/proxy/level3/1_ResNet_BasicBlock_Stride2_Downsample.py benchmarks/proxy/level3/3_MobileNetV2_InvertedResidual_14x14.py"}
+    timeout -s INT 570 python3 benchmarks/bench_regions.py $tasks --kernels 6 2>&1 | grep -v Warn \
+      | tee "$out/bench_regions.txt" | grep -v "^      " | tail -80
+    ;;
   autotune)
     timeout 280 python3 benchmarks/bench_autotune_order.py --limit-s 250 2>&1 | tee "$out/bench_autotune_order.txt"
     ;;
@@ -138,7 +146,7 @@ case "${1:-tests}" in
       -p no:cacheprovider --basetemp=/tmp/pt-llm 2>&1 | tee "$out/pytest_llm_gpu.log" | tail -80
     ;;
   *)
-    echo "usage: $0 timing|tests|corpus|examples|kernels|speed|speed-compare|llm|stencil|suite|proxy|both" >&2
+    echo "usage: $0 timing|tests|templates|corpus|examples|kernels|speed|speed-compare|llm|stencil|autotune|regions|suite|proxy|both" >&2
     exit 2
     ;;
 esac

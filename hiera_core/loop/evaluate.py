@@ -29,7 +29,8 @@ GRAPH_GAIN_SHARE = 0.9
 # A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
 # GPU work is within this factor of it (host_bound_refinements).
 GRAPH_RIVAL_SHARE = 1.25
-MOST_REFINEMENTS = 2  # host_bound_refinements: the host-bound candidate and at most one rival
+# host_bound_refinements: the host-bound candidate, at most one rival, and the custom kernels with compiled glue
+MOST_REFINEMENTS = 3
 NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own start may take (ncu gets the rest)
 
 
@@ -40,8 +41,12 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     captured in a CUDA graph, as one more candidate. When that one is a PyTorch-operator candidate,
     also the host-bound CUDA-library or custom-CUDA candidate with the least GPU time, if within
     GRAPH_RIVAL_SHARE of it: once both replay a graph only their GPU work differs, and a region
-    plan's kernels deserve the same capture the compiled module gets. [] when no candidate is
-    host-bound or all already replay a graph. Static shapes only, as the cuda_graph strategy."""
+    plan's kernels deserve the same capture the compiled module gets. When that one is a torch.compile
+    candidate, also the verified custom-CUDA candidate with the least GPU work, the PyTorch ops
+    between its kernels compiled by inductor (compose.compiled_glue), graphed: inductor's kernels took
+    less GPU time, and what it does better may be the glue. [] when no candidate is host-bound or all
+    already replay a graph. Static shapes only, as the cuda_graph strategy."""
+    from hiera_core.spaces.compose import compiled_glue
     from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
     from hiera_core.spaces.strategy import Candidate
 
@@ -60,13 +65,24 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     if chosen[0].space == "pytorch":
         rivals = [o for o in bound if o.space != "pytorch"
                   and o.timing["gpu_median_ms"] <= GRAPH_RIVAL_SHARE * chosen[0].timing["gpu_median_ms"]]
-        chosen += rivals[:MOST_REFINEMENTS - 1]
+        chosen += rivals[:1]
+    def source(outcome: CandidateOutcome) -> Candidate:
+        return Candidate(**next(c for c in candidates if c["name"] == outcome.name))
+
     refinements = []
     for outcome in chosen:
         why = (f"{outcome.name} is host-bound: {outcome.timing['gpu_median_ms']:.4g} ms of GPU work, "
                f"{outcome.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
-        source = next(c for c in candidates if c["name"] == outcome.name)
-        refinements.append(graphed(Candidate(**source), why).to_dict())
+        refinements.append(graphed(source(outcome), why).to_dict())
+    inductor = chosen[0]
+    kernels = sorted((o for o in verified if o.space == "custom_cuda" and not replays_a_graph(o.strategy)),
+                     key=lambda o: o.timing["gpu_median_ms"])
+    if inductor.strategy.startswith("compile_") and kernels \
+            and (composed := compiled_glue(source(kernels[0]), dynamic=False)) is not None:
+        why = (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
+               f"{kernels[0].name}'s {kernels[0].timing['gpu_median_ms']:.4g} ms: its kernels with the PyTorch ops "
+               f"between them compiled by inductor, replayed as a CUDA graph")
+        refinements.append(graphed(composed, why).to_dict())
     return refinements
 
 

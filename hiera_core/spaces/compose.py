@@ -1,12 +1,17 @@
 """Candidates composed across spaces: a custom-CUDA candidate's kernels with a library choice for
 its library regions (the convolutions it leaves to cuDNN autotuned for the task's shapes; its
-GEMMs and convolutions on TF32 tensor cores where the contract allows it).
+GEMMs and convolutions on TF32 tensor cores where the contract allows it), or with the PyTorch ops
+between its kernels compiled by inductor (`compiled_glue`).
 
-The budget counts candidates: when the plan's strategies give fewer than the budget, these
-combinations of per-region choices fill it (issue 23: region combinations count).
+The budget counts candidates: when the plan's strategies give fewer than the budget, the library
+combinations fill it (issue 23: region combinations count). The compiled glue is the profile's
+refinement (hiera_core.loop.evaluate.host_bound_refinements): worth a try once inductor's kernels are
+measured to take less GPU time than the custom candidate's.
 """
 
 from __future__ import annotations
+
+import ast
 
 from hiera_core.spaces.codegen import model_new
 from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
@@ -32,6 +37,65 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
         variants.append(_flagged(candidate, "tf32", TF32_FLAGS, "its GEMMs and convolutions on TF32 tensor cores "
                                                           "(allowed by the contract's precision policy)"))
     return variants
+
+
+# Calls in a custom-CUDA forward that compiling it cannot improve: the library's GEMMs and convolutions
+# (inductor calls the same kernels), views, metadata and casts the trace found to be no-ops, and
+# Python's arithmetic on numbers (math.*). Any other call is glue inductor may fuse; `reshape` and
+# `contiguous` count, as after a permute or transpose they copy.
+LIBRARY_CALLS = {"linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                 "matmul", "mm", "bmm", "addmm", "baddbmm", "einsum", "scaled_dot_product_attention"}
+VIEW_CALLS = {"view", "view_as", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand", "expand_as", "narrow",
+              "chunk", "split", "unbind", "flatten", "size", "dim", "stride", "numel", "slice", "getattr", "to",
+              "float", "type_as"}
+
+
+def compiled_glue(candidate: Candidate, dynamic: bool) -> Candidate | None:
+    """`candidate` (custom CUDA) with its forward compiled by torch.compile (inductor), its kernels
+    launched as written: each `_hiera_*` entry point it calls is left out of the trace
+    (torch.compiler.disable, a graph break each), so inductor compiles only the PyTorch ops between
+    them. None when its forward has no such op (only kernels, library calls and views)."""
+    if candidate.space != "custom_cuda":
+        return None
+    forward = _last_forward(candidate.code)
+    if forward is None:
+        return None
+    called = {_called_name(node) for node in ast.walk(forward) if isinstance(node, ast.Call)}
+    entry_points = sorted(name for name in called if name.startswith("_hiera_"))
+    if not entry_points or not called - set(entry_points) - LIBRARY_CALLS - VIEW_CALLS - {""}:
+        return None
+    opaque = "\n".join(f"{name} = torch.compiler.disable({name})" for name in entry_points)
+    what = ("the PyTorch ops between its kernels compiled by torch.compile (inductor), its kernels launched as "
+            "written (each a graph break)")
+    wrapper = model_new(
+        "_HieraKernels", f"{candidate.name}, {what}.",
+        init=f"self._hiera_compiled = torch.compile(self._hiera_kernels_forward, dynamic={'None' if dynamic else 'False'})",
+        forward="def _hiera_kernels_forward(self, *inputs):\n    return _HieraKernels.forward(self, *inputs)\n\n"
+                "def forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
+    # Dynamo calls the entry points as they are instead of tracing into cuda.core's launches.
+    code = f"{candidate.code.rstrip()}\n\n\n_HieraKernels = ModelNew\n{opaque}\n\n\n{wrapper}"
+    return Candidate(name=f"{candidate.name}.compiled_glue", space=candidate.space,
+                     strategy=f"{candidate.strategy}+compiled_glue", code=code, reason=f"{candidate.reason}; {what}",
+                     requires_cuda=True, cuda_sources=candidate.cuda_sources)
+
+
+def _last_forward(code: str) -> ast.FunctionDef | None:
+    """The forward of the last `class ModelNew` in `code` (the one that loads)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "ModelNew"]
+    methods = classes[-1].body if classes else []
+    return next((node for node in methods if isinstance(node, ast.FunctionDef) and node.name == "forward"), None)
+
+
+def _called_name(call: ast.Call) -> str:
+    """The called function's own name; "" for Python's arithmetic (math.*) and calls of computed values."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return "" if isinstance(func.value, ast.Name) and func.value.id in ("math", "operator") else func.attr
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _flagged(candidate: Candidate, setting: str, flags: dict[str, str], what: str) -> Candidate:

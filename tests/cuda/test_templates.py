@@ -6,7 +6,16 @@ from __future__ import annotations
 import ast
 
 import pytest
-from helpers.cuda_tasks import EXTRA_TASKS, TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
+from helpers.cuda_tasks import (
+    EXTRA_TASKS,
+    TASKS,
+    build_proposal,
+    candidate_for,
+    emulated_stencils,
+    example_task,
+    extra_task,
+    task_context,
+)
 
 pytest.importorskip("cuda.bindings")
 
@@ -299,24 +308,6 @@ def test_planning_imports_no_torch():
             "import hiera_core.cuda.cli; assert 'torch' not in sys.modules, 'torch imported'")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-
-
-def emulated_stencils():
-    """The stencil runtime entry points, emulated on the CPU by the convolutions they compute."""
-    import torch
-    import torch.nn.functional as F
-
-    def constant(source, name, x, coefficients, rank, tile):
-        weight = torch.tensor(coefficients).reshape((1, 1) + (3,) * rank)
-        conv = F.conv3d if rank == 3 else F.conv2d
-        return conv(x.reshape((-1, 1) + tuple(x.shape[-rank:])), weight, padding=1).reshape(x.shape)
-
-    def steps(source, name, x, coefficients, tile):
-        for step in coefficients:
-            x = constant(source, name, x, step, 2, tile)
-        return x
-
-    return {"_hiera_stencil_constant": constant, "_hiera_stencil_steps": steps}
 
 
 def check_emulated(task, code):

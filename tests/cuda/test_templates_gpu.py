@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers.cuda_tasks import EXTRA_TASKS, build_proposal, candidate_for, example_task, extra_task, task_context
 
+from hiera_core.spaces.compose import compiled_glue
 from hiera_core.spaces.pytorch_ops import graphed
 
 torch = pytest.importorskip("torch")
@@ -42,14 +43,18 @@ EXAMPLE_INPUTS = {
 }
 
 
-def check_task(task, extra_inputs, replayed=False):
-    """The task's custom-CUDA proposal (`replayed`: as the host-bound refinement captures it in a CUDA
-    graph) against the reference on each input set, twice."""
+def check_task(task, extra_inputs, replayed=False, composed=False):
+    """The task's custom-CUDA proposal (`composed`: the ops between its kernels compiled by inductor;
+    `replayed`: as the host-bound refinement captures it in a CUDA graph) against the reference on
+    each input set, twice."""
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     ctx = task_context(task)
     key, candidate = candidate_for(ctx)
     assert candidate is not None, f"no custom-CUDA candidate for {task.path.stem}"
+    if composed:
+        candidate = compiled_glue(candidate, dynamic=False)
+        assert candidate is not None, f"no PyTorch op between the kernels of {task.path.stem}'s candidate"
     if replayed:
         candidate = graphed(candidate, "replayed")
     namespace = build_proposal(task, candidate.code)
@@ -102,6 +107,14 @@ def test_example_proposal_replayed_as_a_cuda_graph_matches_reference(name):
 def test_extra_proposal_replayed_as_a_cuda_graph_matches_reference(name, tmp_path):
     task = extra_task(name, tmp_path)
     check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=True)
+
+
+@pytest.mark.parametrize("replayed", [False, True])
+@pytest.mark.parametrize("name", ["stencil_between_glue", "conv_transpose_unknown_op_chain"])
+def test_extra_proposal_with_compiled_glue_matches_reference(name, replayed, tmp_path):
+    """The kernels launched as written between the PyTorch ops inductor compiled, graphed or not."""
+    task = extra_task(name, tmp_path)
+    check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=replayed, composed=True)
 
 
 @pytest.mark.parametrize("batched", [False, True])

@@ -8,7 +8,9 @@ strategies against `hiera_core.spec.contract.prepare`.
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,6 +221,13 @@ EXTRA_TASKS = {
                                 "p[..., :-2, 1:-1] + p[..., 1:-1, 2:] + p[..., 1:-1, :-2] - 4.0 * v))"
                                 "(F.pad(v, (1, 1, 1, 1))))",
                                 "[torch.randn(3, 45, 70)]", ""),
+    # A stencil between ops no template has (a roll over two dims, a concatenation): glue inductor can compile.
+    "stencil_between_glue": ("stencil", "u",
+                             "torch.cat([(lambda p: u + 0.1 * (p[:, :, 2:, 1:-1, 1:-1] + p[:, :, :-2, 1:-1, 1:-1]"
+                             " + p[:, :, 1:-1, 2:, 1:-1] + p[:, :, 1:-1, :-2, 1:-1] + p[:, :, 1:-1, 1:-1, 2:]"
+                             " + p[:, :, 1:-1, 1:-1, :-2] - 6 * p[:, :, 1:-1, 1:-1, 1:-1]))(F.pad(u, (1, 1, 1, 1, 1, 1))),"
+                             " torch.roll(u, (1, 2), (3, 4))], dim=1)",
+                             "[torch.randn(2, 1, 12, 16, 20)]", ""),
     # An op no template has (logcumsumexp) between a library op and a chain: the chain still gets its kernel.
     "conv_transpose_unknown_op_chain": ("pointwise_chain", "x",
                                         "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.logcumsumexp(self.up(x), "
@@ -316,10 +325,12 @@ def task_context(task: Task) -> ImplementContext:
 
 
 def build_proposal(task: Task, code: str) -> dict:
-    """Execute reference source + candidate code as the engine does; the resulting namespace."""
-    namespace = {"__name__": f"hiera_proposal_{task.path.stem}"}
-    exec(compile(task.path.read_text() + "\n\n" + code, f"{task.path.stem}_hiera.py", "exec"), namespace)
-    return namespace
+    """Execute reference source + candidate code as the engine does, in a module of its own (dynamo
+    looks up the module of the code it compiles); the resulting namespace."""
+    module = types.ModuleType(f"hiera_proposal_{task.path.stem}")
+    sys.modules[module.__name__] = module
+    exec(compile(task.path.read_text() + "\n\n" + code, f"{task.path.stem}_hiera.py", "exec"), module.__dict__)
+    return module.__dict__
 
 
 def candidate_for(ctx: ImplementContext):
@@ -331,3 +342,21 @@ def candidate_for(ctx: ImplementContext):
     if not applying:
         return None, None
     return applying[0].key, applying[0].generate(ctx)
+
+
+def emulated_stencils():
+    """The stencil runtime entry points, emulated on the CPU by the convolutions they compute."""
+    import torch
+    import torch.nn.functional as F
+
+    def constant(source, name, x, coefficients, rank, tile):
+        weight = torch.tensor(coefficients).reshape((1, 1) + (3,) * rank)
+        conv = F.conv3d if rank == 3 else F.conv2d
+        return conv(x.reshape((-1, 1) + tuple(x.shape[-rank:])), weight, padding=1).reshape(x.shape)
+
+    def steps(source, name, x, coefficients, tile):
+        for step in coefficients:
+            x = constant(source, name, x, step, 2, tile)
+        return x
+
+    return {"_hiera_stencil_constant": constant, "_hiera_stencil_steps": steps}

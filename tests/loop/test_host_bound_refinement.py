@@ -98,3 +98,41 @@ def test_no_refinement_for_dynamic_shapes_or_without_a_verified_candidate():
     rejected = CandidateOutcome(name="custom_cuda.pointwise_chain", space="custom_cuda", strategy="pointwise_chain",
                                 status="rejected", reason="values: differ")
     assert host_bound_refinements(static_spec(), candidates, [rejected]) == []
+
+
+GLUE_CODE = '''import torch
+
+class ModelNew(Model):
+    def forward(self, x):
+        y = torch.roll(x, (1, 2), (0, 1))
+        return torch.cat([_hiera_pointwise(_HIERA_SRC_0, "hiera_pointwise0", (y,), (True,), 1)[0], x])
+'''
+
+
+def test_custom_kernels_slower_than_inductors_get_their_glue_compiled():
+    """Inductor's kernels took less GPU time than the custom candidate's, whose forward leaves a roll
+    and a concatenation to PyTorch: one more refinement, the custom kernels with that glue compiled
+    by inductor, graphed; in the custom space."""
+    candidates = [candidate("custom_cuda.stencil") | {"code": GLUE_CODE}, candidate("pytorch.compile_default", "pytorch")]
+    outcomes = [outcome("custom_cuda.stencil", 0.030, 0.090), outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
+    refinements = host_bound_refinements(static_spec(), candidates, outcomes)
+    assert [r["name"] for r in refinements] == ["pytorch.compile_default.graphed",
+                                                "custom_cuda.stencil.compiled_glue.graphed"]
+    composed = refinements[1]
+    assert composed["space"] == "custom_cuda" and composed["strategy"] == "stencil+compiled_glue+graph"
+    assert "took 0.0115 ms of GPU work, custom_cuda.stencil's 0.03 ms" in composed["reason"]
+    assert "_hiera_pointwise = torch.compiler.disable(_hiera_pointwise)" in composed["code"]
+    assert static_verification(composed["code"], "custom_cuda", "Model", 1).passed
+
+
+@pytest.mark.parametrize("best, code", [
+    ("pytorch.compile_default", KERNEL_CODE),  # the custom forward is its kernel only: nothing to compile
+    ("pytorch.channels_last", GLUE_CODE),  # the least GPU work is eager's ops in another layout, not inductor's
+])
+def test_no_compiled_glue_without_glue_or_without_inductor_ahead(best, code):
+    candidates = [candidate("custom_cuda.stencil") | {"code": code}, candidate("pytorch.compile_default", "pytorch"),
+                  candidate("pytorch.channels_last", "pytorch")]
+    outcomes = [outcome("custom_cuda.stencil", 0.030, 0.090), outcome(best, 0.0115, 0.088, "pytorch")]
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names[0] == f"{best}.graphed"
+    assert not any("compiled_glue" in name for name in names)
