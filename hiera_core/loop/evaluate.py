@@ -66,6 +66,7 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
         rivals = [o for o in bound if o.space != "pytorch"
                   and o.timing["gpu_median_ms"] <= GRAPH_RIVAL_SHARE * chosen[0].timing["gpu_median_ms"]]
         chosen += rivals[:1]
+
     def source(outcome: CandidateOutcome) -> Candidate:
         return Candidate(**next(c for c in candidates if c["name"] == outcome.name))
 
