@@ -160,9 +160,9 @@ class ExpertPlanner:
     def plan(self, spec: Spec) -> Plan:
         entries: list[PlanEntry] = []
         skipped: list[dict] = []
-        priors = PRIORS[spec.workload_class]
         regions = plan_regions(spec, partition(spec), lower_spec(spec))
-        kernel_ceiling = best_case_speedup(spec, regions, [r for r in regions if _gets_kernels(r)])
+        served = [r for r in regions if _gets_kernels(r)]
+        kernel_ceiling = best_case_speedup(spec, regions, served)
         for key, strategy in sorted(strategies().items()):
             reason = strategy.applies(spec)
             if reason is None:
@@ -178,7 +178,16 @@ class ExpertPlanner:
                 skipped.append({"strategy": key, "reason": f"at best {kernel_ceiling:.3f}x: its kernels serve regions "
                                                            f"that take little of the measured time, even at their bounds"})
                 continue
-            score = EXACT_REWRITE_PRIORS.get(key) or priors.get(key, SPACE_PRIORS[spec.workload_class][strategy.space] * 0.9)
+            score = EXACT_REWRITE_PRIORS.get(key) or _prior(key, strategy.space, spec.workload_class)
+            if strategy.space == "custom_cuda" and served:
+                # The candidate keeps the library's calls for its library regions and generates kernels
+                # for the rest: it pays as those regions' workload does, not the module's (a GEMM-bound
+                # module's reduction after the GEMM is memory-bound).
+                region_score = max(_prior(key, strategy.space, region.workload_class) for region in served)
+                if region_score > score:
+                    score = region_score
+                    reason += (f" (planned from the regions its kernels serve: "
+                               f"{', '.join(sorted({r.workload_class for r in served}))})")
             if score < MIN_PRIOR:
                 skipped.append({"strategy": key, "reason": f"rarely pays for {spec.workload_class} work "
                                                            f"(expert prior {score:.2f} < {MIN_PRIOR})"})
@@ -195,6 +204,10 @@ class ExpertPlanner:
         spaces.sort(key=lambda rank: -rank.score)
         summary = f"{spec.workload_class}: {workload_reason(spec)}"
         return Plan(self.name, spec.workload_class, summary, spaces, entries, skipped, regions=regions)
+
+
+def _prior(key: str, space: str, workload_class: str) -> float:
+    return PRIORS[workload_class].get(key, SPACE_PRIORS[workload_class][space] * 0.9)
 
 
 def _gets_kernels(region: Region) -> bool:

@@ -149,3 +149,44 @@ def test_a_gpu_without_the_cuda_extra_plans_no_custom_kernels_and_says_what_to_i
     assert {"strategy": "custom_cuda.pointwise_chain", "reason": line} in plan.skipped
     monkeypatch.setattr(importlib.util, "find_spec", real)
     assert nvrtc.custom_cuda_unavailable() is None  # this machine has the extra (tests install it)
+
+
+GEMM_THEN_ROWS = '''import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(1024, 1024)
+
+    def forward(self, x):
+        y = self.fc(x) * 2.0
+        return torch.logsumexp(y.clamp(-10.0, 10.0), dim=1, keepdim=True)
+
+
+def get_inputs():
+    return [torch.randn(512, 1024)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_gemm_bound_module_still_gets_kernels_for_the_regions_after_its_gemm(tmp_path):
+    """The module is compute-bound (its GEMM), but the custom-CUDA candidate keeps the library's GEMM
+    and generates a kernel for the memory-bound row reduction after it: it is planned from that
+    region's workload, not skipped as a custom GEMM would be."""
+    path = tmp_path / "gemm_then_rows.py"
+    path.write_text(GEMM_THEN_ROWS)
+    spec = prepare(load_task(str(path)), "cpu", gpu="h200", measure=False).spec
+    spec.device = "cuda"
+    assert spec.workload_class == "compute-bound"
+    plan = ExpertPlanner().plan(spec)
+    entries = {e.strategy: e for e in plan.entries}
+    kernels = entries["custom_cuda.row_reduction"]
+    assert "planned from the regions its kernels serve" in kernels.reason
+    assert kernels.score > entries["pytorch.compile_default"].score
+    served = [r for r in plan.regions if r.choices and r.choices[0].space == "custom_cuda"]
+    assert served and all(r.workload_class != "compute-bound" for r in served)
