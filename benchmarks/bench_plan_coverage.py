@@ -41,7 +41,8 @@ def main() -> int:
                                    "--gpu", args.gpu], capture_output=True, text=True, timeout=args.timeout)
             lines = done.stdout.strip().splitlines()
             row = json.loads(lines[-1]) if done.returncode == 0 and lines else \
-                {"task": str(task), "error": (done.stderr.strip().splitlines() or ["no output"])[-1][:300]}
+                {"task": str(task), "error": f"exit status {done.returncode}: "
+                                             + (done.stderr.strip().splitlines() or ["no output"])[-1][:300]}
         except subprocess.TimeoutExpired:
             row = {"task": str(task), "error": f"over {args.timeout:.0f} s"}
         rows.append(row)
