@@ -54,3 +54,11 @@ def test_python_token_soup(tokens):
 def test_mutated_corpus_files(source, at, length, insert):
     at %= len(source) + 1
     check_positions(source[:at] + insert + source[at + length:], "a.cu")
+
+
+def test_an_include_naming_no_possible_file_is_skipped():
+    """Found by test_mutated_corpus_files: `#include "` followed by a NUL byte in a torch extension made
+    the sibling lookup raise (os.stat: embedded null byte) instead of analysing the file."""
+    source = next(s for s in CORPUS if b"torch/extension.h" in s)
+    at = source.index(b"\n") + 1
+    check_positions(source[:at] + b'#include "a\x00b.h"\n' + source[at:], "a.cu")

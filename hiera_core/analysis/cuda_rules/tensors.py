@@ -73,8 +73,9 @@ def _sibling_documents(doc: CudaDocument, path: str, called: re.Pattern[bytes] |
     files beside `path` that call one of its functions (`called`): the `.cpp` binding file usually
     checks the tensors before calling into the `.cu` file."""
     directory = os.path.dirname(os.path.abspath(path))
+    # A NUL byte cannot be in a path (os.stat raises ValueError): such an include names no file.
     includes = [os.path.normpath(os.path.join(directory, include.decode("utf-8", "replace")))
-                for include in _LOCAL_INCLUDE_RE.findall(doc.source)]
+                for include in _LOCAL_INCLUDE_RE.findall(doc.source) if b"\x00" not in include]
     try:
         entries = sorted(os.listdir(directory)) if called is not None else []
     except OSError:
