@@ -174,11 +174,19 @@ def applies_cublaslt_epilogue(spec: Spec) -> str | None:
         return None
     nodes = spec.graph.get("nodes", [])
     for index, node in enumerate(nodes):
-        if node.get("module_type") == "Linear":
-            following = {n.get("module_type") or n["target"].rsplit(".", 1)[-1] for n in nodes[index + 1:index + 4]}
-            if following & {"ReLU", "relu", "GELU", "gelu"}:
-                return "Linear followed by bias/activation/scale: cuBLASLt applies them as the GEMM's epilogue"
+        if node.get("module_type") == "Linear" and any(map(_epilogue_activation, nodes[index + 1:index + 4])):
+            return "Linear followed by bias/activation/scale: cuBLASLt applies them as the GEMM's epilogue"
     return None
+
+
+def _epilogue_activation(node: dict) -> bool:
+    """Whether the spec's graph node is an activation cuBLASLt's epilogue computes: a ReLU, or a GELU
+    in its tanh form (cuBLASLt has no exact-erf GELU; `_activation` generates only these)."""
+    name = node.get("module_type") or node["target"].rsplit(".", 1)[-1]
+    if name in ("ReLU", "relu"):
+        return True
+    settings = node.get("constants") if node.get("module_type") else node.get("kwargs")
+    return name in ("GELU", "gelu") and (settings or {}).get("approximate") == "tanh"
 
 
 def generate_cublaslt_epilogue(ctx: ImplementContext) -> Candidate | None:

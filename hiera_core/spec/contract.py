@@ -221,9 +221,14 @@ def trace_graph(model, inputs: list):
         meta = node.meta.get("tensor_meta")
         shape = list(meta.shape) if meta is not None and hasattr(meta, "shape") else None
         dtype = dtype_name(meta.dtype) if meta is not None and hasattr(meta, "dtype") else None
-        nodes.append({"name": node.name, "op": node.op, "target": target, "module_type": module_type,
-                      "kind": kind, "args": _jsonable(node.args), "kwargs": _jsonable(node.kwargs),
-                      "shape": shape, "dtype": dtype})
+        summary = {"name": node.name, "op": node.op, "target": target, "module_type": module_type,
+                   "kind": kind, "args": _jsonable(node.args), "kwargs": _jsonable(node.kwargs),
+                   "shape": shape, "dtype": dtype}
+        if module_type is not None:  # its hyperparameters (a GELU's `approximate`, a conv's stride...)
+            module = modules[node.target]
+            summary["constants"] = {name: _jsonable(getattr(module, name))
+                                    for name in getattr(type(module), "__constants__", []) if hasattr(module, name)}
+        nodes.append(summary)
     return graph_module, {"traceable": True, "reason": "", "nodes": nodes}
 
 

@@ -35,6 +35,36 @@ def test_cublaslt_epilogue_matches_reference_on_cpu():
         torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("activation, fused", [("nn.GELU(approximate='tanh')", True), ("nn.GELU()", False),
+                                               ("nn.ReLU()", True)])
+def test_cublaslt_epilogue_applies_only_where_its_epilogue_computes_the_activation(activation, fused, tmp_path):
+    """cuBLASLt's GELU epilogue is the tanh form: a Linear before an exact GELU is not planned for it
+    (it used to be, and then generated nothing), one before a tanh GELU or a ReLU is and generates."""
+    path = write_task(tmp_path, "mlp.py", f"""
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(64, 128)
+                self.act = {activation}
+
+            def forward(self, x):
+                return self.act(self.fc(x))
+
+        def get_inputs():
+            return [torch.randn(8, 64)]
+
+        def get_init_inputs():
+            return []
+    """)
+    task, prepared, ctx = implement_context(path)
+    strategy = strategies()["cuda_libs.cublaslt_epilogue"]
+    assert (strategy.applies(ctx.spec) is not None) == fused
+    assert (strategy.generate(ctx) is not None) == fused
+
+
 def test_sdpa_rewrite_of_hand_written_attention(tmp_path):
     path = write_task(tmp_path, "attention.py", """
         import torch
