@@ -3,9 +3,9 @@
     python benchmarks/bench_plan_coverage.py TASK.py|FOLDER ... [--budget 4] [--gpu h200] [--timeout 150]
 
 Each task is prepared on the CPU without timing (as `hiera plan --device cpu` does) and planned as
-for a GPU of the roofline `--gpu` (the spec's device set to cuda), in a process of its own; then each
-planned strategy generates its candidate, in plan order, until `--budget` exist, as the worker's
-implement step does. Prints one line per task (workload class, the candidates within the budget,
+for a GPU of the roofline `--gpu` (the spec's device set to cuda), in a process of its own; then the
+worker's implement step (hiera_core.worker.ops.implement_candidates) generates up to `--budget`
+candidates in plan order. Prints one line per task (workload class, the candidates within the budget,
 the refinement compositions compiled glue would add, generator failures) and a summary: how many
 tasks get a CUDA-library or custom-CUDA candidate within the budget. A figure of the plan, not of
 speed: unmeasured, so no region's time share gates a custom candidate as a measured GPU spec would.
@@ -62,41 +62,32 @@ def main() -> int:
 
 
 def _plan_one(path: str, budget: int, gpu: str) -> dict:
-    from hiera_core.plan.planner import ExpertPlanner
-    from hiera_core.spaces import strategies
     from hiera_core.spaces.compose import compiled_glue
-    from hiera_core.spaces.strategy import ImplementContext
     from hiera_core.spec.contract import prepare
     from hiera_core.task.load import load_task
     from hiera_core.verify.verdicts import static_verification
+    from hiera_core.worker.ops import implement_candidates
+    from hiera_core.worker.requests import PrepareRequest, PrepareResult
 
     task = load_task(path)
     prepared = prepare(task, "cpu", gpu=gpu, measure=False)
-    spec = prepared.spec
-    spec.device = "cuda"
-    plan = ExpertPlanner().plan(spec)
-    context = ImplementContext(spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
-    candidates, compositions, problems = [], [], []
-    for entry in plan.entries:
-        if len(candidates) >= budget:
-            break
-        try:
-            candidate = strategies()[entry.strategy].generate(context)
-        except Exception as error:
-            problems.append(f"{entry.strategy}: generator failed: {type(error).__name__}: {str(error)[:200]}")
-            continue
-        if candidate is None:
-            continue
-        candidates.append(candidate.name)
-        composed = compiled_glue(candidate, dynamic=bool(spec.dynamic_dims))
+    prepared.spec.device = "cuda"
+    result = PrepareResult(spec=prepared.spec)
+    # The worker's own implement step, as a GPU run's prepare worker takes it.
+    implement_candidates(PrepareRequest(address=path, device="cuda", implement=True, budget=budget), task, prepared,
+                         result)
+    problems = [f"{r['strategy']}: {r['reason']}" for r in result.rejected if r["reason"].startswith("generator failed")]
+    compositions = []
+    for candidate in result.candidates:
+        composed = compiled_glue(candidate, dynamic=bool(prepared.spec.dynamic_dims))
         if composed is not None:
             compositions.append(composed.name)
         for written in [candidate] + ([composed] if composed else []):
             verdict = static_verification(written.code, written.space, task.class_name, 1)
             if not verdict.passed:
                 problems.append(f"{written.name}: " + "; ".join(c.message for c in verdict.checks if not c.passed)[:200])
-    return {"task": path, "workload_class": spec.workload_class, "candidates": candidates,
-            "compositions": compositions, "problems": problems}
+    return {"task": path, "workload_class": prepared.spec.workload_class,
+            "candidates": [c.name for c in result.candidates], "compositions": compositions, "problems": problems}
 
 
 if __name__ == "__main__":

@@ -64,19 +64,15 @@ def compiled_glue(candidate: Candidate, dynamic: bool) -> Candidate | None:
     entry_points = sorted(name for name in called if name.startswith("_hiera_"))
     if not entry_points or not called - set(entry_points) - LIBRARY_CALLS - VIEW_CALLS - {""}:
         return None
-    opaque = "\n".join(f"{name} = torch.compiler.disable({name})" for name in entry_points)
     what = ("the PyTorch ops between its kernels compiled by torch.compile (inductor), its kernels launched as "
             "written (each a graph break)")
-    wrapper = model_new(
-        "_HieraKernels", f"{candidate.name}, {what}.",
-        init=f"self._hiera_compiled = torch.compile(self._hiera_kernels_forward, dynamic={'None' if dynamic else 'False'})",
-        forward="def _hiera_kernels_forward(self, *inputs):\n    return _HieraKernels.forward(self, *inputs)\n\n"
-                "def forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
     # Dynamo calls the entry points as they are instead of tracing into cuda.core's launches.
-    code = f"{candidate.code.rstrip()}\n\n\n_HieraKernels = ModelNew\n{opaque}\n\n\n{wrapper}"
-    return Candidate(name=f"{candidate.name}.compiled_glue", space=candidate.space,
-                     strategy=f"{candidate.strategy}+compiled_glue", code=code, reason=f"{candidate.reason}; {what}",
-                     requires_cuda=True, cuda_sources=candidate.cuda_sources)
+    return _wrapped(candidate, f"{candidate.name}.compiled_glue", "compiled_glue", what,
+                    prelude="\n".join(f"{name} = torch.compiler.disable({name})" for name in entry_points),
+                    init=f"self._hiera_compiled = torch.compile(self._hiera_kernels_forward, "
+                         f"dynamic={'None' if dynamic else 'False'})",
+                    forward="def _hiera_kernels_forward(self, *inputs):\n    return _HieraKernels.forward(self, *inputs)\n\n"
+                            "def forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
 
 
 def _last_forward(code: str) -> ast.FunctionDef | None:
@@ -99,8 +95,17 @@ def _called_name(call: ast.Call) -> str:
 
 
 def _flagged(candidate: Candidate, setting: str, flags: dict[str, str], what: str) -> Candidate:
-    wrapper = model_new("_HieraKernels", f"{candidate.name}, {what}.", forward=forward_with_flags("_HieraKernels", flags))
-    code = f"{candidate.code.rstrip()}\n\n\n_HieraKernels = ModelNew\n\n\n{wrapper}"
-    return Candidate(name=f"{candidate.name}+{setting}", space=candidate.space,
-                     strategy=f"{candidate.strategy}+{setting}", code=code, reason=f"{candidate.reason}; {what}",
-                     requires_cuda=True, cuda_sources=candidate.cuda_sources)
+    return _wrapped(candidate, f"{candidate.name}+{setting}", setting, what,
+                    forward=forward_with_flags("_HieraKernels", flags))
+
+
+def _wrapped(candidate: Candidate, name: str, setting: str, what: str, *, forward: str, init: str = "",
+             prelude: str = "") -> Candidate:
+    """`candidate`, its ModelNew kept as `_HieraKernels`, under a ModelNew of its own (`init`,
+    `forward`), with the module-level `prelude` between them: named `name`, of strategy
+    `<its strategy>+<setting>`, in its space."""
+    wrapper = model_new("_HieraKernels", f"{candidate.name}, {what}.", forward=forward, init=init)
+    alias = "_HieraKernels = ModelNew" + (f"\n{prelude}" if prelude else "")
+    return Candidate(name=name, space=candidate.space, strategy=f"{candidate.strategy}+{setting}",
+                     code=f"{candidate.code.rstrip()}\n\n\n{alias}\n\n\n{wrapper}",
+                     reason=f"{candidate.reason}; {what}", requires_cuda=True, cuda_sources=candidate.cuda_sources)

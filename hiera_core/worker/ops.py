@@ -56,11 +56,11 @@ def op_prepare(request: PrepareRequest) -> PrepareResult:
     if not request.implement:
         return result
     with stopwatch(seconds, "implement"):
-        _implement(request, task, prepared, result)
+        implement_candidates(request, task, prepared, result)
     return result
 
 
-def _implement(request: PrepareRequest, task, prepared, result: PrepareResult) -> None:
+def implement_candidates(request: PrepareRequest, task, prepared, result: PrepareResult) -> None:
     """The plan (the request's, else the expert planner's) and up to the budget's candidates in `result`."""
     from hiera_core.plan.planner import ExpertPlanner, Plan
     from hiera_core.spaces import strategies
