@@ -15,14 +15,13 @@ from typing import Any
 
 from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.spec import gpus
+from hiera_core.spec.memory import fits_in_memory, tensor_bytes
 from hiera_core.spec.model import OpShare, ParamInfo, Roofline, ScalarInfo, Spec, TensorInfo, Tolerance, ValueStats
 from hiera_core.spec.opkinds import kind_of_module, kind_of_name
 from hiera_core.store import iso_time
 from hiera_core.task.load import Task, check_outputs, outputs_as_list
 from hiera_core.verify.inputs import clone_inputs, forward_parameter_names, tensors_equal
 
-# Share of free memory a real run may plan to use (inputs + params + outputs, x3 for intermediates).
-MEMORY_FRACTION = 0.6
 LAUNCH_OVERHEAD_MS = {"cuda": 0.004, "cpu": 0.002}
 
 # Tolerances relative to the output's RMS (atol) and to each element (rtol), by numerics.
@@ -72,12 +71,6 @@ def describe_inputs(task: Task, inputs: list, with_stats: bool) -> list:
         else:
             described.append(ScalarInfo(name=name, type=type(value).__name__, value=repr(value)[:200]))
     return described
-
-
-def tensor_bytes(values) -> int:
-    import torch
-
-    return sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
 
 
 # ---- op recording ------------------------------------------------------------------------------
@@ -244,35 +237,6 @@ class Prepared:
     inputs: list
     graph: Any
     meta_only: bool
-
-
-def _free_memory(device: str) -> int:
-    if device == "cuda":
-        import torch
-
-        return torch.cuda.mem_get_info()[0]
-    from hiera_core.profile.harness import available_host_memory
-
-    return available_host_memory()
-
-
-def fits_in_memory(task: Task, device: str) -> tuple[bool, str]:
-    """Estimate from a meta trace whether running the reference for real fits in memory."""
-    import torch
-
-    try:
-        meta_inputs = task.make_inputs("meta", seed=0)
-        meta_model = task.build_model("meta")
-        with torch.no_grad():
-            meta_out = meta_model(*meta_inputs)
-    except Exception:
-        return True, ""
-    params = list(meta_model.parameters()) + list(meta_model.buffers())
-    need = 3 * (tensor_bytes(meta_inputs) + tensor_bytes(params) + tensor_bytes(outputs_as_list(meta_out)))
-    free = _free_memory(device)
-    if need > MEMORY_FRACTION * free:
-        return False, (f"the task needs about {need / 2**30:.1f} GiB and {device} has {free / 2**30:.1f} GiB free")
-    return True, ""
 
 
 def environment(device: str) -> dict:

@@ -63,6 +63,44 @@ def test_several_gb_task_gets_a_meta_spec_and_plan(tmp_path):
     assert ExpertPlanner().plan(spec).entries  # a plan without running anything
 
 
+def test_small_inputs_with_a_huge_intermediate_get_a_meta_spec(tmp_path):
+    # Inputs and output of a few MiB, an outer product of 1 TiB between them: the estimate counts the
+    # forward's peak, not only what goes in and out.
+    path = write_task(tmp_path, "outer.py", """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def forward(self, a, b):
+                return torch.relu(a[:, None] * b[None, :]).sum(dim=1)
+
+        def get_inputs():
+            return [torch.randn(2**19), torch.randn(2**19)]
+
+        def get_init_inputs():
+            return []
+    """)
+    prepared = prepare(load_task(str(path)), "cpu", gpu="h200")
+    assert prepared.meta_only
+    assert "forward's peak 2048.0 GiB" in prepared.spec.not_measured[0]
+
+
+def test_forward_peak_counts_live_intermediates_once():
+    import torch
+
+    from hiera_core.spec.memory import forward_peak_bytes
+
+    class Chain(torch.nn.Module):
+        def forward(self, x):
+            y = x * 2            # 4 MiB, freed after z
+            z = y + 1            # 4 MiB
+            z.relu_()            # in place: nothing new
+            return z.view(-1)    # a view: nothing new
+
+    out, peak = forward_peak_bytes(Chain(), [torch.empty(1024, 1024, device="meta")])
+    assert out.shape == (2**20,) and peak == 2 * 4 * 2**20
+
+
 def _gpu_spec(name: str) -> Spec:
     spec = prepare(load_task(str(EXAMPLES / name)), "cpu", gpu="h200", measure=False).spec
     spec.device = "cuda"
