@@ -196,7 +196,11 @@ def store_cache_environment(env, cache_root: str | None) -> None:
     """Inductor's caches (FX graphs, autotuning choices) and Triton's kernels in the store's cache
     folder `cache_root`, so they persist with the workspace, unless the user named folders of their
     own: set in `env` (a dict, or os.environ) before torch is imported, and inherited by the
-    processes a worker starts (the candidate's runner)."""
+    processes a worker starts (the candidate's runner). Inductor's precompiled C++ headers stay off:
+    they ignore the cache folder (about 150 MB each in one global /tmp folder), one built without the
+    vectorized ISA's declarations failed later CPU compiles, and the CPU quick start took as long
+    without them (74 s, 75 s with)."""
+    env.setdefault("TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS", "0")
     if cache_root:
         env.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(cache_root, "inductor"))
         env.setdefault("TRITON_CACHE_DIR", os.path.join(cache_root, "triton"))

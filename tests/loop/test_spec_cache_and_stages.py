@@ -204,12 +204,16 @@ def test_no_cache_flag_reaches_the_run(tmp_path, monkeypatch):
         assert seen[-1] is cache
 
 
-def test_inductor_and_triton_caches_go_to_the_store_unless_the_user_named_theirs(tmp_path):
+def test_inductor_and_triton_caches_go_to_the_store_and_headers_stay_unshared_unless_the_user_says(tmp_path):
     # a worker's environment, not this process's: inductor here would keep the folder for later tests
     env = {"TRITON_CACHE_DIR": "/my/triton"}
     store_cache_environment(env, str(tmp_path / "cache"))
     assert env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "cache" / "inductor")
     assert env["TRITON_CACHE_DIR"] == "/my/triton"
+    assert env["TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS"] == "0"  # global headers, once built wrong
+    mine = {"TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "1"}
+    store_cache_environment(mine, None)
+    assert mine == {"TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "1"}
 
 
 # ---- stages: the worker's file, followed -----------------------------------------------------------
