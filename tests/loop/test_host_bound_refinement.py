@@ -136,3 +136,14 @@ def test_no_compiled_glue_without_glue_or_without_inductor_ahead(best, code):
     names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
     assert names[0] == f"{best}.graphed"
     assert not any("compiled_glue" in name for name in names)
+
+
+def test_compiled_glue_passes_over_a_faster_custom_candidate_with_nothing_to_compile():
+    """The custom candidate with the least GPU work is a kernel-only forward (a library-flag variant
+    wraps one the same way): the next one, whose forward leaves glue to PyTorch, is composed."""
+    candidates = [candidate("custom_cuda.pointwise_chain"), candidate("custom_cuda.stencil") | {"code": GLUE_CODE},
+                  candidate("pytorch.compile_default", "pytorch")]
+    outcomes = [outcome("custom_cuda.pointwise_chain", 0.025, 0.090), outcome("custom_cuda.stencil", 0.030, 0.090),
+                outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names[-1] == "custom_cuda.stencil.compiled_glue.graphed"
