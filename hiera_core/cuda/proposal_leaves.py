@@ -32,6 +32,21 @@ def _hiera_broadcast(tensors):
     return tuple(shape)
 
 
+def _hiera_storage_order(leaves, full, shape):
+    """The dim order (outermost first) in which the leaves of the broadcast shape are dense, when none
+    of them is contiguous and all are laid out alike (a channels-last map from cuDNN, a permuted
+    one): a pointwise kernel then runs over their storage order, reading them in place and writing
+    its outputs in their layout, instead of copying each to a contiguous one. None otherwise (a
+    contiguous leaf, layouts that differ, a rolled read, a chunk of a wider row)."""
+    sized = [t for t in leaves if tuple(t.shape) == shape]
+    if len(shape) < 2 or not sized or any(isinstance(f, tuple) for f in full) or any(t.is_contiguous() for t in sized):
+        return None
+    order = tuple(sorted(range(len(shape)), key=lambda d: (-sized[0].stride(d), d)))
+    if order == tuple(range(len(shape))) or not all(t.permute(order).is_contiguous() for t in sized):
+        return None
+    return order
+
+
 def _hiera_leaf(t, shape, full):
     """(tensor, mode, inner, extent): how a kernel reads `t` broadcast to `shape` at flat index i.
 

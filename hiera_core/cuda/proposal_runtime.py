@@ -20,13 +20,14 @@ import os
 import torch
 from cuda.core import Device, LaunchConfig, ObjectCode, Program, ProgramOptions, Stream, launch
 
-from hiera_core.cuda.proposal_leaves import _hiera_broadcast, _hiera_check, _hiera_flat
+from hiera_core.cuda.proposal_leaves import _hiera_broadcast, _hiera_check, _hiera_flat, _hiera_storage_order
 
 _HIERA_KERNELS = {}
 _HIERA_STREAMS = {}
 _HIERA_CONFIGS = {}
 _HIERA_SMS = {}
 _HIERA_PLANS = {}
+_HIERA_ORDERS = {}
 _HIERA_CONSTANTS = {}
 
 
@@ -116,6 +117,14 @@ def _hiera_pointwise(source, name, leaves, full, outputs, scalars=()):
                       *map(float, scalars))
         return outs
     shape = _hiera_broadcast(leaves)
+    order = _HIERA_ORDERS.get(key) or _hiera_storage_order(leaves, full, shape)
+    if order is not None:  # in the leaves' storage order: the outputs keep their layout (channels-last)
+        _HIERA_ORDERS[key] = order
+        rank = len(shape)
+        permuted = [t[(None,) * (rank - t.dim())].permute(order) for t in leaves]
+        outs = _hiera_pointwise(source, name, permuted, full, outputs, scalars)
+        inverse = sorted(range(rank), key=order.__getitem__)
+        return [o.permute(inverse) for o in outs]
     outs = [torch.empty(shape, device=device, dtype=torch.float32) for _ in range(outputs)]
     n = math.prod(shape)
     if n == 0:

@@ -30,6 +30,7 @@ def runtime(monkeypatch):
     monkeypatch.setattr(proposal_runtime, "_hiera_sms", lambda device: 132)
     monkeypatch.setattr(proposal_runtime, "_hiera_launch", launch)
     monkeypatch.setattr(proposal_runtime, "_HIERA_PLANS", {})
+    monkeypatch.setattr(proposal_runtime, "_HIERA_ORDERS", {})
     return proposal_runtime, launches
 
 
@@ -115,9 +116,10 @@ def test_another_alignment_stride_or_shape_takes_its_own_plan(runtime):
     call((aligned(6, 12), aligned(12)))
     call((misaligned(6, 12), aligned(12)))
     call((aligned(6, 16), aligned(16)))
-    call((aligned(12, 6).t(), aligned(12)))  # transposed: copied, so never planned
-    assert len(R._HIERA_PLANS) == 3
-    assert [kernel for kernel, *_ in launches] == ["k_vec32", "k_scalar32", "k_vec32", "k_vec32"]
+    call((aligned(12, 6).t(), aligned(12)))  # transposed: run in its storage order, 12 rows of 6
+    call((aligned(6, 12)[:, ::2], aligned(6)))  # every other column: copied, so never planned
+    assert len(R._HIERA_PLANS) == 4
+    assert [kernel for kernel, *_ in launches] == ["k_vec32", "k_scalar32", "k_vec32", "k_scalar32", "k_scalar32"]
 
 
 def test_a_leaf_the_full_path_copies_is_copied_on_every_call(runtime):
@@ -191,9 +193,9 @@ def test_a_chunk_of_a_wider_last_dim_is_read_in_place_with_its_pitch(runtime):
     odd = aligned(6, 26)[:, 1:13]  # pitch 26, one float past the row start: no float4 reads
     R._hiera_pointwise("src", "k", (odd,), (False,), 1)
     assert launches[-1][0] == "k_scalar32" and launches[-1][4][0:3] == [odd.data_ptr(), 5, 26]
-    transposed = aligned(12, 6).t()  # not rows apart: copied, as before
-    R._hiera_pointwise("src", "k", (transposed,), (False,), 1)
-    assert launches[-1][4][0] != transposed.data_ptr() and launches[-1][4][1] == 0
+    strided = aligned(6, 24)[:, ::2]  # not rows of contiguous elements: copied, as before
+    R._hiera_pointwise("src", "k", (strided,), (False,), 1)
+    assert launches[-1][4][0] != strided.data_ptr() and launches[-1][4][1] == 0
 
 
 def test_a_rolled_leaf_is_read_in_place_with_its_offset_stride_and_size(runtime):
@@ -207,3 +209,28 @@ def test_a_rolled_leaf_is_read_in_place_with_its_offset_stride_and_size(runtime)
     mask = torch.rand(6, 8) > 0.5
     R._hiera_pointwise("src", "k", (grid, mask), (True, (1, 2)), 1)
     assert launches[-1][4][4:8] == [mask.data_ptr(), 6 | 8 | (6 << 4), 1, 8]  # a rolled mask: bytes
+
+
+def test_channels_last_leaves_are_read_in_place_and_the_outputs_keep_their_layout(runtime):
+    """A map from cuDNN in channels-last layout with a per-channel bias: the kernel runs over the
+    storage order (the channel innermost, so the bias is read per column), never copying the map,
+    and returns channels-last outputs, from a cached plan on later calls."""
+    R, launches = runtime
+    call = CALLS["pointwise"](R, (True, False))
+    for _ in range(2):
+        x, bias = aligned(2, 8, 5, 4).to(memory_format=torch.channels_last), channel(8)
+        outs = call((x, bias))
+        kernel, _, _, _, args = launches[-1]
+        assert kernel == "k_vec32" and args[0:4] == [x.data_ptr(), 0, 1, 2 * 8 * 5 * 4]
+        assert args[4:8] == [bias.data_ptr(), 2, 1, 8]  # COL: the channel is the row's position
+        assert all(o.shape == x.shape and o.is_contiguous(memory_format=torch.channels_last) for o in outs)
+    assert len(R._HIERA_PLANS) == 1
+
+
+def test_leaves_in_different_layouts_are_copied_to_the_contiguous_one(runtime):
+    R, launches = runtime
+    x, y = aligned(2, 8, 5, 4), aligned(2, 8, 5, 4).to(memory_format=torch.channels_last)
+    outs = R._hiera_pointwise("src", "k", (x, y), (True, True), 1)
+    (_, _, _, _, args), = launches
+    assert args[0] == x.data_ptr() and args[4] != y.data_ptr()
+    assert outs[0].is_contiguous()
