@@ -14,9 +14,14 @@ from __future__ import annotations
 import ast
 
 from hiera_core.spaces.codegen import model_new
-from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
+from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, NHWC_FORWARD, TF32_FLAGS, forward_with_flags
 from hiera_core.spaces.strategy import Candidate
 from hiera_core.spec.model import Spec
+
+# cuDNN's NHWC convolutions feed the custom kernels channels-last maps, which their pointwise kernels
+# read in place and return in that layout (proposal_leaves._hiera_storage_order).
+NHWC_WHAT = ("its 2D convolutions run by cuDNN in NHWC layout with the algorithm autotuned (weights converted "
+             "once), the maps between them kept channels-last, the output returned contiguous")
 
 
 def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
@@ -33,6 +38,10 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
         variants.append(_flagged(candidate, "cudnn_autotune", CUDNN_AUTOTUNE_FLAGS,
                                  "its convolutions run by cuDNN with the algorithm autotuned for these static "
                                  "shapes (torch.backends.cudnn.benchmark, inside forward only)"))
+    if "torch.nn.functional.conv2d(" in forward and not spec.dynamic_dims:
+        variants.append(_wrapped(candidate, f"{candidate.name}+cudnn_nhwc", "cudnn_nhwc", NHWC_WHAT,
+                                 init="self.to(memory_format=torch.channels_last)",
+                                 forward=forward_with_flags("_HieraKernels", CUDNN_AUTOTUNE_FLAGS, **NHWC_FORWARD)))
     if spec.precision == "tf32" and (calls_conv or calls_gemm):
         variants.append(_flagged(candidate, "tf32", TF32_FLAGS, "its GEMMs and convolutions on TF32 tensor cores "
                                                           "(allowed by the contract's precision policy)"))

@@ -48,13 +48,15 @@ def applies_cudnn_nhwc(spec: Spec) -> str | None:
     return "cuDNN's NHWC kernels with algorithm autotuning: the layout tensor cores prefer for 2D convolutions"
 
 
+# A forward's 4D inputs channels-last, its outputs contiguous like the reference's (forward_with_flags).
+NHWC_FORWARD = {"prologue": "inputs = [x.contiguous(memory_format=torch.channels_last)\n"
+                            "          if isinstance(x, torch.Tensor) and x.dim() == 4 else x for x in inputs]",
+                "epilogue": "if isinstance(out, torch.Tensor):\n    return out.contiguous()\n"
+                            "return type(out)(o.contiguous() for o in out)"}
+
+
 def generate_cudnn_nhwc(ctx: ImplementContext) -> Candidate:
-    forward = forward_with_flags(
-        ctx.reference_class, CUDNN_AUTOTUNE_FLAGS,
-        prologue="inputs = [x.contiguous(memory_format=torch.channels_last)\n"
-                 "          if isinstance(x, torch.Tensor) and x.dim() == 4 else x for x in inputs]",
-        epilogue="if isinstance(out, torch.Tensor):\n    return out.contiguous()\n"
-                 "return type(out)(o.contiguous() for o in out)")
+    forward = forward_with_flags(ctx.reference_class, CUDNN_AUTOTUNE_FLAGS, **NHWC_FORWARD)
     code = model_new(ctx.reference_class, "cuDNN in NHWC layout with algorithm autotuning; weights converted "
                      "once, the output returned contiguous like the reference's.",
                      init="self.to(memory_format=torch.channels_last)", forward=forward)

@@ -11,6 +11,7 @@ from helpers.cuda_tasks import example_task, extra_task, load_task, task_context
 
 from hiera_core.plan.planner import ExpertPlanner, Plan, render_plan
 from hiera_core.plan.regions import partition
+from hiera_core.spaces.compose import library_variants
 from hiera_core.spec.model import OpShare
 
 
@@ -112,7 +113,6 @@ def test_a_custom_candidate_composed_with_library_settings_for_its_library_regio
     import torch
     from helpers.cuda_tasks import build_proposal, candidate_for
 
-    from hiera_core.spaces.compose import library_variants
     from hiera_core.verify.static_checks import check_candidate as static_problems
 
     task = extra_task("conv_transpose_unknown_op_chain", tmp_path)
@@ -132,6 +132,32 @@ def test_a_custom_candidate_composed_with_library_settings_for_its_library_regio
     before = torch.backends.cudnn.benchmark
     namespace["ModelNew"]()(torch.zeros(1))
     assert seen == [True] and torch.backends.cudnn.benchmark == before
+
+
+def test_a_custom_candidate_with_2d_convolutions_gets_them_in_nhwc_with_its_maps_channels_last():
+    import torch
+    from helpers.cuda_tasks import build_proposal, candidate_for
+
+    from hiera_core.verify.static_checks import check_candidate as static_problems
+
+    task = example_task("conv2d_relu_bias")
+    ctx = task_context(task)
+    _, kernels = candidate_for(ctx)
+    nhwc = {v.name: v for v in library_variants(kernels, ctx.spec)}[f"{kernels.name}+cudnn_nhwc"]
+    assert nhwc.space == "custom_cuda" and static_problems(nhwc.code, "custom_cuda", "Model") == []
+    namespace = build_proposal(task, nhwc.code)
+    seen = {}
+
+    def kernels_forward(self, x):
+        seen.update(x=x.is_contiguous(memory_format=torch.channels_last), benchmark=torch.backends.cudnn.benchmark,
+                    weight=self.conv.weight.is_contiguous(memory_format=torch.channels_last))
+        return x
+
+    namespace["_HieraKernels"].forward = kernels_forward
+    out = namespace["ModelNew"](*task.init)(torch.randn(2, 64, 5, 6))
+    assert seen == {"x": True, "benchmark": True, "weight": True}
+    assert out.is_contiguous()  # as the reference returns it
+    assert torch.backends.cudnn.benchmark is False
 
 
 def test_kernels_for_regions_that_take_little_of_the_measured_time_are_not_planned(tmp_path):
