@@ -115,8 +115,10 @@ def test_crashing_worker_is_reported_and_the_caller_lives(tmp_path):
 
 
 def test_out_of_memory_is_a_clear_error(tmp_path):
+    # A size that depends on a value (.item()): the meta-device estimate cannot see it, the real run allocates.
     path = write_task(workspace(tmp_path), "oom.py", SIMPLE_TASK.replace(
-        "return torch.relu(x) * self.scale + 1.0", "return x + torch.empty(2**42, device=x.device).sum()"))
+        "return torch.relu(x) * self.scale + 1.0",
+        "return x + torch.empty(2**42 + int(x[0, 0].item() * 0), device=x.device).sum()"))
     with pytest.raises(HieraError, match="ran out of memory") as caught:
         _prepare(path)
     assert caught.value.kind == "oom" and caught.value.line == 11
