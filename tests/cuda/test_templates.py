@@ -14,6 +14,7 @@ from helpers.cuda_tasks import (
     emulated_stencils,
     example_task,
     extra_task,
+    load_task,
     task_context,
 )
 
@@ -123,8 +124,43 @@ def test_gemm_epilogue_calls_the_library_explicitly_then_one_kernel():
     ctx = task_context(example_task("gemm_epilogue"))
     _, candidate = candidate_for(ctx)
     forward = forward_source(candidate.code)
-    assert "torch.nn.functional.linear(x, self.linear.weight, self.linear.bias)" in forward
-    assert forward.count("_hiera_pointwise(") == 1
+    # The Linear's bias is added by the epilogue kernel, as Inductor does (cuBLASLt's bias epilogue
+    # picks slower float32 kernels): the GEMM without it, then one kernel reading it.
+    assert "torch.nn.functional.linear(x, self.linear.weight)" in forward
+    assert forward.count("_hiera_pointwise(") == 1 and "self.linear.bias" in forward
+
+
+def test_a_linear_keeps_its_bias_where_no_generated_kernel_reads_its_whole_output(tmp_path):
+    path = tmp_path / "task.py"
+    path.write_text("""import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2, self.fc3 = nn.Linear(64, 256), nn.Linear(256, 64), nn.Linear(64, 64)
+        self.w, self.b = nn.Parameter(torch.randn(64, 64)), nn.Parameter(torch.randn(64))
+
+    def forward(self, x):
+        h = self.fc2(F.gelu(self.fc1(x)))  # fc1 read by a kernel; fc2 by another GEMM
+        return F.layer_norm(F.linear(self.fc3(h), self.w, self.b), (64,))  # fc3 by a GEMM; F.linear by a kernel
+
+
+def get_inputs():
+    return [torch.randn(4, 32, 64)]
+
+
+def get_init_inputs():
+    return []
+""")
+    _, candidate = candidate_for(task_context(load_task(path)))
+    forward = forward_source(candidate.code)
+    assert "torch.nn.functional.linear(x, self.fc1.weight)" in forward
+    assert "self.fc2.weight, self.fc2.bias)" in forward and "self.fc3.weight, self.fc3.bias)" in forward
+    assert "torch.nn.functional.linear(v_fc3, self.w)" in forward
+    assert forward.count("_hiera_pointwise(") == 1 and forward.count("_hiera_rows(") == 1
 
 
 def test_softmax_is_one_online_pass_plus_the_output_pass():

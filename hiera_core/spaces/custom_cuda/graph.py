@@ -50,6 +50,7 @@ SIGNATURES = {
     "add": ("input", "other", "alpha"), "sub": ("input", "other", "alpha"), "rsub": ("input", "other", "alpha"),
     "mul": ("input", "other"), "div": ("input", "other", "rounding_mode"), "pow": ("input", "exponent"),
     "matmul": ("input", "other"), "mm": ("input", "mat2"), "diag": ("input", "diagonal"),
+    "linear": ("input", "weight", "bias"),
     "maximum": ("input", "other"), "minimum": ("input", "other"),
     "clamp": ("input", "min", "max"), "clamp_min": ("input", "min"), "clamp_max": ("input", "max"),
     "gelu": ("input", "approximate"), "leaky_relu": ("input", "negative_slope", "inplace"),
