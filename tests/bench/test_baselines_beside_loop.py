@@ -68,8 +68,9 @@ def test_an_autotuning_mode_compiles_only_once_the_loop_is_done(task, tmp_path, 
     """A gated mode (hiera bench's max-autotune: its autotuning would hold the device for minutes while
     the loop's candidates wait to be timed) waits for the gate; the modes before it do not."""
     # Compiled in this process (a worker's op, run in a thread): its own inductor folder, whatever
-    # earlier tests in this process left in inductor's state (a full run failed here twice, once as
-    # "BackendCompilerFailed: backend='inductor' raised:", never alone or with tests/bench).
+    # earlier tests in this process left in inductor's state (full runs failed here with
+    # "BackendCompilerFailed: backend='inductor' raised:", never alone or with tests/bench; inductor's
+    # global precompiled headers, once found built wrong, are off for the tests: conftest).
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
     gate = tmp_path / "loop-done"
     request = BenchTimeRequest(address=task.path, device="cpu", compile_modes=["default"], gated_modes=["default"],

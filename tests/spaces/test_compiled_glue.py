@@ -30,12 +30,8 @@ def test_the_ops_between_kernels_are_compiled_and_the_kernels_run_as_written(tmp
     and the kernel's entry point was called outside the trace (as cuda.core's launch must be)."""
     import torch
     import torch._dynamo
-    import torch._inductor.config
 
-    # Inductor's precompiled C++ headers are global (/tmp/torchinductor_<user>), and on this machine one
-    # built without the vectorized ISA was reused for a kernel that needs it ("at::vec has not been
-    # declared"): compile without them, into a folder of this test's own.
-    monkeypatch.setattr(torch._inductor.config, "cpp_cache_precompile_headers", False)
+    # into a folder of this test's own (and without inductor's global precompiled headers: conftest)
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
     task, candidate, composed = _composed("stencil_between_glue", tmp_path)
     assert composed.space == "custom_cuda" and composed.strategy == "stencil+compiled_glue"
