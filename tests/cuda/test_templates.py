@@ -286,6 +286,17 @@ def test_a_per_channel_broadcast_is_read_with_one_division_per_float4(tmp_path):
     assert "if (inner % 4 == 0) { const float v = p[i / inner % extent]; return make_float4(v, v, v, v); }" in source
 
 
+def test_per_channel_leaves_of_one_shape_share_one_broadcast_index(tmp_path):
+    """A batch norm's four per-channel tensors read element by element: one division by the run-time
+    extent per element, the first one's, where the others' modes and extents agree at run time."""
+    _, candidate = candidate_for(task_context(extra_task("batchnorm_relu", tmp_path)))
+    (source,) = candidate.cuda_sources
+    body = source.split("hi_pointwise(", 1)[1]
+    assert body.count("i / (I)in") == 1 and "const bool hs1 = m1 == 4;" in body
+    for k in (2, 3, 4):
+        assert f"hs1 && m{k} == 4 && in{k} == in1 && ex{k} == ex1 ? p{k}[hb1] : hi_ld<I>(p{k}," in body
+
+
 @pytest.mark.parametrize("body, why", [
     ("torch.cummax(x, dim=1).values", "cummax"),
     ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),
