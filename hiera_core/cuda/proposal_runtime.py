@@ -116,11 +116,12 @@ def _hiera_pointwise(source, name, leaves, full, outputs, scalars=()):
         _hiera_launch(kernel, device.index, grid, 256, 0, *_hiera_leaf_args(leaves, modes), *outs, n, cols,
                       *map(float, scalars))
         return outs
-    shape = _hiera_broadcast(leaves)
-    order = _HIERA_ORDERS.get(key) or _hiera_storage_order(leaves, full, shape)
+    order = _HIERA_ORDERS.get(key)
+    if order is None:
+        shape = _hiera_broadcast(leaves)
+        order = _HIERA_ORDERS[key] = _hiera_storage_order(leaves, full, shape)
     if order is not None:  # in the leaves' storage order: the outputs keep their layout (channels-last)
-        _HIERA_ORDERS[key] = order
-        rank = len(shape)
+        rank = len(order)
         permuted = [t[(None,) * (rank - t.dim())].permute(order) for t in leaves]
         outs = _hiera_pointwise(source, name, permuted, full, outputs, scalars)
         inverse = sorted(range(rank), key=order.__getitem__)

@@ -76,17 +76,20 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
                f"{outcome.timing['host_median_ms']:.4g} ms to queue a call; replayed as a CUDA graph")
         refinements.append(graphed(source(outcome), why).to_dict())
     inductor = chosen[0]
+    if not inductor.strategy.startswith("compile_"):
+        return refinements
     # The custom candidate with the least GPU work that has glue to compile (a library-flag variant,
     # a wrapper with no entry points of its own, has none: the next one may).
-    customs = sorted((o for o in verified if o.space == "custom_cuda" and not replays_a_graph(o.strategy)),
-                     key=lambda o: o.timing["gpu_median_ms"])
-    kernels, composed = next(((o, c) for o in customs if (c := compiled_glue(source(o), dynamic=False)) is not None),
-                             (None, None)) if inductor.strategy.startswith("compile_") else (None, None)
-    if composed is not None:
+    for kernels in sorted((o for o in verified if o.space == "custom_cuda" and not replays_a_graph(o.strategy)),
+                          key=lambda o: o.timing["gpu_median_ms"]):
+        composed = compiled_glue(source(kernels), dynamic=False)
+        if composed is None:
+            continue
         why = (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
                f"{kernels.name}'s {kernels.timing['gpu_median_ms']:.4g} ms: its kernels with the PyTorch ops "
                f"between them compiled by inductor, replayed as a CUDA graph")
         refinements.append(graphed(composed, why).to_dict())
+        break
     return refinements
 
 

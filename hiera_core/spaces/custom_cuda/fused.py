@@ -222,21 +222,21 @@ def entry_points(name: str, threads: int, params: str, body: str, args: str) -> 
         f"{{ {body}<{index}, {vec}>({args}); }}\n") for suffix, index, vec in VARIANTS)
 
 
-def leaf_reads(full: list[bool], vec: bool, shapes: list[tuple] | None = None) -> list[str]:
+def leaf_reads(leaves: list[Expr], full: list[bool], vec: bool) -> list[str]:
     """Statements reading leaf k at flat index i into v{k} (a float4 at i..i+3 when vec).
 
-    Element by element, broadcast leaves of one traced shape (`shapes`: a batch norm's four
-    per-channel tensors) share the first one's broadcast index `i / inner % extent` where their
+    Element by element, broadcast leaves of one traced shape (a batch norm's four per-channel
+    tensors) share the first one's broadcast index `i / inner % extent` where their
     modes and extents agree at run time (a check every thread makes alike): one integer division by
     a run-time value per element instead of one per leaf, which made such kernels ALU-bound
     (MobileNetV2's batch norm + ReLU6 on a 14-wide map, H100: 37 us against inductor's 17 us). The
     float4 loads already divide once per float4 and leaf, and sharing there made ptxas spill."""
     leader: dict[int, int] = {}  # leaf -> the first leaf of its shape, for shapes two or more leaves share
-    if shapes is not None and not vec:
+    if not vec:
         groups: dict[tuple, list[int]] = {}
         for k, is_full in enumerate(full):
             if not is_full:
-                groups.setdefault(tuple(shapes[k]), []).append(k)
+                groups.setdefault(leaves[k].shape, []).append(k)
         leader = {k: ks[0] for ks in groups.values() if len(ks) > 1 for k in ks}
     lines = []
     for k, is_full in enumerate(full):
@@ -266,7 +266,7 @@ def pointwise_source(name: str, outputs: list[Expr]) -> tuple[KernelSource, list
     leaves, full, element = kernel.leaves, kernel.full, kernel.function
     needs_rowcol = not all(full)
     count, outs = len(leaves), len(outputs)
-    reads = partial(leaf_reads, full, shapes=[e.shape for e in leaves])
+    reads = partial(leaf_reads, leaves, full)
     rowcol = "const I row = i / cols, j = i - row * cols;" if needs_rowcol else ""
     lane_calls = "\n            ".join(
         kernel.call([f"v{k}.{lane}" for k in range(count)], [f"r{o}.{lane}" for o in range(outs)]) for lane in LANES)
@@ -332,7 +332,7 @@ __device__ __forceinline__ void hi_total({params}) {{
         for (I q = first; q < n / 4; q += stride) {{
             const I i = q * 4;
             {rowcol}
-            {newline.join(leaf_reads(full, True, [e.shape for e in leaves]))}
+            {newline.join(leaf_reads(leaves, full, True))}
             float4 r;
             {lanes}
             acc += (r.x + r.y) + (r.z + r.w);
@@ -340,7 +340,7 @@ __device__ __forceinline__ void hi_total({params}) {{
     }} else {{
         for (I i = first; i < n; i += stride) {{
             {rowcol}
-            {newline.join(leaf_reads(full, False, [e.shape for e in leaves]))}
+            {newline.join(leaf_reads(leaves, full, False))}
             float r;
             {kernel.call([f'v{k}' for k in range(count)], ['r'])}
             acc += r;

@@ -67,7 +67,7 @@ __device__ __forceinline__ void hi_scan({params}) {{
             if (VEC) {{  // cols % 4 == 0: the 4 positions are one float4 of the row
                 if (p < cols) {{
                     const I j = reverse ? cols - 4 - p : p, i = row * cols + j;
-                    {newline.join(leaf_reads(full, True, [e.shape for e in leaves]))}
+                    {newline.join(leaf_reads(leaves, full, True))}
                     float4 r;
                     {vec_lanes}
                     e[0] = reverse ? r.w : r.x; e[1] = reverse ? r.z : r.y;
@@ -80,7 +80,7 @@ __device__ __forceinline__ void hi_scan({params}) {{
                 for (int k = 0; k < 4; ++k) {{
                     if (p + k < cols) {{
                         const I j = reverse ? cols - 1 - (p + k) : p + k, i = row * cols + j;
-                        {newline.join(leaf_reads(full, False, [e.shape for e in leaves]))}
+                        {newline.join(leaf_reads(leaves, full, False))}
                         {scalar_call}
                     }} else {{
                         e[k] = {identity};
@@ -143,7 +143,7 @@ __device__ __forceinline__ void hi_scan_cols({params}) {{
         for (I s = 0; s < length; ++s) {{
             const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
             {rowcol}
-            {newline.join(leaf_reads(full, False, [e.shape for e in leaves]))}
+            {newline.join(leaf_reads(leaves, full, False))}
             float e;
             {column_call}
             acc = HI_SCAN_OP(acc, e);
