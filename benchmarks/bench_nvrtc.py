@@ -297,7 +297,7 @@ def stencil_sweep(with_compile: bool) -> None:
     import torch
     import torch.nn.functional as F
 
-    from hiera_core.cuda import proposal_runtime
+    from hiera_core.cuda import proposal_convolutions
     from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source
 
     _, cls, init, inputs = load("stencil3d")
@@ -313,7 +313,7 @@ def stencil_sweep(with_compile: bool) -> None:
     def stencil(tile: dict, taps, weight):
         source = stencil_source("hiera_sweep", taps, 3, tile).source
         launch = stencil_launch_tile(tile)
-        return lambda t: proposal_runtime._hiera_stencil(source, "hiera_sweep", t, weight, None, 3, launch)
+        return lambda t: proposal_convolutions._hiera_stencil(source, "hiera_sweep", t, weight, None, 3, launch)
 
     def worst_error(tile: dict) -> float:
         worst = 0.0

@@ -41,7 +41,7 @@ def sweeps(steps: int):
 def contenders(steps: int, tiles: list[str], width: int) -> dict:
     import torch
 
-    from hiera_core.cuda.proposal_runtime import _hiera_stencil_constant, _hiera_stencil_steps
+    from hiera_core.cuda.proposal_convolutions import _hiera_stencil_constant, _hiera_stencil_steps
     from hiera_core.spaces.custom_cuda.stencil_template import (
         nonzero_taps,
         stencil_launch_tile,

@@ -10,7 +10,8 @@
 #   bash benchmarks/gpu_session.sh speed      # issue 24: bench_optimize cold then warm, TASKS (default: 3 proxy tasks)
 #   bash benchmarks/gpu_session.sh speed-compare   # the same without warm workers, then with, on one machine
 #   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
-#   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each
+#   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each;
+#                                             # depthwise convolutions on narrow maps (bench_depthwise_narrow.py)
 #   bash benchmarks/gpu_session.sh autotune   # issue 24: max-autotune alone vs after two modes in one process (~4 min)
 #   bash benchmarks/gpu_session.sh regions    # issue 23: every candidate graphed or not, compiled glue, costliest kernels
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
@@ -105,6 +106,8 @@ case "${1:-tests}" in
     grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Warp Cycles" "$out/stencil_ncu.txt" | head -60
     # The 2D tile narrowed to a 56-wide map (session 5: 0.94x of cuDNN with 128-thread rows); the wide
     # depthwise template on ConvNeXt's 7x7 (session 21: written, not yet timed).
+    # Depthwise convolutions on narrow maps (14 and 7 wide): the column kernel against the tiles, eager, compile.
+    timeout 200 python3 benchmarks/bench_depthwise_narrow.py 2>&1 | tee "$out/bench_depthwise_narrow.txt" | grep -v Warn
     timeout 150 python3 benchmarks/bench_nvrtc.py --gpu --no-compile --only benchmarks/suite/level1/4_Depthwise_Conv2d.py \
       benchmarks/proxy/level1/3_ConvNeXt_Depthwise_Conv7x7.py 2>&1 | tee "$out/bench_nvrtc_depthwise.txt" | tail -4
     # Stencil steps fused in time, each tile against a kernel per step, torch.compile and a copy.

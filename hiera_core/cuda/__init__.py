@@ -2,8 +2,9 @@
 resource reports and theoretical occupancy (`resources`), the `hiera kernels` command (`cli`),
 torch C++/CUDA extension builds with a persistent cache (`extensions`) and the prebuild of those
 a candidate names (`extension_candidates`), and the small runtime inlined into custom-CUDA
-proposals (`proposal_runtime` for NVRTC kernels with `proposal_leaves`, how they read their tensors;
-`extension_runtime` for extensions; copied by `proposal`).
+proposals (`proposal_runtime` for NVRTC kernels with `proposal_leaves`, how they read their
+tensors, and `proposal_convolutions`, the convolution templates' launchers; `extension_runtime` for
+extensions; copied by `proposal`).
 
 Nothing here imports torch at import time (the two runtimes are copied into proposals, never
 imported by them; `proposal_runtime` itself imports torch and cuda.core); `nvrtc` imports

@@ -1,7 +1,8 @@
 """Source text of the runtime a custom-kernel proposal carries: only the helpers it calls.
 
-The helpers live as ordinary functions in `proposal_runtime` (NVRTC kernels: torch, cuda.core)
-and `extension_runtime` (load_inline extensions: torch only); this module copies the needed
+The helpers live as ordinary functions in `proposal_runtime` with `proposal_leaves` and
+`proposal_convolutions` (NVRTC kernels: torch, cuda.core) and `extension_runtime` (load_inline
+extensions: torch only); this module copies the needed
 functions (and, transitively, the helpers they call) out of those files, with the module-level
 imports and caches they use and nothing else, so an extension-only proposal does not import
 cuda.core.
@@ -14,8 +15,9 @@ from pathlib import Path
 
 NVRTC_RUNTIME_FILE = Path(__file__).with_name("proposal_runtime.py")
 LEAVES_RUNTIME_FILE = Path(__file__).with_name("proposal_leaves.py")
+CONVOLUTIONS_RUNTIME_FILE = Path(__file__).with_name("proposal_convolutions.py")
 EXTENSION_RUNTIME_FILE = Path(__file__).with_name("extension_runtime.py")
-_RUNTIME_FILES = (NVRTC_RUNTIME_FILE, LEAVES_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
+_RUNTIME_FILES = (NVRTC_RUNTIME_FILE, LEAVES_RUNTIME_FILE, CONVOLUTIONS_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
 
 
 def runtime_source(entry_points: list[str] | set[str]) -> str:

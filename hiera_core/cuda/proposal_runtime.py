@@ -28,7 +28,6 @@ _HIERA_CONFIGS = {}
 _HIERA_SMS = {}
 _HIERA_PLANS = {}
 _HIERA_ORDERS = {}
-_HIERA_CONSTANTS = {}
 
 
 def _hiera_kernel(source, name, device):
@@ -327,96 +326,6 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
     grid = (min(-(-(result[1] * result[2]) // 256), 64), min(planes * result[0], 65535))
     device = x.device.index
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, out, planes, *spatial, *result)
-    return out
-
-
-def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
-    """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
-    columns per thread); `per_channel`: the tensors its epilogue reads, one value per channel."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
-    if x.numel() == 0:
-        return out
-    channels = x.shape[1]
-    depth, height, width = x.shape[2:] if rank == 3 else (x.shape[2], 1, x.shape[3])
-    if depth * height * width >= 2**31:
-        raise ValueError("the stencil kernel indexes one volume with 32-bit offsets: at most 2^31 - 1 points")
-    bx, by, rows, planes, columns = tile
-    chunks = -(-depth // planes)
-    volumes = x.shape[0] * channels
-    grid = (-(-width // (bx * columns)), -(-height // rows), min(volumes * chunks, 65535))
-    device = x.device.index
-    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
-                  0 if bias is None else bias.contiguous(), out, volumes, channels, depth, height, width, chunks,
-                  *values)
-    return out
-
-
-def _hiera_convolution_start(x, weight, bias, per_channel):
-    """A convolution kernel's operands checked: `x` contiguous, its output allocated, and the
-    per-channel tensors its epilogue reads flat and contiguous, one value a channel."""
-    _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
-    values = [t.reshape(-1).contiguous() for t in per_channel]
-    if any(v.numel() != x.shape[1] for v in values):
-        raise ValueError(f"the kernel's epilogue reads one value per channel ({x.shape[1]}): got "
-                         f"{[v.numel() for v in values]}")
-    x = x.contiguous()
-    return x, torch.empty_like(x), values
-
-
-def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
-    """The stencil of constant `coefficients` (3^rank, in tap order) over the last `rank` dims of `x`,
-    each leading index a volume of its own: the weight is made once per device."""
-    key = (coefficients, x.device)
-    weight = _HIERA_CONSTANTS.get(key)
-    if weight is None:
-        weight = torch.tensor(coefficients, dtype=torch.float32, device=x.device).reshape((1, 1) + (3,) * rank)
-        _HIERA_CONSTANTS[key] = weight
-    volumes = x.reshape((-1, 1) + tuple(x.shape[-rank:]))
-    return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
-
-
-def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
-    """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
-    tile = (threads across, threads down, rows per thread) of a block; `per_channel`: the tensors
-    its epilogue reads, one value per channel (a batch norm's, viewed (C, 1, 1))."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
-    if x.numel() == 0:
-        return out
-    channels, height, width = x.shape[1:]
-    if height * width >= 2**31:
-        raise ValueError("the depthwise kernel indexes one grid with 32-bit offsets: at most 2^31 - 1 points")
-    bx, by, rows = tile
-    grids = x.shape[0] * channels
-    grid = (-(-width // (4 * bx)), -(-height // (by * rows)), min(grids, 65535))
-    device = x.device.index
-    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (bx, by), 0, x, weight.contiguous(),
-                  0 if bias is None else bias.contiguous(), out, grids, channels, height, width, *values)
-    return out
-
-
-def _hiera_stencil_steps(source, name, x, steps, tile):
-    """Radius-1 2D stencils of constant coefficients (`steps`: 9 per step, in tap order) applied in turn
-    over the last two dims of `x` (each leading index a grid of its own, zero outside it between
-    steps), fused in one kernel; tile = (columns, rows) of outputs per 32 x 8 block. The weight is
-    made once per device."""
-    _hiera_check(x)
-    key = (steps, x.device)
-    weight = _HIERA_CONSTANTS.get(key)
-    if weight is None:
-        weight = _HIERA_CONSTANTS[key] = torch.tensor(steps, dtype=torch.float32, device=x.device)
-    x = x.contiguous()
-    out = torch.empty_like(x)
-    if x.numel() == 0:
-        return out
-    height, width = x.shape[-2:]
-    if height * width >= 2**31:
-        raise ValueError("the stencil kernel indexes one grid with 32-bit offsets: at most 2^31 - 1 points")
-    columns, rows = tile
-    grids = x.numel() // (height * width)
-    grid = (-(-width // columns), -(-height // rows), min(grids, 65535))
-    device = x.device.index
-    _hiera_launch(_hiera_kernel(source, name, device), device, grid, (32, 8), 0, x, weight, out, grids, height,
-                  width)
     return out
 
 

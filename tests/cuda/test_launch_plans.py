@@ -234,3 +234,29 @@ def test_leaves_in_different_layouts_are_copied_to_the_contiguous_one(runtime):
     (_, _, _, _, args), = launches
     assert args[0] == x.data_ptr() and args[4] != y.data_ptr()
     assert outs[0].is_contiguous()
+
+
+@pytest.mark.parametrize("shape, grid, rows", [
+    ((32, 576, 14, 14), (1008, 1), 14),  # MobileNet's map: its 258048 columns nearly fill a 132-SM H100
+    ((2, 3, 14, 14), (1, 14), 1),  # 84 columns: a run a row, 14 rows of blocks
+    ((8, 64, 7, 7), (14, 7), 1),
+    ((16, 256, 30, 12), (192, 5), 6),  # 49152 columns: 5 runs of 6 rows make about one wave
+])
+def test_the_column_kernel_splits_rows_only_until_a_wave_is_full(monkeypatch, shape, grid, rows):
+    """A thread per column of each grid; the rows are split into runs while the columns alone leave
+    the GPU short of 2048 threads an SM, and the launch passes the grids, channels, extents and rows
+    the kernel reads."""
+    from hiera_core.cuda import proposal_convolutions
+
+    launches = []
+    monkeypatch.setattr(proposal_convolutions, "_hiera_check", lambda *tensors: None)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_kernel", lambda source, name, device: name)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_sms", lambda device: 132)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_launch",
+                        lambda kernel, device, grid, block, shared, *args: launches.append((grid, block, args)))
+    x, weight = torch.randn(shape), torch.randn(shape[1], 1, 3, 3)
+    out = proposal_convolutions._hiera_stencil("", "hiera_stencil0", x, weight, None, 2, "columns")
+    assert out.shape == x.shape
+    ((launched_grid, block, args),) = launches
+    assert launched_grid == grid and block == 256
+    assert args[4:] == (shape[0] * shape[1], shape[1], shape[2], shape[3], rows)

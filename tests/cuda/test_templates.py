@@ -484,6 +484,58 @@ def test_what_follows_a_depthwise_convolution_is_applied_as_it_stores(name, call
     assert kernel.spill_stores == 0
 
 
+@pytest.mark.parametrize("name, call", [("depthwise3_narrow_bn_relu6", "_hiera_stencil("),
+                                        ("depthwise7_narrow", "_hiera_depthwise("),
+                                        ("heat2d_narrow_slices", "_hiera_stencil_constant(")])
+def test_maps_narrower_than_a_tile_row_take_a_thread_per_column(name, call, tmp_path):
+    """A 3x3 depthwise with its norm and ReLU6 on a 14-wide map, a 7x7 on a 9-wide one and a slices
+    stencil 12 wide: the column kernel (its epilogue applied as it stores), which compiles without
+    spills; run on the CPU with the kernels emulated by the convolutions they compute (the
+    epilogue's norm and clamp applied after), the proposal matches the reference."""
+    import torch
+    import torch.nn.functional as F
+
+    task = extra_task(name, tmp_path)
+    _, candidate = candidate_for(task_context(task))
+    forward = forward_source(candidate.code)
+    assert forward.count(call) == 1 and "'columns'" in forward and "_hiera_pointwise(" not in forward
+    (source,) = candidate.cuda_sources
+    assert "narrow-map" in source
+    (kernel,) = kernel_resources(source).kernels
+    assert kernel.spill_stores == 0 and kernel.launch_bounds == 256
+
+    def convolution(source, kernel_name, x, weight, bias, *rest):
+        per_channel = rest[-1] if isinstance(rest[-1], tuple) else ()  # after the rank and tile
+        y = F.conv2d(x, weight, bias, padding=weight.shape[-1] // 2, groups=x.shape[1])
+        if per_channel:  # an inference batch norm's mean, var, weight, bias, then ReLU6
+            mean, var, scale, shift = (v.reshape(1, -1, 1, 1) for v in per_channel)
+            y = F.relu6((y - mean) / torch.sqrt(var + 1e-5) * scale + shift)
+        return y
+
+    namespace = build_proposal(task, candidate.code)
+    namespace.update(emulated_stencils(), _hiera_stencil=convolution, _hiera_depthwise=convolution)
+    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
+    model.load_state_dict(reference.state_dict())
+    with torch.no_grad():
+        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("kernel, taps", [(3, "five"), (3, "dense"), (5, "dense"), (7, "dense"), (9, "dense")])
+def test_the_column_kernel_compiles_without_spills_for_every_window(kernel, taps):
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps
+
+    points = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)] if taps == "five" else square_taps(kernel)
+    (compiled,) = kernel_resources(columns_source("hiera_stencil0", kernel, points).source).kernels
+    assert compiled.spill_stores == 0 and compiled.launch_bounds == 256
+
+
+def test_the_column_kernel_refuses_taps_outside_its_window():
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source
+
+    with pytest.raises(ValueError, match="taps within its radius"):
+        columns_source("hiera_stencil0", 3, [(0, 2)])
+
+
 def test_a_per_channel_value_the_forward_computes_stays_out_of_the_depthwise_store(tmp_path):
     """The scale is computed in the forward after the convolution (each channel's mean of the input,
     a kernel of its own): the depthwise kernel cannot read it before it exists, so the product stays

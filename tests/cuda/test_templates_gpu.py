@@ -126,7 +126,7 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     step, and the input left untouched."""
     import torch.nn.functional as F
 
-    from hiera_core.cuda.proposal_runtime import _hiera_stencil_steps
+    from hiera_core.cuda.proposal_convolutions import _hiera_stencil_steps
     from hiera_core.spaces.custom_cuda.stencil_template import (
         STENCIL_STEPS_TILE,
         nonzero_taps,
@@ -157,7 +157,7 @@ def test_the_depthwise_template_matches_cudnn(kernel, shape):
     and without: against F.conv2d in strict float32, the input left untouched."""
     import torch.nn.functional as F
 
-    from hiera_core.cuda.proposal_runtime import _hiera_depthwise
+    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise
     from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
 
     channels = shape[1]
@@ -170,6 +170,34 @@ def test_the_depthwise_template_matches_cudnn(kernel, shape):
         with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
             expected = F.conv2d(x, weight, bias, padding=kernel // 2, groups=channels)
         got = _hiera_depthwise(source, "hiera_stencil0", x, weight, bias, (tile["bx"], tile["by"], tile["ry"]))
+        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(x, before, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("kernel, taps", [(3, "five"), (3, "dense"), (5, "dense"), (7, "dense"), (9, "dense")])
+@pytest.mark.parametrize("shape", [(2, 3, 14, 14), (1, 4, 7, 7), (3, 2, 40, 1), (1, 1, 1, 1), (5, 3, 9, 16),
+                                   (64, 300, 14, 14)])
+def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
+    """Narrow maps (odd, one column, one point; the last with enough columns for one run of rows,
+    the others split into runs), a non-contiguous input, with a bias and without, sparse taps too:
+    against F.conv2d in strict float32, the input left untouched."""
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps
+
+    channels = shape[1]
+    points = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)] if taps == "five" else square_taps(kernel)
+    weight = torch.randn(channels, 1, kernel, kernel, device="cuda")
+    if taps == "five":
+        weight *= torch.tensor([[0.0, 1, 0], [1, 1, 1], [0, 1, 0]], device="cuda")
+    source = columns_source("hiera_stencil0", kernel, points).source
+    x = noncontiguous(torch.randn(shape, device="cuda"))
+    before = x.clone()
+    for bias in (None, torch.randn(channels, device="cuda")):
+        with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
+            expected = F.conv2d(x, weight, bias, padding=kernel // 2, groups=channels)
+        got = _hiera_depthwise(source, "hiera_stencil0", x, weight, bias, "columns")
         torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(x, before, rtol=0, atol=0)
 

@@ -190,6 +190,15 @@ EXTRA_TASKS = {
     "depthwise3_bn_relu6": ("stencil", "x", "F.relu6(self.bn(self.dw(x)))", "[torch.randn(2, 5, 23, 50) * 2]",
                             "self.dw = nn.Conv2d(5, 5, 3, padding=1, groups=5, bias=False); self.bn = nn.BatchNorm2d(5); "
                             + RANDOM_BATCH_NORM),
+    # Maps narrower than a tile's row (MobileNet's 14x14 and ConvNeXt's 7x7 stages): a thread per column.
+    "depthwise3_narrow_bn_relu6": ("stencil", "x", "F.relu6(self.bn(self.dw(x)))", "[torch.randn(3, 6, 14, 14) * 2]",
+                                   "self.dw = nn.Conv2d(6, 6, 3, padding=1, groups=6, bias=False); "
+                                   "self.bn = nn.BatchNorm2d(6); " + RANDOM_BATCH_NORM),
+    "depthwise7_narrow": ("stencil", "x", "self.dwconv(x)", "[torch.randn(2, 5, 7, 9)]",
+                          "self.dwconv = nn.Conv2d(5, 5, kernel_size=7, padding=3, groups=5)"),
+    "heat2d_narrow_slices": ("stencil", "u",
+                             "(lambda p: u + 0.2 * (p[..., 2:, 1:-1] + p[..., :-2, 1:-1] + p[..., 1:-1, 2:] + "
+                             "p[..., 1:-1, :-2] - 4.0 * u))(F.pad(u, (1, 1, 1, 1)))", "[torch.randn(5, 30, 12)]", ""),
     "stencil3d_dense": ("stencil", "x", "self.conv(x)", "[torch.randn(1, 1, 20, 24, 40)]",
                         "self.conv = nn.Conv3d(1, 1, 3, padding=1)"),
     "box_blur2d": ("stencil", "x", "F.conv2d(x, self.w, padding=1)", "[torch.randn(2, 1, 33, 70)]",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.cuda.proposal import runtime_source
+from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps, takes_columns
 from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
 from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, rolled_by, scalars_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
@@ -140,18 +141,23 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         return kernel.source, (f"{target} = _hiera_stencil_steps({constant}, {name!r}, {step.inputs[0]}, "
                                f"{tuple(map(tuple, config['steps']))!r}, {(tile['tw'], tile['th'])})")
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
-    if config.get("kernel", 3) > 3:  # a wider depthwise convolution
-        tile = depthwise_tile(config.get("width"))
-        per_channel = config.get("per_channel", [])
-        kernel = depthwise_source(name, config["kernel"], tile, config.get("epilogue"), per_channel)
-        return kernel.source, (f"{target} = _hiera_depthwise({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                               f"{bias}, {(tile['bx'], tile['by'], tile['ry'])}{_values(per_channel)})")
     per_channel = config.get("per_channel", [])
-    tile = stencil_tile(config["rank"], config.get("width"))
-    kernel = stencil_source(name, config["taps"], config["rank"], tile, config.get("epilogue"), per_channel)
+    size = config.get("kernel", 3)
+    if takes_columns(config["rank"], config.get("width")):  # a narrow map: a thread per column
+        kernel = columns_source(name, size, config.get("taps") or square_taps(size), config.get("epilogue"), per_channel)
+        launch = "'columns'"
+    elif size > 3:  # a wider depthwise convolution
+        tile = depthwise_tile(config.get("width"))
+        kernel = depthwise_source(name, size, tile, config.get("epilogue"), per_channel)
+        launch = repr((tile["bx"], tile["by"], tile["ry"]))
+    else:
+        tile = stencil_tile(config["rank"], config.get("width"))
+        kernel = stencil_source(name, config["taps"], config["rank"], tile, config.get("epilogue"), per_channel)
+        launch = repr(stencil_launch_tile(tile))
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
         return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
-                               f"{config['coefficients']!r}, {config['rank']}, {stencil_launch_tile(tile)})")
-    return kernel.source, (f"{target} = _hiera_stencil({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                           f"{bias}, {config['rank']}, {stencil_launch_tile(tile)}{_values(per_channel)})")
+                               f"{config['coefficients']!r}, {config['rank']}, {launch})")
+    entry, rank = ("_hiera_depthwise", "") if size > 3 else ("_hiera_stencil", f"{config['rank']}, ")
+    return kernel.source, (f"{target} = {entry}({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
+                           f"{bias}, {rank}{launch}{_values(per_channel)})")
 

@@ -1,0 +1,121 @@
+"""Depthwise convolutions on narrow maps (MobileNet's and EfficientNet's 14x14 and 7x7 stages,
+ConvNeXt's 7x7 on its last two stages), each followed by an inference batch norm and ReLU6 as
+torchvision writes them: the column kernel (`columns_template`, a thread per column, the norm and
+clamp applied as it stores), the tiled template it replaces on these maps, eager PyTorch (the
+depthwise kernel, then the norm and clamp), torch.compile of the same, and a copy of the map (the
+floor for any kernel that reads it once and writes it once). GPU time per call from the profiler's
+trace, the median of REPEATS measurements with their spread; the bound is the map read once and
+written once at the GPU's attainable bandwidth (hiera_core.spec.gpus).
+
+    python3 benchmarks/bench_depthwise_narrow.py [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_nvrtc import kernel_ms
+
+# (label, (N, C, H, W), kernel): batch 32 at inference, the channels of each network's stage.
+MAPS = (
+    ("MobileNetV2 96-ch stage, expanded", (32, 576, 14, 14), 3),
+    ("MobileNetV2 160-ch stage, expanded", (32, 960, 7, 7), 3),
+    ("EfficientNet-B0 stage 6, 5x5", (32, 672, 14, 14), 5),
+    ("ConvNeXt-T stage 3", (32, 384, 14, 14), 7),
+    ("ConvNeXt-T stage 4", (32, 768, 7, 7), 7),
+)
+EPS = 1e-5
+
+
+def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
+    """The functions timed on one map, each of x, and the eager one (the reference)."""
+    import torch
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise, _hiera_stencil
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps
+    from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
+    from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+    from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
+    from hiera_core.spaces.custom_cuda.lower_norms import normalized
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source, stencil_tile
+
+    channels = shape[1]
+    weight = torch.randn(channels, 1, kernel, kernel, device="cuda") / kernel
+    mean, var = torch.rand(channels, device="cuda") - 0.5, torch.rand(channels, device="cuda") + 0.5
+    scale, shift = torch.rand(channels, device="cuda") + 0.5, torch.rand(channels, device="cuda") - 0.5
+    per_channel = tuple(t.view(-1, 1, 1) for t in (mean, var, scale, shift))
+    # The epilogue as the lowering writes BN + ReLU6 after a convolution: four per-channel leaves.
+    y = leaf(TEMPLATE_OUTPUT, shape)
+    leaves = [leaf(f"c{k}", (channels, 1, 1)) for k in range(4)]
+    norm = normalized(Expr("sub", (y, leaves[0]), (1.0,), shape), leaves[1], EPS, leaves[2], leaves[3])
+    epilogue = Expr("relu6", (norm,), shape=shape)
+
+    def eager(x):
+        return F.relu6(F.batch_norm(F.conv2d(x, weight, padding=kernel // 2, groups=channels), mean, var, scale,
+                                    shift, False, 0.0, EPS))
+
+    columns = columns_source("hiera_stencil0", kernel, square_taps(kernel), epilogue, leaves).source
+    if kernel == 3:
+        tile = stencil_tile(2, shape[-1])
+        tiled_source = stencil_source("hiera_stencil0", square_taps(3), 2, tile, epilogue, leaves).source
+
+        def tiled(x):
+            return _hiera_stencil(tiled_source, "hiera_stencil0", x, weight, None, 2, stencil_launch_tile(tile),
+                                  per_channel)
+    else:
+        tile = depthwise_tile(shape[-1])
+        tiled_source = depthwise_source("hiera_stencil0", kernel, tile, epilogue, leaves).source
+
+        def tiled(x):
+            return _hiera_depthwise(tiled_source, "hiera_stencil0", x, weight, None,
+                                    (tile["bx"], tile["by"], tile["ry"]), per_channel)
+
+    return {
+        "columns (this kernel)": lambda x: _hiera_depthwise(columns, "hiera_stencil0", x, weight, None, "columns",
+                                                            per_channel),
+        "tiled template": tiled,
+        "eager": eager,
+        "torch.compile": torch.compile(eager),
+        "copy (floor)": lambda x: x.clone(),
+    }, eager
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+
+    import torch
+
+    from hiera_core.spec.gpus import lookup
+
+    peaks = lookup(torch.cuda.get_device_name())
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}: bound at {peaks.mem_bw / 1e12:.2f} TB/s; "
+          f"median of {args.repeats} (min-max)")
+    with torch.no_grad():
+        for label, shape, kernel in MAPS:
+            x = torch.randn(shape, device="cuda")
+            functions, eager = contenders(shape, kernel)
+            expected = eager(x)
+            bound_us = 2 * x.numel() * 4 / peaks.mem_bw * 1e6
+            print(f"\n{label}: {kernel}x{kernel} on {'x'.join(map(str, shape))}, bound {bound_us:.1f} us")
+            for name, function in functions.items():
+                if name != "copy (floor)":
+                    error = (function(x) - expected).abs().max().item()
+                    if error > 1e-3:
+                        raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
+                runs = sorted(kernel_ms(function, (x,), calls=50) * 1e3 for _ in range(args.repeats))
+                median = statistics.median(runs)
+                print(f"  {name:<22} {median:8.1f} us ({runs[0]:.1f}-{runs[-1]:.1f})  "
+                      f"{100 * bound_us / median:5.1f}% of the bound")
+
+
+if __name__ == "__main__":
+    main()

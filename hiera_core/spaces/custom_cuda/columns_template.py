@@ -1,0 +1,98 @@
+"""CUDA source of the narrow-map stencil: a thread per column of each grid, down its rows (depthwise
+or single-channel 2D convolutions with a k x k window, stride 1, same zero padding, and stencils
+spelled with slices). The tiled templates give a block rows of at least 32 threads (4 columns each
+in the wide depthwise one): on MobileNet's 14-wide maps more than half of them idle, and the 3x3
+stencil took 42 us where eager's depthwise kernel took 34 (H100, 2026-12-05). Here consecutive
+threads take consecutive columns across grid boundaries, so no thread idles whatever the width.
+Pure (no torch): text generation only; the host side is `_hiera_columns` in the proposal runtime.
+"""
+
+from __future__ import annotations
+
+from hiera_core.spaces.custom_cuda.expr import Expr
+from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, epilogue_function
+
+# The widest map that takes this kernel: at 16 columns the 2D tile's 32-thread row idles half its threads.
+NARROW_WIDTH = 16
+COLUMN_THREADS = 256  # threads per block, one column each: the runtime launches this many
+
+
+def takes_columns(rank: int, width: int | None) -> bool:
+    """Whether a 2D stencil on maps `width` wide (as traced; None when dynamic) takes this kernel."""
+    return rank == 2 and width is not None and width <= NARROW_WIDTH
+
+
+def square_taps(kernel: int) -> list[tuple[int, int]]:
+    """Every (dy, dx) of a dense `kernel` x `kernel` window."""
+    radius = kernel // 2
+    return [(dy, dx) for dy in range(-radius, radius + 1) for dx in range(-radius, radius + 1)]
+
+
+def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue: Expr | None = None,
+                   per_channel: list[Expr] | tuple = ()) -> KernelSource:
+    """A `kernel` x `kernel` stencil with taps `taps` ((dy, dx) offsets, each within the radius) and
+    per-channel weights (C, 1, k, k) read at run time, an optional bias (C,), over (N*C) grids of
+    H x W, zero outside each grid.
+
+    Thread t takes column t % W of grid t / W, over a run of `rows` rows the host chooses (fewer
+    when the grids' columns alone do not fill the GPU). It keeps a k x k window of its
+    neighbourhood in registers and slides it down one row per output: k loads a row (neighbouring
+    threads read the same lines, from L1), the next row's issued before this row's sum. `epilogue`
+    (a leaf TEMPLATE_OUTPUT: an activation, a batch norm reading `per_channel` tensors passed after
+    the output as e0, e1..., one value read per grid) is applied as each output is stored.
+    """
+    radius = kernel // 2
+    if kernel % 2 == 0 or any(abs(dy) > radius or abs(dx) > radius for dy, dx in taps):
+        raise ValueError(f"the narrow-map stencil takes an odd kernel and taps within its radius: {kernel}, {taps}")
+    columns = sorted({dx + radius for _, dx in taps})  # window columns any tap reads
+    extra_params, channel_values, channel_args = channel_epilogue(len(per_channel), "channel")
+    weights = "\n".join(f"    const float k{i} = __ldg(wc + {(dy + radius) * kernel + dx + radius});"
+                        for i, (dy, dx) in enumerate(taps))
+    inside = "\n".join(f"    const bool in{c} = gx + {c - radius} >= 0 && gx + {c - radius} < W;" for c in columns)
+    loads = "\n".join(f"        row[{c}] = y_in && in{c} ? __ldg(src + y * W + gx + {c - radius}) : 0.0f;"
+                      for c in columns)
+    shifts = "\n".join(f"            v[r][{c}] = v[r + 1][{c}];" for c in columns)
+    takes = "\n".join(f"        v[K - 1][{c}] = ahead[{c}];" for c in columns)
+    sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);" for i, (dy, dx) in enumerate(taps))
+    source = f"""// HIERA narrow-map {kernel}x{kernel} stencil {name}: {len(taps)} taps {taps}, a thread per column
+{epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
+// Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
+extern "C" __global__ void __launch_bounds__(THREADS) {name}(
+        const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias,
+        float* __restrict__ out, long long grids, long long channels, long long H_, long long W_,
+        long long rows{extra_params}) {{
+    const int H = (int)H_, W = (int)W_;
+    const long long column = (long long)blockIdx.x * THREADS + threadIdx.x;
+    if (column >= grids * W) return;
+    const long long grid = column / W;
+    const int gx = (int)(column - grid * W);
+    const int y0 = (int)(blockIdx.y * rows), y1 = min(y0 + (int)rows, H);
+    const float* src = x + grid * H * W;
+    float* dst = out + grid * H * W;
+    const long long channel = grid % channels;
+    const float* wc = w + channel * K * K;
+{weights}
+    const float b = bias ? __ldg(bias + channel) : 0.0f;{channel_values}
+{inside}
+    auto load = [&](int y, float* row) {{
+        const bool y_in = y >= 0 && y < H;
+{loads}
+    }};
+    float v[K][K] = {{}}, ahead[K] = {{}};  // v[r][c]: row y - R + r, column gx - R + c
+    #pragma unroll
+    for (int r = 1; r < K; ++r) load(y0 - R - 1 + r, v[r]);
+    load(y0 + R, ahead);
+    for (int y = y0; y < y1; ++y) {{
+        #pragma unroll
+        for (int r = 0; r < K - 1; ++r) {{
+{shifts}
+        }}
+{takes}
+        load(y + R + 1, ahead);
+        float acc = b;
+{sums}
+        dst[y * W + gx] = hi_epilogue(acc{channel_args});
+    }}
+}}
+"""
+    return KernelSource(name, source)
