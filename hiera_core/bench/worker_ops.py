@@ -40,23 +40,36 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     result = BenchTimeResult(environment=environment(device), seconds=seconds)
     inputs = task.make_inputs(device, seed=0)
     lock = request.device_lock
-    if request.time_reference:
-        with stopwatch(seconds, "time_eager"), timing(lock):
+
+    def time_eager() -> None:
+        with stopwatch(seconds, "time_eager"):
             result.eager = time_module(reference, inputs, device, profile=False)
+
+    # Eager is timed in the first mode's turn on the device: beside the loop each turn waits for a gap
+    # in the candidates' compiles (8-20 s a wait on the H100), one wait instead of two.
+    eager_due = request.time_reference
     for mode in request.compile_modes:
         if mode in request.gated_modes and request.gate:
+            if eager_due:  # not held back until the loop's end
+                with timing(lock):
+                    time_eager()
+                eager_due = False
             with stopwatch(seconds, "wait_for_gate"):
                 _wait_for(request.gate)
-        with stopwatch(seconds, f"compile_{mode}"):
+        with stopwatch(seconds, f"compile_{mode}"):  # and its timing (and eager's, in the first mode's)
             with verifying(lock):  # compiled beside candidates; max-autotune's autotuning runs on the device
                 compiled, error = _compile_reference(reference, inputs, mode)
-            if compiled is not None:
-                with timing(lock):
-                    result.compile[mode] = time_module(compiled, inputs, device, profile=False)
-            else:
-                result.compile[mode] = None
+            with timing(lock):
+                if eager_due:
+                    time_eager()
+                    eager_due = False
+                result.compile[mode] = time_module(compiled, inputs, device, profile=False) \
+                    if compiled is not None else None
             if error:
                 result.compile_errors[mode] = error
+    if eager_due:
+        with timing(lock):
+            time_eager()
     with stopwatch(seconds, "time_proposals"):
         trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
         # Each proposal in a process of its own, timed against the reference alternately by the judge

@@ -146,3 +146,50 @@ def test_a_compile_failure_that_introduces_its_cause_records_the_cause(task_path
 def test_the_reference_alone_is_timed_only_when_asked(task_path):
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", time_reference=False))
     assert result.eager is None and "time_eager" not in result.seconds
+
+
+@pytest.mark.parametrize("modes, gated, turns", [
+    (["default", "reduce-overhead"], [], [("verify", "default"), ("time", "eager", "default"),
+                                          ("verify", "reduce-overhead"), ("time", "reduce-overhead")]),
+    # An autotuning mode waits for the loop's end; eager does not wait with it.
+    (["max-autotune-no-cudagraphs"], ["max-autotune-no-cudagraphs"],
+     [("time", "eager"), ("verify", "max-autotune-no-cudagraphs"), ("time", "max-autotune-no-cudagraphs")]),
+])
+def test_eager_is_timed_in_the_first_modes_turn_on_the_device(task_path, tmp_path, monkeypatch, modes, gated, turns):
+    """Beside the loop every exclusive turn waits for a gap in the candidates' compiles: eager takes
+    the first mode's turn instead of one of its own, unless that mode waits for the loop's end."""
+    from contextlib import contextmanager
+    from types import SimpleNamespace
+
+    from hiera_core.bench import worker_ops
+    from hiera_core.profile import timing
+    from hiera_core.worker import devicelock
+
+    held = []  # each turn on the device: its side, then what ran in it
+
+    def side(name):
+        @contextmanager
+        def hold(path, on_enter=None):
+            held.append([name])
+            yield
+
+        return hold
+
+    def compiled(reference, inputs, mode):
+        held[-1].append(mode)
+        return SimpleNamespace(mode=mode), None
+
+    def time_module(model, inputs, device, profile):
+        held[-1].append(getattr(model, "mode", "eager"))
+        return SimpleNamespace(median_ms=1.0)
+
+    monkeypatch.setattr(devicelock, "verifying", side("verify"))
+    monkeypatch.setattr(devicelock, "timing", side("time"))
+    monkeypatch.setattr(worker_ops, "_compile_reference", compiled)
+    monkeypatch.setattr(timing, "time_module", time_module)
+    gate = tmp_path / "loop-done"
+    gate.touch()
+    result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=modes,
+                                            gated_modes=gated, gate=str(gate)))
+    assert [tuple(turn) for turn in held] == turns
+    assert result.eager.median_ms == 1.0 and set(result.compile) == set(modes)
