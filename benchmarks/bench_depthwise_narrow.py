@@ -1,8 +1,9 @@
 """Depthwise convolutions on narrow maps (MobileNet's and EfficientNet's 14x14 and 7x7 stages,
 ConvNeXt's 7x7 on its last two stages), each followed by an inference batch norm and ReLU6 as
 torchvision writes them: the column kernel (`columns_template`, a thread per column, the norm and
-clamp applied as it stores), the tiled template it replaces on these maps, eager PyTorch (the
-depthwise kernel, then the norm and clamp), torch.compile of the same, and a copy of the map (the
+clamp applied as it stores; on NCHW maps and on the channels-last ones cuDNN's NHWC convolutions
+leave), the tiled template it replaces on these maps, eager PyTorch (the depthwise kernel, then the
+norm and clamp; NCHW and channels-last), torch.compile of the same, and a copy of the map (the
 floor for any kernel that reads it once and writes it once). GPU time per call from the profiler's
 trace, the median of REPEATS measurements with their spread; the bound is the map read once and
 written once at the GPU's attainable bandwidth (hiera_core.spec.gpus).
@@ -34,7 +35,8 @@ EPS = 1e-5
 
 
 def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
-    """The functions timed on one map, each of x, and the eager one (the reference)."""
+    """The functions timed on one map (each of x, and whether it is given x channels-last), and the
+    eager one (the reference)."""
     import torch
     import torch.nn.functional as F
 
@@ -77,13 +79,17 @@ def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
             return _hiera_depthwise(tiled_source, "hiera_stencil0", x, weight, None,
                                     (tile["bx"], tile["by"], tile["ry"]), per_channel)
 
+    def column_kernel(x):
+        return _hiera_depthwise(columns, "hiera_stencil0", x, weight, None, "columns", per_channel)
+
     return {
-        "columns (this kernel)": lambda x: _hiera_depthwise(columns, "hiera_stencil0", x, weight, None, "columns",
-                                                            per_channel),
-        "tiled template": tiled,
-        "eager": eager,
-        "torch.compile": torch.compile(eager),
-        "copy (floor)": lambda x: x.clone(),
+        "columns (this kernel)": (column_kernel, False),
+        "columns, channels-last": (column_kernel, True),
+        "tiled template": (tiled, False),
+        "eager": (eager, False),
+        "eager, channels-last": (eager, True),
+        "torch.compile": (torch.compile(eager), False),
+        "copy (floor)": (lambda x: x.clone(), False),
     }, eager
 
 
@@ -106,12 +112,13 @@ def main() -> None:
             expected = eager(x)
             bound_us = 2 * x.numel() * 4 / peaks.mem_bw * 1e6
             print(f"\n{label}: {kernel}x{kernel} on {'x'.join(map(str, shape))}, bound {bound_us:.1f} us")
-            for name, function in functions.items():
+            for name, (function, channels_last) in functions.items():
+                given = x.to(memory_format=torch.channels_last) if channels_last else x
                 if name != "copy (floor)":
-                    error = (function(x) - expected).abs().max().item()
+                    error = (function(given) - expected).abs().max().item()
                     if error > 1e-3:
                         raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
-                runs = sorted(kernel_ms(function, (x,), calls=50) * 1e3 for _ in range(args.repeats))
+                runs = sorted(kernel_ms(function, (given,), calls=50) * 1e3 for _ in range(args.repeats))
                 median = statistics.median(runs)
                 print(f"  {name:<22} {median:8.1f} us ({runs[0]:.1f}-{runs[-1]:.1f})  "
                       f"{100 * bound_us / median:5.1f}% of the bound")

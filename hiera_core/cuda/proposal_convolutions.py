@@ -11,15 +11,17 @@ from hiera_core.cuda.proposal_runtime import _hiera_kernel, _hiera_launch, _hier
 _HIERA_CONSTANTS = {}
 
 
-def _hiera_convolution_start(x, weight, bias, per_channel):
-    """A convolution kernel's operands checked: `x` contiguous, its output allocated, and the
-    per-channel tensors its epilogue reads flat and contiguous, one value a channel."""
+def _hiera_convolution_start(x, weight, bias, per_channel, channels_last=False):
+    """A convolution kernel's operands checked: `x` contiguous (or kept channels-last, with
+    `channels_last`, where it is), its output allocated alike, and the per-channel tensors its epilogue
+    reads flat and contiguous, one value a channel."""
     _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
     values = [t.reshape(-1).contiguous() for t in per_channel]
     if any(v.numel() != x.shape[1] for v in values):
         raise ValueError(f"the kernel's epilogue reads one value per channel ({x.shape[1]}): got "
                          f"{[v.numel() for v in values]}")
-    x = x.contiguous()
+    if not (channels_last and x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last)):
+        x = x.contiguous()
     return x, torch.empty_like(x), values
 
 
@@ -27,7 +29,7 @@ def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
     """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
     columns per thread), or "columns" for the narrow-map kernel (`_hiera_columns`); `per_channel`: the
     tensors its epilogue reads, one value per channel."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
     if x.numel() == 0:
         return out
     if tile == "columns":
@@ -64,7 +66,7 @@ def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
     tile = (threads across, threads down, rows per thread) of a block, or "columns" for the narrow-map
     kernel; `per_channel`: the tensors its epilogue reads, one value per channel (a batch norm's,
     viewed (C, 1, 1))."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel)
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
     if x.numel() == 0:
         return out
     if tile == "columns":
@@ -82,13 +84,15 @@ def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
 
 
 def _hiera_columns(source, name, x, weight, bias, out, values):
-    """Launch a narrow-map stencil (columns_template) over the (H, W) grids of contiguous (N, C, H, W)
-    `x` into `out`: a thread per column of each grid, 256 a block, down a run of rows; the rows are
-    split into runs only while the columns alone leave the GPU short of a full wave (2048 threads an
-    SM), since each run reloads its window's first rows."""
+    """Launch a narrow-map stencil (columns_template) over the (H, W) grids of (N, C, H, W) `x` into
+    `out`, both contiguous or both channels-last: a thread per column of each grid, 256 a block, down
+    a run of rows; the rows are split into runs only while the columns alone leave the GPU short of
+    a full wave (2048 threads an SM), since each run reloads its window's first rows."""
     height, width = x.shape[-2:]
-    if height * width >= 2**31:
-        raise ValueError("the stencil kernel indexes one grid with 32-bit offsets: at most 2^31 - 1 points")
+    channels_last = not x.is_contiguous()
+    if (x.shape[1] if channels_last else 1) * height * width >= 2**31:
+        raise ValueError("the stencil kernel indexes one grid (one image, channels-last) with 32-bit offsets: "
+                         "at most 2^31 - 1 points")
     grids = x.numel() // (height * width)
     columns = grids * width
     device = x.device.index
@@ -96,7 +100,8 @@ def _hiera_columns(source, name, x, weight, bias, out, values):
     rows = -(-height // runs)
     grid = (-(-columns // 256), -(-height // rows))
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, weight.contiguous(),
-                  0 if bias is None else bias.contiguous(), out, grids, x.shape[1], height, width, rows, *values)
+                  0 if bias is None else bias.contiguous(), out, grids, x.shape[1], height, width, rows,
+                  int(channels_last), *values)
     return out
 
 

@@ -259,4 +259,28 @@ def test_the_column_kernel_splits_rows_only_until_a_wave_is_full(monkeypatch, sh
     assert out.shape == x.shape
     ((launched_grid, block, args),) = launches
     assert launched_grid == grid and block == 256
-    assert args[4:] == (shape[0] * shape[1], shape[1], shape[2], shape[3], rows)
+    assert args[4:] == (shape[0] * shape[1], shape[1], shape[2], shape[3], rows, 0)
+
+
+@pytest.mark.parametrize("entry", ["_hiera_stencil", "_hiera_depthwise"])
+def test_the_column_kernel_reads_channels_last_maps_in_place(monkeypatch, entry):
+    """cuDNN's NHWC convolutions leave channels-last maps: the column kernel reads and writes them in
+    that layout (told so), where the tiled templates copy them to contiguous first."""
+    from hiera_core.cuda import proposal_convolutions
+
+    launches = []
+    monkeypatch.setattr(proposal_convolutions, "_hiera_check", lambda *tensors: None)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_kernel", lambda source, name, device: name)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_sms", lambda device: 132)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_launch",
+                        lambda kernel, device, grid, block, shared, *args: launches.append(args))
+    x = torch.randn(4, 24, 14, 14).to(memory_format=torch.channels_last)
+    weight = torch.randn(24, 1, 3, 3)
+    rank = (2,) if entry == "_hiera_stencil" else ()
+    out = getattr(proposal_convolutions, entry)("", "hiera_stencil0", x, weight, None, *rank, "columns")
+    assert out.is_contiguous(memory_format=torch.channels_last) and not out.is_contiguous()
+    tiled = (64, 1, 1, 32, 1) if entry == "_hiera_stencil" else (8, 32, 1)
+    getattr(proposal_convolutions, entry)("", "hiera_stencil0", x, weight, None, *rank, tiled)
+    (read, *_, channels_last), (copied, *_) = launches
+    assert read is x and channels_last == 1
+    assert copied is not x and copied.is_contiguous()

@@ -179,8 +179,9 @@ def test_the_depthwise_template_matches_cudnn(kernel, shape):
                                    (64, 300, 14, 14)])
 def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
     """Narrow maps (odd, one column, one point; the last with enough columns for one run of rows,
-    the others split into runs), a non-contiguous input, with a bias and without, sparse taps too:
-    against F.conv2d in strict float32, the input left untouched."""
+    the others split into runs), a non-contiguous input and a channels-last one (read in place),
+    with a bias and without, sparse taps too: against F.conv2d in strict float32, the input left
+    untouched."""
     import torch.nn.functional as F
 
     from hiera_core.cuda.proposal_convolutions import _hiera_depthwise
@@ -192,14 +193,15 @@ def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
     if taps == "five":
         weight *= torch.tensor([[0.0, 1, 0], [1, 1, 1], [0, 1, 0]], device="cuda")
     source = columns_source("hiera_stencil0", kernel, points).source
-    x = noncontiguous(torch.randn(shape, device="cuda"))
-    before = x.clone()
-    for bias in (None, torch.randn(channels, device="cuda")):
-        with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
-            expected = F.conv2d(x, weight, bias, padding=kernel // 2, groups=channels)
-        got = _hiera_depthwise(source, "hiera_stencil0", x, weight, bias, "columns")
-        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
-    torch.testing.assert_close(x, before, rtol=0, atol=0)
+    for x in (noncontiguous(torch.randn(shape, device="cuda")),
+              torch.randn(shape, device="cuda").to(memory_format=torch.channels_last)):
+        before = x.clone()
+        for bias in (None, torch.randn(channels, device="cuda")):
+            with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
+                expected = F.conv2d(x, weight, bias, padding=kernel // 2, groups=channels)
+            got = _hiera_depthwise(source, "hiera_stencil0", x, weight, bias, "columns")
+            torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
 def test_column_reductions_on_float4_columns_and_off_them(tmp_path):

@@ -35,7 +35,9 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     H x W, zero outside each grid.
 
     Thread t takes column t % W of grid t / W, over a run of `rows` rows the host chooses (fewer
-    when the grids' columns alone do not fill the GPU). It keeps a k x k window of its
+    when the grids' columns alone do not fill the GPU); on channels-last maps (`channels_last`, the
+    layout cuDNN's NHWC convolutions leave) channel t % C of column t / C % W of image t / (C W),
+    so a warp's loads stay contiguous either way and the maps are read and written in place. It keeps a k x k window of its
     neighbourhood in registers and slides it down one row per output: k loads a row (neighbouring
     threads read the same lines, from L1), the next row's issued before this row's sum. `epilogue`
     (a leaf TEMPLATE_OUTPUT: an activation, a batch norm reading `per_channel` tensors passed after
@@ -49,26 +51,40 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     weights = "\n".join(f"    const float k{i} = __ldg(wc + {(dy + radius) * kernel + dx + radius});"
                         for i, (dy, dx) in enumerate(taps))
     inside = "\n".join(f"    const bool in{c} = gx + {c - radius} >= 0 && gx + {c - radius} < W;" for c in columns)
-    loads = "\n".join(f"        row[{c}] = y_in && in{c} ? __ldg(src + y * W + gx + {c - radius}) : 0.0f;"
+    loads = "\n".join(f"        row[{c}] = y_in && in{c} ? __ldg(src + y * sy + (gx + {c - radius}) * sx) : 0.0f;"
                       for c in columns)
     shifts = "\n".join(f"            v[r][{c}] = v[r + 1][{c}];" for c in columns)
     takes = "\n".join(f"        v[K - 1][{c}] = ahead[{c}];" for c in columns)
     sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);" for i, (dy, dx) in enumerate(taps))
     source = f"""// HIERA narrow-map {kernel}x{kernel} stencil {name}: {len(taps)} taps {taps}, a thread per column
 {epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
-// Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
+// Offsets inside a grid (an image, channels-last) are 32-bit (the host checks); those are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__(THREADS) {name}(
         const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias,
         float* __restrict__ out, long long grids, long long channels, long long H_, long long W_,
-        long long rows{extra_params}) {{
+        long long rows, long long channels_last{extra_params}) {{
     const int H = (int)H_, W = (int)W_;
     const long long column = (long long)blockIdx.x * THREADS + threadIdx.x;
     if (column >= grids * W) return;
-    const long long grid = column / W;
-    const int gx = (int)(column - grid * W);
+    long long grid, base;
+    int gx, sx, sy;  // a column's step and a row's, in floats
+    if (channels_last) {{
+        const long long c = column % channels, at = column / channels, image = at / W;
+        gx = (int)(at - image * W);
+        grid = image * channels + c;
+        base = image * H * W * channels + c;
+        sx = (int)channels;
+        sy = W * (int)channels;
+    }} else {{
+        grid = column / W;
+        gx = (int)(column - grid * W);
+        base = grid * H * W;
+        sx = 1;
+        sy = W;
+    }}
     const int y0 = (int)(blockIdx.y * rows), y1 = min(y0 + (int)rows, H);
-    const float* src = x + grid * H * W;
-    float* dst = out + grid * H * W;
+    const float* src = x + base;
+    float* dst = out + base;
     const long long channel = grid % channels;
     const float* wc = w + channel * K * K;
 {weights}
@@ -91,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {name}(
         load(y + R + 1, ahead);
         float acc = b;
 {sums}
-        dst[y * W + gx] = hi_epilogue(acc{channel_args});
+        dst[y * sy + gx * sx] = hi_epilogue(acc{channel_args});
     }}
 }}
 """
