@@ -7,7 +7,8 @@ For each task: the plan per region (hiera_core.plan.regions), then eager, each t
 the default mode's compiled forward captured in a CUDA graph (the refinement that won most proxy
 tasks), and every other candidate whose strategy applies (library calls, generated kernels), each as
 written and captured in a CUDA graph, and a custom-CUDA candidate with the PyTorch ops between its
-kernels compiled (compose.compiled_glue) where it leaves any; each checked against the reference
+kernels compiled (compose.compiled_glue) where it leaves any, and with the library settings its
+convolutions and GEMMs can take (compose.library_variants: cuDNN autotuned, NHWC); each checked against the reference
 (allclose, rtol 1e-3) and timed in this one process by one method
 (hiera_core.profile.timing.time_module), with its GPU time. `--kernels N`: also each one's N
 costliest GPU kernels per call (where inductor's kernels and the candidates' differ). A figure, not a
@@ -49,7 +50,7 @@ def _bench_task(path: str, modes: str, kernels: int) -> None:
     from hiera_core.plan.planner import ExpertPlanner
     from hiera_core.profile.timing import time_module
     from hiera_core.spaces import strategies
-    from hiera_core.spaces.compose import compiled_glue
+    from hiera_core.spaces.compose import compiled_glue, library_variants
     from hiera_core.spaces.pytorch_ops import generate_cuda_graph, graphed
     from hiera_core.spaces.strategy import ImplementContext
     from hiera_core.spec.contract import prepare
@@ -102,6 +103,8 @@ def _bench_task(path: str, modes: str, kernels: int) -> None:
             candidates += [candidate, graphed(candidate, "bench")]
             if (composed := compiled_glue(candidate, dynamic=False)) is not None:
                 candidates += [composed, graphed(composed, "bench")]
+            for variant in library_variants(candidate, prepared.spec):  # cuDNN's choices for its convolutions
+                candidates += [variant, graphed(variant, "bench")]
     verdicts = {}
     for candidate in candidates:
         torch._dynamo.reset()
