@@ -30,6 +30,9 @@ MAPS = (
     ("EfficientNet-B0 stage 6, 5x5", (32, 672, 14, 14), 5),
     ("ConvNeXt-T stage 3", (32, 384, 14, 14), 7),
     ("ConvNeXt-T stage 4", (32, 768, 7, 7), 7),
+    # Wider than NARROW_WIDTH, where the tiles run today: whether the column kernel should take them too.
+    ("MobileNetV2 32-ch stage, expanded", (32, 192, 28, 28), 3),
+    ("MobileNetV2 24-ch stage, expanded", (32, 144, 56, 56), 3),
 )
 EPS = 1e-5
 
