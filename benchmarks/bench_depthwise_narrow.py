@@ -2,7 +2,7 @@
 ConvNeXt's 7x7 on its last two stages), each followed by an inference batch norm and ReLU6 as
 torchvision writes them: the column kernel (`columns_template`, a thread per column, the norm and
 clamp applied as it stores; on NCHW maps and on the channels-last ones cuDNN's NHWC convolutions
-leave), the tiled template it replaces on these maps, eager PyTorch (the depthwise kernel, then the
+leave), the wide depthwise tile for windows wider than 3x3, eager PyTorch (the depthwise kernel, then the
 norm and clamp; NCHW and channels-last), torch.compile of the same, and a copy of the map (the
 floor for any kernel that reads it once and writes it once). GPU time per call from the profiler's
 trace, the median of REPEATS measurements with their spread; the bound is the map read once and
@@ -30,7 +30,7 @@ MAPS = (
     ("EfficientNet-B0 stage 6, 5x5", (32, 672, 14, 14), 5),
     ("ConvNeXt-T stage 3", (32, 384, 14, 14), 7),
     ("ConvNeXt-T stage 4", (32, 768, 7, 7), 7),
-    # Wider than NARROW_WIDTH, where the tiles run today: whether the column kernel should take them too.
+    # Wider maps (the one-row 2D tile took 33.0 and 90.4 us on these, H100, 2026-12-06).
     ("MobileNetV2 32-ch stage, expanded", (32, 192, 28, 28), 3),
     ("MobileNetV2 24-ch stage, expanded", (32, 144, 56, 56), 3),
 )
@@ -43,13 +43,12 @@ def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
     import torch
     import torch.nn.functional as F
 
-    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise, _hiera_stencil
+    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise
     from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps
     from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
     from hiera_core.spaces.custom_cuda.expr import Expr, leaf
     from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
     from hiera_core.spaces.custom_cuda.lower_norms import normalized
-    from hiera_core.spaces.custom_cuda.stencil_template import stencil_launch_tile, stencil_source, stencil_tile
 
     channels = shape[1]
     weight = torch.randn(channels, 1, kernel, kernel, device="cuda") / kernel
@@ -67,20 +66,12 @@ def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
                                     shift, False, 0.0, EPS))
 
     columns = columns_source("hiera_stencil0", kernel, square_taps(kernel), epilogue, leaves).source
-    if kernel == 3:
-        tile = stencil_tile(2, shape[-1])
-        tiled_source = stencil_source("hiera_stencil0", square_taps(3), 2, tile, epilogue, leaves).source
-
-        def tiled(x):
-            return _hiera_stencil(tiled_source, "hiera_stencil0", x, weight, None, 2, stencil_launch_tile(tile),
-                                  per_channel)
-    else:
+    tiles = {}
+    if kernel > 3:  # the wide depthwise tile, what wider maps keep (every 2D 3x3 takes the column kernel)
         tile = depthwise_tile(shape[-1])
         tiled_source = depthwise_source("hiera_stencil0", kernel, tile, epilogue, leaves).source
-
-        def tiled(x):
-            return _hiera_depthwise(tiled_source, "hiera_stencil0", x, weight, None,
-                                    (tile["bx"], tile["by"], tile["ry"]), per_channel)
+        tiles["wide depthwise tile"] = (lambda x: _hiera_depthwise(
+            tiled_source, "hiera_stencil0", x, weight, None, (tile["bx"], tile["by"], tile["ry"]), per_channel), False)
 
     def column_kernel(x):
         return _hiera_depthwise(columns, "hiera_stencil0", x, weight, None, "columns", per_channel)
@@ -88,7 +79,7 @@ def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
     return {
         "columns (this kernel)": (column_kernel, False),
         "columns, channels-last": (column_kernel, True),
-        "tiled template": (tiled, False),
+        **tiles,
         "eager": (eager, False),
         "eager, channels-last": (eager, True),
         "torch.compile": (torch.compile(eager), False),

@@ -311,9 +311,9 @@ def stencil_sweep(with_compile: bool) -> None:
           f"checked first against F.conv3d, 7- and 27-point, on {STENCIL_CHECKS}")
 
     def stencil(tile: dict, taps, weight):
-        source = stencil_source("hiera_sweep", taps, 3, tile).source
+        source = stencil_source("hiera_sweep", taps, tile).source
         launch = stencil_launch_tile(tile)
-        return lambda t: proposal_convolutions._hiera_stencil(source, "hiera_sweep", t, weight, None, 3, launch)
+        return lambda t: proposal_convolutions._hiera_stencil(source, "hiera_sweep", t, weight, None, launch)
 
     def worst_error(tile: dict) -> float:
         worst = 0.0
@@ -332,7 +332,7 @@ def stencil_sweep(with_compile: bool) -> None:
 
     for tile in STENCIL_TILES:
         options = " ".join(f"{k} {v}" for k, v in tile.items())
-        (resources,) = kernel_resources(stencil_source("hiera_sweep", seven, 3, tile).source).kernels
+        (resources,) = kernel_resources(stencil_source("hiera_sweep", seven, tile).source).kernels
         checked = worst_error(tile)
         run = stencil(tile, seven, model.weight)
         error = max(checked, (run(x) - expected).abs().max().item())

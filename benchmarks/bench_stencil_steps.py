@@ -1,5 +1,6 @@
 """The time-fused 2D stencil (`stencil_steps_source`: K radius-1 steps in one kernel) on grids like
-the proxy's two Jacobi sweeps: each tile, against one kernel per step (the template it replaces),
+the proxy's two Jacobi sweeps: each tile, against one kernel per step (the column kernel, what a
+single step takes),
 torch.compile of the slices, and a copy of the grid (the floor for any kernel that reads the grid
 once and writes it once). GPU time per call from the profiler's trace; the bound is the grid read
 once and written once at the GPU's attainable bandwidth (hiera_core.spec.gpus), as the module's
@@ -38,18 +39,12 @@ def sweeps(steps: int):
     return run
 
 
-def contenders(steps: int, tiles: list[str], width: int) -> dict:
+def contenders(steps: int, tiles: list[str]) -> dict:
     import torch
 
     from hiera_core.cuda.proposal_convolutions import _hiera_stencil_constant, _hiera_stencil_steps
-    from hiera_core.spaces.custom_cuda.stencil_template import (
-        nonzero_taps,
-        stencil_launch_tile,
-        stencil_source,
-        stencil_steps_source,
-        stencil_steps_tile,
-        stencil_tile,
-    )
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source
+    from hiera_core.spaces.custom_cuda.stencil_template import nonzero_taps, stencil_steps_source, stencil_steps_tile
 
     taps = nonzero_taps(JACOBI, 2)
     functions = {}
@@ -60,12 +55,11 @@ def contenders(steps: int, tiles: list[str], width: int) -> dict:
         label = f"fused {tile['tw']}x{tile['th']}{'b' if tile['batched'] else ''}"
         functions[label] = (lambda s, t: lambda a: _hiera_stencil_steps(
             s, "hiera_stencil0", a, (JACOBI,) * steps, t))(source, (tile["tw"], tile["th"]))
-    tile = stencil_tile(2, width)
-    single = stencil_source("hiera_stencil0", [(dy, dx) for dy, dx in taps], 2, tile).source
+    single = columns_source("hiera_stencil0", 3, taps).source
 
     def per_step(a):
         for _ in range(steps):
-            a = _hiera_stencil_constant(single, "hiera_stencil0", a, JACOBI, 2, stencil_launch_tile(tile))
+            a = _hiera_stencil_constant(single, "hiera_stencil0", a, JACOBI, 2, "columns")
         return a
 
     functions["a kernel per step"] = per_step
@@ -94,7 +88,7 @@ def main() -> None:
                 expected = sweeps(steps)(a)
                 bound_us = 2 * a.numel() * 4 / peaks.mem_bw * 1e6
                 print(f"\n{steps} steps on {'x'.join(map(str, shape))}: bound {bound_us:.1f} us")
-                for name, function in contenders(steps, tiles, shape[-1]).items():
+                for name, function in contenders(steps, tiles).items():
                     if name != "copy (floor)":
                         error = (function(a) - expected).abs().max().item()
                         if error > 1e-5:

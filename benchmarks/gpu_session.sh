@@ -104,10 +104,9 @@ case "${1:-tests}" in
       --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
       python3 benchmarks/profile_stencil.py --ncu > "$out/stencil_ncu.txt" 2>&1
     grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Warp Cycles" "$out/stencil_ncu.txt" | head -60
-    # The 2D tile narrowed to a 56-wide map (session 5: 0.94x of cuDNN with 128-thread rows); the wide
-    # depthwise template on ConvNeXt's 7x7 (session 21: written, not yet timed).
-    # Depthwise convolutions on narrow maps (14 and 7 wide): the column kernel against the tiles, eager, compile.
+    # Depthwise convolutions on maps 7 to 56 wide: the column kernel against the wide tile, eager, compile.
     timeout 200 python3 benchmarks/bench_depthwise_narrow.py 2>&1 | tee "$out/bench_depthwise_narrow.txt" | grep -v Warn
+    # Through the proposal path: the depthwise suite task (56 wide) and ConvNeXt's 7x7 (56 wide).
     timeout 150 python3 benchmarks/bench_nvrtc.py --gpu --no-compile --only benchmarks/suite/level1/4_Depthwise_Conv2d.py \
       benchmarks/proxy/level1/3_ConvNeXt_Depthwise_Conv7x7.py 2>&1 | tee "$out/bench_nvrtc_depthwise.txt" | tail -4
     # Stencil steps fused in time, each tile against a kernel per step, torch.compile and a copy.

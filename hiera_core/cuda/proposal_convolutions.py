@@ -1,5 +1,5 @@
 """The proposal runtime's launchers of the convolution templates (radius-1 stencils, wide depthwise
-convolutions, the narrow-map column kernel, stencils fused in time). Copied into proposals with
+convolutions, the column kernel of 2D stencils, stencils fused in time). Copied into proposals with
 `proposal_runtime` (see there and `hiera_core.cuda.proposal`); never imported by them.
 """
 
@@ -25,17 +25,17 @@ def _hiera_convolution_start(x, weight, bias, per_channel, channels_last=False):
     return x, torch.empty_like(x), values
 
 
-def _hiera_stencil(source, name, x, weight, bias, rank, tile, per_channel=()):
-    """Run a generated radius-1 stencil over (N, C, [D,] H, W); tile = (BX, BY, rows per tile, planes per block,
-    columns per thread), or "columns" for the narrow-map kernel (`_hiera_columns`); `per_channel`: the
-    tensors its epilogue reads, one value per channel."""
+def _hiera_stencil(source, name, x, weight, bias, tile, per_channel=()):
+    """Run a generated radius-1 stencil over (N, C, D, H, W), tile = (BX, BY, rows per tile, planes per
+    block, columns per thread), or a 2D one over (N, C, H, W), tile = "columns" (`_hiera_columns`);
+    `per_channel`: the tensors its epilogue reads, one value per channel."""
     x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
     if x.numel() == 0:
         return out
     if tile == "columns":
         return _hiera_columns(source, name, x, weight, bias, out, values)
     channels = x.shape[1]
-    depth, height, width = x.shape[2:] if rank == 3 else (x.shape[2], 1, x.shape[3])
+    depth, height, width = x.shape[2:]
     if depth * height * width >= 2**31:
         raise ValueError("the stencil kernel indexes one volume with 32-bit offsets: at most 2^31 - 1 points")
     bx, by, rows, planes, columns = tile
@@ -58,12 +58,12 @@ def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
         weight = torch.tensor(coefficients, dtype=torch.float32, device=x.device).reshape((1, 1) + (3,) * rank)
         _HIERA_CONSTANTS[key] = weight
     volumes = x.reshape((-1, 1) + tuple(x.shape[-rank:]))
-    return _hiera_stencil(source, name, volumes, weight, None, rank, tile).reshape(x.shape)
+    return _hiera_stencil(source, name, volumes, weight, None, tile).reshape(x.shape)
 
 
 def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
     """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
-    tile = (threads across, threads down, rows per thread) of a block, or "columns" for the narrow-map
+    tile = (threads across, threads down, rows per thread) of a block, or "columns" for the column
     kernel; `per_channel`: the tensors its epilogue reads, one value per channel (a batch norm's,
     viewed (C, 1, 1))."""
     x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
@@ -84,7 +84,7 @@ def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
 
 
 def _hiera_columns(source, name, x, weight, bias, out, values):
-    """Launch a narrow-map stencil (columns_template) over the (H, W) grids of (N, C, H, W) `x` into
+    """Launch a column-kernel stencil (columns_template) over the (H, W) grids of (N, C, H, W) `x` into
     `out`, both contiguous or both channels-last: a thread per column of each grid, 256 a block, down
     a run of rows; the rows are split into runs only while the columns alone leave the GPU short of
     a full wave (2048 threads an SM), since each run reloads its window's first rows."""

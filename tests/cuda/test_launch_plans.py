@@ -255,7 +255,7 @@ def test_the_column_kernel_splits_rows_only_until_a_wave_is_full(monkeypatch, sh
     monkeypatch.setattr(proposal_convolutions, "_hiera_launch",
                         lambda kernel, device, grid, block, shared, *args: launches.append((grid, block, args)))
     x, weight = torch.randn(shape), torch.randn(shape[1], 1, 3, 3)
-    out = proposal_convolutions._hiera_stencil("", "hiera_stencil0", x, weight, None, 2, "columns")
+    out = proposal_convolutions._hiera_stencil("", "hiera_stencil0", x, weight, None, "columns")
     assert out.shape == x.shape
     ((launched_grid, block, args),) = launches
     assert launched_grid == grid and block == 256
@@ -276,11 +276,9 @@ def test_the_column_kernel_reads_channels_last_maps_in_place(monkeypatch, entry)
                         lambda kernel, device, grid, block, shared, *args: launches.append(args))
     x = torch.randn(4, 24, 14, 14).to(memory_format=torch.channels_last)
     weight = torch.randn(24, 1, 3, 3)
-    rank = (2,) if entry == "_hiera_stencil" else ()
-    out = getattr(proposal_convolutions, entry)("", "hiera_stencil0", x, weight, None, *rank, "columns")
+    out = getattr(proposal_convolutions, entry)("", "hiera_stencil0", x, weight, None, "columns")
     assert out.is_contiguous(memory_format=torch.channels_last) and not out.is_contiguous()
-    tiled = (64, 1, 1, 32, 1) if entry == "_hiera_stencil" else (8, 32, 1)
-    getattr(proposal_convolutions, entry)("", "hiera_stencil0", x, weight, None, *rank, tiled)
+    proposal_convolutions._hiera_depthwise("", "hiera_stencil0", x, weight, None, (8, 32, 1))  # the wide tile
     (read, *_, channels_last), (copied, *_) = launches
     assert read is x and channels_last == 1
     assert copied is not x and copied.is_contiguous()

@@ -149,12 +149,14 @@ def test_launch_bounds_from_constexpr_expressions():
 
 
 def test_template_occupancy_uses_its_own_block_size():
-    """The 2D stencil template's block is 128 threads (BX * BY): occupancy for that, not an assumed 256."""
-    from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_TILE_2D, stencil_source
+    """The 3D stencil tile narrowed to a 40-wide grid is 128 threads (BX * BY): occupancy for that, not
+    an assumed 256."""
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_source, stencil_tile
 
-    taps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
-    (kernel,) = kernel_resources(stencil_source("hiera_stencil2d", taps, 2).source).kernels
-    assert kernel.launch_bounds == STENCIL_TILE_2D["bx"] * STENCIL_TILE_2D["by"]
+    taps = [(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+    tile = stencil_tile(40)
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil3d", taps, tile).source).kernels
+    assert kernel.launch_bounds == tile["bx"] * tile["by"] == 128
     assert kernel.occupancy.block == kernel.launch_bounds and not kernel.occupancy.block_assumed
 
 

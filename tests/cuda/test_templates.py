@@ -180,17 +180,16 @@ def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
     assert "keeps its zero pattern" not in dense.code
 
 
-@pytest.mark.parametrize("rank,width,bx", [(2, 56, 64), (2, 70, 128), (2, 20, 32), (2, 7, 32), (2, 4096, 128),
-                                           (3, 256, 64), (3, 32, 32), (3, 33, 32), (3, 129, 64)])
-def test_stencil_rows_narrow_to_a_narrow_grid(rank, width, bx):
-    """A 56-wide feature map gets a 64-thread row, not the 2D tile's 128 with 72 of them idle;
-    the tile compiles without spills at every width."""
+@pytest.mark.parametrize("width,bx", [(256, 64), (32, 32), (33, 32), (129, 64)])
+def test_stencil_rows_narrow_to_a_narrow_grid(width, bx):
+    """The 3D tile's rows narrow while the grid fits in half of them; the tile compiles without
+    spills at every width."""
     from hiera_core.spaces.custom_cuda.stencil_template import stencil_source, stencil_tile
 
-    tile = stencil_tile(rank, width)
+    tile = stencil_tile(width)
     assert tile["bx"] == bx
-    taps = [(0,) * rank] + [tuple(d if axis == i else 0 for axis in range(rank)) for i in range(rank) for d in (-1, 1)]
-    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", taps, rank, tile).source).kernels
+    taps = [(0, 0, 0)] + [tuple(d if axis == i else 0 for axis in range(3)) for i in range(3) for d in (-1, 1)]
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", taps, tile).source).kernels
     assert kernel.spill_stores == 0 and kernel.launch_bounds == bx * tile["by"]
 
 
@@ -213,7 +212,7 @@ def test_stencil_tile_options_compile_for_7_and_27_points(options, taps):
     points = ([(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)] if taps == "seven"
               else [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)])
     tile = {"bx": 64, "by": 4, "ry": 1 if "vx" in options else 4, "zc": 16, **options}
-    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", points, 3, tile).source).kernels
+    (kernel,) = kernel_resources(stencil_source("hiera_stencil0", points, tile).source).kernels
     assert kernel.launch_bounds == 256 and kernel.spill_stores == 0
 
 
@@ -221,12 +220,22 @@ def test_stencil_columns_per_thread_other_than_1_or_4_are_refused():
     from hiera_core.spaces.custom_cuda.stencil_template import stencil_source
 
     with pytest.raises(ValueError, match="columns per thread must be 1 or 4"):
-        stencil_source("hiera_stencil0", [(0, 0, 0)], 3, {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 2})
+        stencil_source("hiera_stencil0", [(0, 0, 0)], {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 2})
 
 
-def test_a_generated_stencil_launches_the_narrowed_tile_it_compiled(tmp_path):
-    _, candidate = candidate_for(task_context(extra_task("stencil2d_depthwise", tmp_path)))  # 50 wide
-    assert "constexpr int BX = 64," in candidate.cuda_sources[0] and ", (64, 1, 1, 32, 1))" in candidate.code
+def test_a_generated_3d_stencil_launches_the_narrowed_tile_it_compiled(tmp_path):
+    _, candidate = candidate_for(task_context(extra_task("stencil3d_dense", tmp_path)))  # 40 wide
+    assert "constexpr int BX = 32," in candidate.cuda_sources[0] and ", (32, 4, 4, 16, 4))" in candidate.code
+
+
+@pytest.mark.parametrize("name, columns", [("stencil2d_depthwise", True), ("box_blur2d", True),
+                                           ("depthwise7_module", True), ("depthwise5_same", False)])
+def test_2d_windows_take_the_column_kernel_but_wide_ones_on_wide_maps(name, columns, tmp_path):
+    """Every 3x3 2D stencil (50 and 70 wide here) and a 7x7 on a 57-wide map take a thread per
+    column; a 5x5 on a 130-wide map keeps the wide depthwise tile (measured faster there)."""
+    _, candidate = candidate_for(task_context(extra_task(name, tmp_path)))
+    assert ("'columns'" in forward_source(candidate.code)) == columns
+    assert ("column stencil" in candidate.cuda_sources[0]) == columns
 
 
 def test_layernorm_caches_the_row_for_its_later_sweeps():
@@ -487,7 +496,7 @@ def test_what_follows_a_depthwise_convolution_is_applied_as_it_stores(name, call
 @pytest.mark.parametrize("name, call", [("depthwise3_narrow_bn_relu6", "_hiera_stencil("),
                                         ("depthwise7_narrow", "_hiera_depthwise("),
                                         ("heat2d_narrow_slices", "_hiera_stencil_constant(")])
-def test_maps_narrower_than_a_tile_row_take_a_thread_per_column(name, call, tmp_path):
+def test_narrow_maps_take_a_thread_per_column(name, call, tmp_path):
     """A 3x3 depthwise with its norm and ReLU6 on a 14-wide map, a 7x7 on a 9-wide one and a slices
     stencil 12 wide: the column kernel (its epilogue applied as it stores), which compiles without
     spills; run on the CPU with the kernels emulated by the convolutions they compute (the
@@ -500,7 +509,7 @@ def test_maps_narrower_than_a_tile_row_take_a_thread_per_column(name, call, tmp_
     forward = forward_source(candidate.code)
     assert forward.count(call) == 1 and "'columns'" in forward and "_hiera_pointwise(" not in forward
     (source,) = candidate.cuda_sources
-    assert "narrow-map" in source
+    assert "column stencil" in source
     (kernel,) = kernel_resources(source).kernels
     assert kernel.spill_stores == 0 and kernel.launch_bounds == 256
 

@@ -143,21 +143,21 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     bias = step.inputs[2] if len(step.inputs) > 2 else "None"
     per_channel = config.get("per_channel", [])
     size = config.get("kernel", 3)
-    if takes_columns(config["rank"], config.get("width")):  # a narrow map: a thread per column
+    if takes_columns(config["rank"], size, config.get("width")):  # a 2D window: a thread per column
         kernel = columns_source(name, size, config.get("taps") or square_taps(size), config.get("epilogue"), per_channel)
         launch = "'columns'"
     elif size > 3:  # a wider depthwise convolution
         tile = depthwise_tile(config.get("width"))
         kernel = depthwise_source(name, size, tile, config.get("epilogue"), per_channel)
         launch = repr((tile["bx"], tile["by"], tile["ry"]))
-    else:
-        tile = stencil_tile(config["rank"], config.get("width"))
-        kernel = stencil_source(name, config["taps"], config["rank"], tile, config.get("epilogue"), per_channel)
+    else:  # a 3D one
+        tile = stencil_tile(config.get("width"))
+        kernel = stencil_source(name, config["taps"], tile, config.get("epilogue"), per_channel)
         launch = repr(stencil_launch_tile(tile))
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
         return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
                                f"{config['coefficients']!r}, {config['rank']}, {launch})")
-    entry, rank = ("_hiera_depthwise", "") if size > 3 else ("_hiera_stencil", f"{config['rank']}, ")
+    entry = "_hiera_depthwise" if size > 3 else "_hiera_stencil"
     return kernel.source, (f"{target} = {entry}({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                           f"{bias}, {rank}{launch}{_values(per_channel)})")
+                           f"{bias}, {launch}{_values(per_channel)})")
 

@@ -1,10 +1,15 @@
-"""CUDA source of the narrow-map stencil: a thread per column of each grid, down its rows (depthwise
-or single-channel 2D convolutions with a k x k window, stride 1, same zero padding, and stencils
-spelled with slices). The tiled templates give a block rows of at least 32 threads (4 columns each
-in the wide depthwise one): on MobileNet's 14-wide maps more than half of them idle, and the 3x3
-stencil took 42 us where eager's depthwise kernel took 34 (H100, 2026-12-05). Here consecutive
-threads take consecutive columns across grid boundaries, so no thread idles whatever the width.
-Pure (no torch): text generation only; the host side is `_hiera_columns` in the proposal runtime.
+"""CUDA source of the column kernel: 2D stencils (depthwise or single-channel convolutions with a
+k x k window, stride 1, same zero padding, and stencils spelled with slices), a thread per column of
+each grid sliding its window down the rows. Consecutive threads take consecutive columns across grid
+boundaries, so no thread idles whatever the width, and a warp's loads are contiguous rows.
+
+Measured on an H100 (benchmarks/bench_depthwise_narrow.py and the sweep in
+benchmarks/results/h100-2026-12-06-s24): faster than the tiled templates at every 3x3 grid tried,
+7 to 2048 wide (MobileNetV2's 14x14 with its BN and ReLU6: 14.4 us against 40.0 for the one-row
+tile and 32.7 for torch.compile; a 2048^2 single-channel grid: 12.4 us against 21.4, 90% of the
+bound), and for wider windows on maps up to 56 wide (ConvNeXt's 7x7 on 14x14: 46 us against 100);
+the wide depthwise tile stays ahead on wider maps (5x5 on 128 wide: 30.7 us against 50.1). Pure
+(no torch): text generation only; the host side is `_hiera_columns` in the proposal runtime.
 """
 
 from __future__ import annotations
@@ -12,14 +17,15 @@ from __future__ import annotations
 from hiera_core.spaces.custom_cuda.expr import Expr
 from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, epilogue_function
 
-# The widest map that takes this kernel: at 16 columns the 2D tile's 32-thread row idles half its threads.
-NARROW_WIDTH = 16
+# The widest map a window wider than 3x3 takes this kernel on (56 measured faster, 128 slower).
+WIDE_WINDOW_WIDTH = 64
 COLUMN_THREADS = 256  # threads per block, one column each: the runtime launches this many
 
 
-def takes_columns(rank: int, width: int | None) -> bool:
-    """Whether a 2D stencil on maps `width` wide (as traced; None when dynamic) takes this kernel."""
-    return rank == 2 and width is not None and width <= NARROW_WIDTH
+def takes_columns(rank: int, kernel: int, width: int | None) -> bool:
+    """Whether a `rank`-D stencil with a `kernel`-wide window on maps `width` wide (as traced; None when
+    dynamic) takes this kernel: every 2D 3x3 one, wider windows on maps at most WIDE_WINDOW_WIDTH."""
+    return rank == 2 and (kernel == 3 or (width is not None and width <= WIDE_WINDOW_WIDTH))
 
 
 def square_taps(kernel: int) -> list[tuple[int, int]]:
@@ -45,7 +51,7 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     """
     radius = kernel // 2
     if kernel % 2 == 0 or any(abs(dy) > radius or abs(dx) > radius for dy, dx in taps):
-        raise ValueError(f"the narrow-map stencil takes an odd kernel and taps within its radius: {kernel}, {taps}")
+        raise ValueError(f"the column kernel takes an odd kernel and taps within its radius: {kernel}, {taps}")
     columns = sorted({dx + radius for _, dx in taps})  # window columns any tap reads
     extra_params, channel_values, channel_args = channel_epilogue(len(per_channel), "channel")
     weights = "\n".join(f"    const float k{i} = __ldg(wc + {(dy + radius) * kernel + dx + radius});"
@@ -56,7 +62,7 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     shifts = "\n".join(f"            v[r][{c}] = v[r + 1][{c}];" for c in columns)
     takes = "\n".join(f"        v[K - 1][{c}] = ahead[{c}];" for c in columns)
     sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);" for i, (dy, dx) in enumerate(taps))
-    source = f"""// HIERA narrow-map {kernel}x{kernel} stencil {name}: {len(taps)} taps {taps}, a thread per column
+    source = f"""// HIERA {kernel}x{kernel} column stencil {name}: {len(taps)} taps {taps}, a thread per column
 {epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
 // Offsets inside a grid (an image, channels-last) are 32-bit (the host checks); those are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__(THREADS) {name}(

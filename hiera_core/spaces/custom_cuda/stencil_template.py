@@ -1,6 +1,8 @@
-"""CUDA source of the radius-1 stencil template (depthwise or single-channel 3x3 and 3x3x3
-convolutions, and stencils spelled with slices of a zero-padded grid) and its measured tiles. Pure
-(no torch): text generation only; the host side is in the proposal runtime.
+"""CUDA source of the radius-1 3D stencil template (depthwise or single-channel 3x3x3 convolutions,
+and 3D stencils spelled with slices of a zero-padded grid) and its measured tile, and of 2D stencils
+fused in time. A single 2D stencil takes the column kernel (columns_template), which ran every
+measured 2D grid faster than this template's one-row tile did. Pure (no torch): text generation
+only; the host side is in the proposal runtime.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, 
 # Tiles measured on an H200 (benchmarks/bench_nvrtc.py --sweep-stencil). 3D, 256^3: 44.6 us, 70% of
 # the bound, against 50.2 us for the previous 64x16 scalar tile (benchmarks/results/h200-2026-11-29-s6).
 STENCIL_TILE_3D = {"bx": 64, "by": 4, "ry": 1, "zc": 16, "vx": 4, "mb": 4, "halo_ahead": 1, "stcs": 1}
-STENCIL_TILE_2D = {"bx": 128, "by": 1, "ry": 1, "zc": 32}
 
 
 def nonzero_taps(coefficients: tuple[float, ...], rank: int) -> list[tuple[int, ...]]:
@@ -23,11 +24,10 @@ def nonzero_taps(coefficients: tuple[float, ...], rank: int) -> list[tuple[int, 
     return [offset for offset, coefficient in zip(offsets, coefficients) if coefficient != 0.0]
 
 
-def stencil_tile(rank: int, width: int | None) -> dict:
+def stencil_tile(width: int | None) -> dict:
     """The measured tile, its rows halved while the grid fits in half of them: threads past the
-    edge would only idle, e.g. 72 of the 2D tile's 128 on a 56-wide feature map. Powers of two
-    only (a 96-thread block made ptxas spill), at least a warp."""
-    tile = dict(STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D)
+    edge would only idle. Powers of two only (a 96-thread block made ptxas spill), at least a warp."""
+    tile = dict(STENCIL_TILE_3D)
     while width and tile["bx"] > 32 and width <= tile["bx"] * tile.get("vx", 1) // 2:
         tile["bx"] //= 2
     return tile
@@ -39,17 +39,16 @@ def stencil_launch_tile(tile: dict) -> tuple[int, int, int, int, int]:
     return tile["bx"], tile["by"], tile["by"] * tile["ry"], tile["zc"], tile.get("vx", 1)
 
 
-def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict | None = None,
+def stencil_source(name: str, taps: list[tuple[int, int, int]], tile: dict | None = None,
                    epilogue: Expr | None = None, channel_leaves: list[Expr] | tuple = ()) -> KernelSource:
-    """A radius-1 stencil (zero padding, per-channel coefficients read from the weight at run time).
+    """A radius-1 3D stencil (zero padding, per-channel coefficients read from the weight at run time).
 
     The block owns a (BX*VX) x (BY*RY) tile of (H, W) and marches along D, the slowest axis, over ZC
     planes: each thread keeps its VX columns' values at z-1, z, z+1 (and z+2, z+3, prefetched) in
     registers, so neighbours along D cost no extra reads; in-plane neighbours come from the
     plane's tile in shared memory (plus a one-point halo), double-buffered so that one barrier per
     plane suffices. Taps off the centre column in the z+-1 planes need those planes in shared
-    memory too: a ring of 4 tiles. A 2D stencil runs the same kernel with its H as the marching
-    axis and a one-row tile.
+    memory too: a ring of 4 tiles.
 
     Options of the tile (bench_nvrtc.py --sweep-stencil measures them): vx, columns per thread,
     read and written as float4 where rows are 16-byte aligned (4) or one float each (1); stcs,
@@ -63,12 +62,11 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
     norm's per-channel tensors), passed after `chunks` as e0, e1..., one value read per volume.
     Without one the source is the plain stencil's.
     """
-    tile = dict(tile or (STENCIL_TILE_3D if rank == 3 else STENCIL_TILE_2D))
+    tile = dict(tile or STENCIL_TILE_3D)
     vx = tile.get("vx", 1)
     if vx not in (1, 4):
         raise ValueError(f"stencil columns per thread must be 1 or 4, not {vx}")
-    per_channel = 3 ** rank
-    taps3 = [tuple(t) if rank == 3 else (t[0], 0, t[1]) for t in taps]  # 2D (dy, dx) -> (dz, 0, dx)
+    taps3 = [tuple(t) for t in taps]
     ring = any(dz != 0 and (dy, dx) != (0, 0) for dz, dy, dx in taps3)
     slots = 4 if ring else 2  # double-buffered: the next plane is written while this one is read
 
@@ -149,7 +147,7 @@ def stencil_source(name: str, taps: list[tuple[int, ...]], rank: int, tile: dict
         applied = f"""
                 #pragma unroll
                 for (int i = 0; i < VX; ++i) result[i] = hi_epilogue(result[i]{arguments});"""
-    source = f"""// HIERA {rank}D stencil {name}: {len(taps)} taps {taps}
+    source = f"""// HIERA 3D stencil {name}: {len(taps)} taps {taps}
 {helpers}constexpr int BX = {tile['bx']}, BY = {tile['by']}, RY = {tile['ry']}, ZC = {tile['zc']}, VX = {vx};
 // Tile rows in shared memory: the TX interior points from column OX (16-byte aligned for float4
 // columns), the halo at OX - 1 and OX + TX.
@@ -196,7 +194,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
         const int last = min(z1, D - 1);  // the chunk reads planes z0-1 .. z1 and no further
         const float* src = x + volume * D * plane;
         float* dst = out + volume * D * plane;
-        const float* wc = w + volume % channels * {per_channel};
+        const float* wc = w + volume % channels * 27;
         const float b = bias ? bias[volume % channels] : 0.0f;{channel_values}
         {coefficients}
         auto column_at = [&](int z, int r, float* v) {{
