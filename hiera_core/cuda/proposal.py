@@ -20,8 +20,9 @@ EXTENSION_RUNTIME_FILE = Path(__file__).with_name("extension_runtime.py")
 _RUNTIME_FILES = (NVRTC_RUNTIME_FILE, LEAVES_RUNTIME_FILE, CONVOLUTIONS_RUNTIME_FILE, EXTENSION_RUNTIME_FILE)
 
 
-def runtime_source(entry_points: list[str] | set[str]) -> str:
-    """Imports, caches and the helpers `entry_points` (e.g. `_hiera_pointwise`) need, as source."""
+def runtime_source(entry_points: list[str] | set[str], present: set[str] = frozenset()) -> str:
+    """Imports, caches and the helpers `entry_points` (e.g. `_hiera_pointwise`) need, as source; less
+    the helpers in `present` (and what only they need), which the code it joins defines already."""
     functions: dict[str, tuple[str, ast.FunctionDef]] = {}
     modules: list[tuple[str, ast.Module]] = []
     for path in _RUNTIME_FILES:
@@ -40,7 +41,7 @@ def runtime_source(entry_points: list[str] | set[str]) -> str:
     pending = list(entry_points)
     while pending:
         name = pending.pop()
-        if name in needed:
+        if name in needed or name in present:
             continue
         needed.add(name)
         pending += [n.id for n in ast.walk(functions[name][1]) if isinstance(n, ast.Name) and n.id in functions]

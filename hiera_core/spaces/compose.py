@@ -13,15 +13,26 @@ from __future__ import annotations
 
 import ast
 
+from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.codegen import model_new
-from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, NHWC_FORWARD, TF32_FLAGS, forward_with_flags
+from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
 from hiera_core.spaces.strategy import Candidate
 from hiera_core.spec.model import Spec
 
-# cuDNN's NHWC convolutions feed the custom kernels channels-last maps, which their pointwise kernels
-# read in place and return in that layout (proposal_leaves._hiera_storage_order).
+# cuDNN's NHWC convolutions feed the custom kernels channels-last maps, which their pointwise and column
+# kernels read in place and return in that layout (proposal_leaves._hiera_storage_order).
 NHWC_WHAT = ("its 2D convolutions run by cuDNN in NHWC layout with the algorithm autotuned (weights converted "
-             "once), the maps between them kept channels-last, the output returned contiguous")
+             "once), the maps between them kept channels-last, its 4D inputs and outputs converted by a "
+             "transposing kernel")
+# The inputs' and outputs' layouts changed by the runtime's transpose (`_hiera_relayout`), not PyTorch's
+# strided copy: 10-11 us against inductor's 2 us on MobileNetV2's 32x96x14x14 input (H100, 2026-12-06),
+# most of what the composition lost to inductor there.
+RELAYOUT_FORWARD = {"prologue": "inputs = [_hiera_relayout(x, True) if isinstance(x, torch.Tensor) and x.dim() == 4 "
+                                "else x for x in inputs]",
+                    "epilogue": "if isinstance(out, torch.Tensor):\n    return _hiera_relayout(out, False) if out.dim() == 4 "
+                                "else out.contiguous()\n"
+                                "return type(out)(_hiera_relayout(o, False) if o.dim() == 4 else o.contiguous() "
+                                "for o in out)"}
 
 
 def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
@@ -39,9 +50,11 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
                                  "its convolutions run by cuDNN with the algorithm autotuned for these static "
                                  "shapes (torch.backends.cudnn.benchmark, inside forward only)"))
     if "torch.nn.functional.conv2d(" in forward and not spec.dynamic_dims:
+        defined = {node.name for node in ast.parse(candidate.code).body if isinstance(node, ast.FunctionDef)}
         variants.append(_wrapped(candidate, f"{candidate.name}+cudnn_nhwc", "cudnn_nhwc", NHWC_WHAT,
                                  init="self.to(memory_format=torch.channels_last)",
-                                 forward=forward_with_flags("_HieraKernels", CUDNN_AUTOTUNE_FLAGS, **NHWC_FORWARD)))
+                                 forward=forward_with_flags("_HieraKernels", CUDNN_AUTOTUNE_FLAGS, **RELAYOUT_FORWARD),
+                                 prelude=runtime_source({"_hiera_relayout"}, present=defined)))
     if spec.precision == "tf32" and (calls_conv or calls_gemm):
         variants.append(_flagged(candidate, "tf32", TF32_FLAGS, "its GEMMs and convolutions on TF32 tensor cores "
                                                           "(allowed by the contract's precision policy)"))

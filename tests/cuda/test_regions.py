@@ -145,6 +145,10 @@ def test_a_custom_candidate_with_2d_convolutions_gets_them_in_nhwc_with_its_maps
     _, kernels = candidate_for(ctx)
     nhwc = {v.name: v for v in library_variants(kernels, ctx.spec)}[f"{kernels.name}+cudnn_nhwc"]
     assert nhwc.space == "custom_cuda" and static_problems(nhwc.code, "custom_cuda", "Model") == []
+    # Its inputs and output change layout by the runtime's transposing kernel, added beside the
+    # runtime the kernels carry (not a second copy of it).
+    assert nhwc.code.count("def _hiera_relayout(") == 1 and nhwc.code.count("def _hiera_launch(") == 1
+    assert "_hiera_relayout(x, True)" in nhwc.code and "_hiera_relayout(out, False)" in nhwc.code
     namespace = build_proposal(task, nhwc.code)
     seen = {}
 

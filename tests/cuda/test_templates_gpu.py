@@ -204,6 +204,22 @@ def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
         torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("shape", [(32, 96, 14, 14), (3, 5, 7, 9), (2, 33, 1, 70), (1, 1, 4, 4), (4, 40, 1, 1),
+                                   (2, 3, 200, 300)])
+def test_the_layout_kernel_matches_pytorchs_conversion_both_ways(shape):
+    """NCHW to channels-last and back by the runtime's batched transpose: the same values and strides
+    as PyTorch's conversion, on odd and tile-sized shapes (a layout one of them already is: PyTorch's)."""
+    from hiera_core.cuda.proposal_convolutions import _hiera_relayout
+
+    x = torch.randn(shape, device="cuda")
+    last = _hiera_relayout(x, True)
+    assert last.stride() == x.contiguous(memory_format=torch.channels_last).stride()
+    torch.testing.assert_close(last, x, rtol=0, atol=0)
+    back = _hiera_relayout(last, False)
+    assert back.is_contiguous()
+    torch.testing.assert_close(back, x, rtol=0, atol=0)
+
+
 def test_column_reductions_on_float4_columns_and_off_them(tmp_path):
     """amax and mean over the middle dim: inner a multiple of 4 takes the float4 column kernel
     (chunked over R, one chunk, 1024-wide rows); other widths the scalar one."""
