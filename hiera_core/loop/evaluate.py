@@ -29,8 +29,9 @@ GRAPH_GAIN_SHARE = 0.9
 # A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
 # GPU work is within this factor of it (host_bound_refinements).
 GRAPH_RIVAL_SHARE = 1.25
-# host_bound_refinements: the host-bound candidate, at most one rival, and the custom kernels with compiled glue
-MOST_REFINEMENTS = 3
+# host_bound_refinements: the host-bound candidate, at most one rival (and it in NHWC), and the custom
+# kernels with compiled glue
+MOST_REFINEMENTS = 4
 NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own start may take (ncu gets the rest)
 
 
@@ -42,11 +43,12 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     also the host-bound CUDA-library or custom-CUDA candidate with the least GPU time, if within
     GRAPH_RIVAL_SHARE of it: once both replay a graph only their GPU work differs, and a region
     plan's kernels deserve the same capture the compiled module gets. When that one is a torch.compile
-    candidate, also the verified custom-CUDA candidate with the least GPU work, the PyTorch ops
-    between its kernels compiled by inductor (compose.compiled_glue), graphed: inductor's kernels took
-    less GPU time, and what it does better may be the glue. [] when no candidate is host-bound or all
+    candidate, also a custom-CUDA rival with its 2D convolutions in cuDNN's NHWC layout
+    (compose.nhwc_variant), graphed, and the verified custom-CUDA candidate with the least GPU work,
+    the PyTorch ops between its kernels compiled by inductor (compose.compiled_glue), graphed:
+    inductor's kernels took less GPU time, and what it does better may be the layout or the glue. [] when no candidate is host-bound or all
     already replay a graph. Static shapes only, as the cuda_graph strategy."""
-    from hiera_core.spaces.compose import compiled_glue
+    from hiera_core.spaces.compose import compiled_glue, nhwc_variant
     from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
     from hiera_core.spaces.strategy import Candidate
 
@@ -78,6 +80,16 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     inductor = chosen[0]
     if not inductor.strategy.startswith("compile_"):
         return refinements
+    # The custom rival with its convolutions NHWC too: inductor lays a conv net's maps out channels-last
+    # (MobileNetV2 on the H100: its 1x1 convolutions 10.9 and 9.5 us, the custom candidate's NCHW 15.5
+    # and 12.4), which the custom kernels read in place.
+    for rival in chosen[1:]:
+        nhwc = nhwc_variant(source(rival), spec)
+        if nhwc is not None and all(c["name"] != nhwc.name for c in candidates):
+            why = (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
+                   f"{rival.name}'s {rival.timing['gpu_median_ms']:.4g} ms: its convolutions in cuDNN's NHWC layout, "
+                   f"as inductor lays them out, replayed as a CUDA graph")
+            refinements.append(graphed(nhwc, why).to_dict())
     # The custom candidate with the least GPU work that has glue to compile (a library-flag variant,
     # a wrapper with no entry points of its own, has none: the next one may).
     for kernels in sorted((o for o in verified if o.space == "custom_cuda" and not replays_a_graph(o.strategy)),

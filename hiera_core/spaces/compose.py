@@ -49,16 +49,25 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
         variants.append(_flagged(candidate, "cudnn_autotune", CUDNN_AUTOTUNE_FLAGS,
                                  "its convolutions run by cuDNN with the algorithm autotuned for these static "
                                  "shapes (torch.backends.cudnn.benchmark, inside forward only)"))
-    if "torch.nn.functional.conv2d(" in forward and not spec.dynamic_dims:
-        defined = {node.name for node in ast.parse(candidate.code).body if isinstance(node, ast.FunctionDef)}
-        variants.append(_wrapped(candidate, f"{candidate.name}+cudnn_nhwc", "cudnn_nhwc", NHWC_WHAT,
-                                 init="self.to(memory_format=torch.channels_last)",
-                                 forward=forward_with_flags("_HieraKernels", CUDNN_AUTOTUNE_FLAGS, **RELAYOUT_FORWARD),
-                                 prelude=runtime_source({"_hiera_relayout"}, present=defined)))
+    if (nhwc := nhwc_variant(candidate, spec)) is not None:
+        variants.append(nhwc)
     if spec.precision == "tf32" and (calls_conv or calls_gemm):
         variants.append(_flagged(candidate, "tf32", TF32_FLAGS, "its GEMMs and convolutions on TF32 tensor cores "
                                                           "(allowed by the contract's precision policy)"))
     return variants
+
+
+def nhwc_variant(candidate: Candidate, spec: Spec) -> Candidate | None:
+    """`candidate` (custom CUDA) with its 2D convolutions in cuDNN's NHWC layout (NHWC_WHAT); None
+    when it calls none, or the shapes are dynamic (the algorithm search needs static ones)."""
+    forward = candidate.code.split("class ModelNew", 1)[-1]
+    if candidate.space != "custom_cuda" or spec.dynamic_dims or "torch.nn.functional.conv2d(" not in forward:
+        return None
+    defined = {node.name for node in ast.parse(candidate.code).body if isinstance(node, ast.FunctionDef)}
+    return _wrapped(candidate, f"{candidate.name}+cudnn_nhwc", "cudnn_nhwc", NHWC_WHAT,
+                    init="self.to(memory_format=torch.channels_last)",
+                    forward=forward_with_flags("_HieraKernels", CUDNN_AUTOTUNE_FLAGS, **RELAYOUT_FORWARD),
+                    prelude=runtime_source({"_hiera_relayout"}, present=defined))
 
 
 # Calls in a custom-CUDA forward that compiling it cannot improve: the library's GEMMs and convolutions

@@ -66,6 +66,27 @@ def test_a_library_or_custom_candidate_far_behind_in_gpu_work_is_not_graphed_bes
     assert names == ["pytorch.compile_default.graphed"]
 
 
+def test_a_custom_rival_with_2d_convolutions_is_also_tried_with_them_nhwc():
+    """Beside a compiled module (inductor lays a conv net's maps out channels-last), the custom rival
+    that calls 2D convolutions is graphed as it is and with them in cuDNN's NHWC layout."""
+    conv = KERNEL_CODE.replace("        return _hiera_pointwise(_HIERA_SRC_0, \"hiera_pointwise0\", (x,)",
+                               "        y = torch.nn.functional.conv2d(x, self.conv.weight, None, 1, 1)\n"
+                               "        return _hiera_pointwise(_HIERA_SRC_0, \"hiera_pointwise0\", (y,)")
+    candidates = [dict(candidate("custom_cuda.stencil"), code=conv), candidate("pytorch.compile_default", "pytorch")]
+    outcomes = [outcome("custom_cuda.stencil", 0.0736, 0.318), outcome("pytorch.compile_default", 0.063, 0.29, "pytorch")]
+    refinements = host_bound_refinements(static_spec(), candidates, outcomes)
+    assert [r["name"] for r in refinements] == ["pytorch.compile_default.graphed", "custom_cuda.stencil.graphed",
+                                                "custom_cuda.stencil+cudnn_nhwc.graphed"]
+    nhwc = refinements[-1]
+    assert nhwc["space"] == "custom_cuda" and "NHWC layout, as inductor lays them out" in nhwc["reason"]
+    assert "_hiera_relayout(x, True)" in nhwc["code"] and static_verification(nhwc["code"], "custom_cuda", "Model", 1).passed
+    # Beside a graphed eager module (not inductor's) it is not tried.
+    outcomes[1] = outcome("pytorch.cuda_graph", 0.063, 0.29, "pytorch")
+    candidates[1] = candidate("pytorch.cuda_graph", "pytorch")
+    assert "custom_cuda.stencil+cudnn_nhwc.graphed" not in [r["name"] for r in host_bound_refinements(
+        static_spec(), candidates, outcomes)]
+
+
 def test_the_graphed_candidate_keeps_its_space_checks_and_replays_its_own_forward():
     candidates = [candidate("custom_cuda.pointwise_chain")]
     [refinement] = host_bound_refinements(static_spec(), candidates, [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)])
