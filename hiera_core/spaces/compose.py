@@ -29,8 +29,8 @@ NHWC_WHAT = ("its 2D convolutions run by cuDNN in NHWC layout with the algorithm
 # most of what the composition lost to inductor there.
 RELAYOUT_FORWARD = {"prologue": "inputs = [_hiera_relayout(x, True) if isinstance(x, torch.Tensor) and x.dim() == 4 "
                                 "else x for x in inputs]",
-                    "epilogue": "if isinstance(out, torch.Tensor):\n    return _hiera_relayout(out, False) if out.dim() == 4 "
-                                "else out.contiguous()\n"
+                    "epilogue": "if isinstance(out, torch.Tensor):\n"
+                                "    return _hiera_relayout(out, False) if out.dim() == 4 else out.contiguous()\n"
                                 "return type(out)(_hiera_relayout(o, False) if o.dim() == 4 else o.contiguous() "
                                 "for o in out)"}
 

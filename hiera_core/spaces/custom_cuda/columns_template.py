@@ -43,9 +43,10 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     Thread t takes column t % W of grid t / W, over a run of `rows` rows the host chooses (fewer
     when the grids' columns alone do not fill the GPU); on channels-last maps (`channels_last`, the
     layout cuDNN's NHWC convolutions leave) channel t % C of column t / C % W of image t / (C W),
-    so a warp's loads stay contiguous either way and the maps are read and written in place. It keeps a k x k window of its
-    neighbourhood in registers and slides it down one row per output: k loads a row (neighbouring
-    threads read the same lines, from L1), the next row's issued before this row's sum. `epilogue`
+    so a warp's loads stay contiguous either way and the maps are read and written in place. It
+    keeps a k x k window of its neighbourhood in registers and slides it down one row per output:
+    k loads a row (neighbouring threads read the same lines, from L1), the next row's issued before
+    this row's sum. `epilogue`
     (a leaf TEMPLATE_OUTPUT: an activation, a batch norm reading `per_channel` tensors passed after
     the output as e0, e1..., one value read per grid) is applied as each output is stored.
     """
@@ -61,7 +62,8 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
                       for c in columns)
     shifts = "\n".join(f"            v[r][{c}] = v[r + 1][{c}];" for c in columns)
     takes = "\n".join(f"        v[K - 1][{c}] = ahead[{c}];" for c in columns)
-    sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);" for i, (dy, dx) in enumerate(taps))
+    sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);"
+                     for i, (dy, dx) in enumerate(taps))
     source = f"""// HIERA {kernel}x{kernel} column stencil {name}: {len(taps)} taps {taps}, a thread per column
 {epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
 // Offsets inside a grid (an image, channels-last) are 32-bit (the host checks); those are addressed in 64 bits.
