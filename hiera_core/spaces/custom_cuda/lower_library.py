@@ -70,12 +70,16 @@ def _linear_bias(lw: Lowerer, op: Op, args: dict) -> dict:
             return {}
         path = attr_expr(op.target)
         x = lw.render(op.args[0], materialize=True)
-        return {"bias": f"{path}.bias", "without_bias": f"torch.nn.functional.linear({x}, {path}.weight)"}
+        return {"bias": f"{path}.bias", "without_bias": _linear(x, f"{path}.weight")}
     bias = lw.value(args["bias"]) if isinstance(args.get("bias"), Ref) else None
     if not (isinstance(bias, Expr) and bias.op == "leaf" and len(bias.shape) == 1):
         return {}
     x, weight = (lw.render(args[name], materialize=True) for name in ("input", "weight"))
-    return {"bias": bias.params[0], "without_bias": f"torch.nn.functional.linear({x}, {weight})"}
+    return {"bias": bias.params[0], "without_bias": _linear(x, weight)}
+
+
+def _linear(x: str, weight: str, bias: str | None = None) -> str:
+    return f"torch.nn.functional.linear({x}, {weight}{f', {bias}' if bias else ''})"
 
 
 def unfuse_linear_bias(steps: list[Step], returns: str) -> None:
@@ -117,7 +121,7 @@ def _module_call(lw: Lowerer, op: Op) -> str:
     module = lw.resolver.module(op.target)
     path = attr_expr(op.target)
     if fn == "linear":
-        return f"torch.nn.functional.linear({source}, {path}.weight, {path}.bias)"
+        return _linear(source, f"{path}.weight", f"{path}.bias")
     if fn in ("conv1d", "conv2d", "conv3d"):
         if module is not None and module.padding_mode != "zeros":
             raise Unsupported(f"{op.name}: convolution with padding_mode={module.padding_mode!r}")
