@@ -2,10 +2,9 @@
 
 The helpers live as ordinary functions in `proposal_runtime` with `proposal_leaves` and
 `proposal_convolutions` (NVRTC kernels: torch, cuda.core) and `extension_runtime` (load_inline
-extensions: torch only); this module copies the needed
-functions (and, transitively, the helpers they call) out of those files, with the module-level
-imports and caches they use and nothing else, so an extension-only proposal does not import
-cuda.core.
+extensions: torch only); this module copies the needed functions (and, transitively, the helpers
+they call) out of those files, with the module-level imports and caches they use and nothing else,
+so an extension-only proposal does not import cuda.core.
 """
 
 from __future__ import annotations

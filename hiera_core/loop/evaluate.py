@@ -47,7 +47,8 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     (compose.nhwc_variant), graphed, and the verified custom-CUDA candidate with the least GPU work,
     the PyTorch ops between its kernels compiled by inductor (compose.compiled_glue), graphed:
     inductor's kernels took less GPU time, and what it does better may be the layout or the glue. []
-    when no candidate is host-bound or all already replay a graph. Static shapes only, as the cuda_graph strategy."""
+    when no candidate is host-bound or all already replay a graph. Static shapes only, as the
+    cuda_graph strategy."""
     from hiera_core.spaces.compose import compiled_glue, nhwc_variant
     from hiera_core.spaces.pytorch_ops import graphed, replays_a_graph
     from hiera_core.spaces.strategy import Candidate

@@ -58,10 +58,12 @@ def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:
 
 
 def nhwc_variant(candidate: Candidate, spec: Spec) -> Candidate | None:
-    """`candidate` (custom CUDA) with its 2D convolutions in cuDNN's NHWC layout (NHWC_WHAT); None
-    when it calls none, or the shapes are dynamic (the algorithm search needs static ones)."""
+    """`candidate` (custom CUDA, as generated) with its 2D convolutions in cuDNN's NHWC layout
+    (NHWC_WHAT); None when it calls none, is a composition already, or the shapes are dynamic (the
+    algorithm search needs static ones)."""
     forward = candidate.code.split("class ModelNew", 1)[-1]
-    if candidate.space != "custom_cuda" or spec.dynamic_dims or "torch.nn.functional.conv2d(" not in forward:
+    if (candidate.space != "custom_cuda" or "+" in candidate.strategy or spec.dynamic_dims
+            or "torch.nn.functional.conv2d(" not in forward):
         return None
     defined = {node.name for node in ast.parse(candidate.code).body if isinstance(node, ast.FunctionDef)}
     return _wrapped(candidate, f"{candidate.name}+cudnn_nhwc", "cudnn_nhwc", NHWC_WHAT,

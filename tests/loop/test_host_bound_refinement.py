@@ -80,6 +80,12 @@ def test_a_custom_rival_with_2d_convolutions_is_also_tried_with_them_nhwc():
     nhwc = refinements[-1]
     assert nhwc["space"] == "custom_cuda" and "NHWC layout, as inductor lays them out" in nhwc["reason"]
     assert "_hiera_relayout(x, True)" in nhwc["code"] and static_verification(nhwc["code"], "custom_cuda", "Model", 1).passed
+    # A rival that is a composition already is not wrapped again.
+    composed = dict(candidates[0], name="custom_cuda.stencil+cudnn_autotune", strategy="stencil+cudnn_autotune")
+    names = [r["name"] for r in host_bound_refinements(static_spec(), [composed, candidates[1]],
+                                                       [outcome("custom_cuda.stencil+cudnn_autotune", 0.0736, 0.318),
+                                                        outcomes[1]])]
+    assert names == ["pytorch.compile_default.graphed", "custom_cuda.stencil+cudnn_autotune.graphed"]
     # Beside a graphed eager module (not inductor's) it is not tried.
     outcomes[1] = outcome("pytorch.cuda_graph", 0.063, 0.29, "pytorch")
     candidates[1] = candidate("pytorch.cuda_graph", "pytorch")
