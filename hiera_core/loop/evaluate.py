@@ -81,15 +81,19 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     inductor = chosen[0]
     if not inductor.strategy.startswith("compile_"):
         return refinements
+
+    def behind(custom: CandidateOutcome) -> str:
+        return (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
+                f"{custom.name}'s {custom.timing['gpu_median_ms']:.4g} ms")
+
     # The custom rival with its convolutions NHWC too: inductor lays a conv net's maps out channels-last
     # (MobileNetV2 on the H100: its 1x1 convolutions 10.9 and 9.5 us, the custom candidate's NCHW 15.5
     # and 12.4), which the custom kernels read in place.
     for rival in chosen[1:]:
         nhwc = nhwc_variant(source(rival), spec)
         if nhwc is not None and all(c["name"] != nhwc.name for c in candidates):
-            why = (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
-                   f"{rival.name}'s {rival.timing['gpu_median_ms']:.4g} ms: its convolutions in cuDNN's NHWC layout, "
-                   f"as inductor lays them out, replayed as a CUDA graph")
+            why = (f"{behind(rival)}: its convolutions in cuDNN's NHWC layout, as inductor lays them out, "
+                   "replayed as a CUDA graph")
             refinements.append(graphed(nhwc, why).to_dict())
     # The custom candidate with the least GPU work that has glue to compile (a library-flag variant,
     # a wrapper with no entry points of its own, has none: the next one may).
@@ -98,9 +102,8 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
         composed = compiled_glue(source(kernels), dynamic=False)
         if composed is None:
             continue
-        why = (f"inductor's kernels ({inductor.name}) took {inductor.timing['gpu_median_ms']:.4g} ms of GPU work, "
-               f"{kernels.name}'s {kernels.timing['gpu_median_ms']:.4g} ms: its kernels with the PyTorch ops "
-               f"between them compiled by inductor, replayed as a CUDA graph")
+        why = (f"{behind(kernels)}: its kernels with the PyTorch ops between them compiled by inductor, "
+               "replayed as a CUDA graph")
         refinements.append(graphed(composed, why).to_dict())
         break
     return refinements

@@ -15,7 +15,7 @@ import ast
 
 from hiera_core.cuda.proposal import runtime_source
 from hiera_core.spaces.codegen import model_new
-from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags
+from hiera_core.spaces.cuda_libs import CUDNN_AUTOTUNE_FLAGS, TF32_FLAGS, forward_with_flags, nhwc_forward
 from hiera_core.spaces.strategy import Candidate
 from hiera_core.spec.model import Spec
 
@@ -24,15 +24,10 @@ from hiera_core.spec.model import Spec
 NHWC_WHAT = ("its 2D convolutions run by cuDNN in NHWC layout with the algorithm autotuned (weights converted "
              "once), the maps between them kept channels-last, its 4D inputs and outputs converted by a "
              "transposing kernel")
-# The inputs' and outputs' layouts changed by the runtime's transpose (`_hiera_relayout`), not PyTorch's
-# strided copy: 10-11 us against inductor's 2 us on MobileNetV2's 32x96x14x14 input (H100, 2026-12-06),
-# most of what the composition lost to inductor there.
-RELAYOUT_FORWARD = {"prologue": "inputs = [_hiera_relayout(x, True) if isinstance(x, torch.Tensor) and x.dim() == 4 "
-                                "else x for x in inputs]",
-                    "epilogue": "if isinstance(out, torch.Tensor):\n"
-                                "    return _hiera_relayout(out, False) if out.dim() == 4 else out.contiguous()\n"
-                                "return type(out)(_hiera_relayout(o, False) if o.dim() == 4 else o.contiguous() "
-                                "for o in out)"}
+# The inputs' and outputs' layouts changed by the runtime's transpose (`_hiera_relayout`, which leaves
+# anything but a 4D map to PyTorch), not PyTorch's strided copy: 10-11 us against inductor's 2 us on
+# MobileNetV2's 32x96x14x14 input (H100, 2026-12-06), most of what the composition lost to inductor there.
+RELAYOUT_FORWARD = nhwc_forward("_hiera_relayout({}, True)", "_hiera_relayout({}, False)")
 
 
 def library_variants(candidate: Candidate, spec: Spec) -> list[Candidate]:

@@ -48,15 +48,19 @@ def applies_cudnn_nhwc(spec: Spec) -> str | None:
     return "cuDNN's NHWC kernels with algorithm autotuning: the layout tensor cores prefer for 2D convolutions"
 
 
-# A forward's 4D inputs channels-last, its outputs contiguous like the reference's (forward_with_flags).
-NHWC_FORWARD = {"prologue": "inputs = [x.contiguous(memory_format=torch.channels_last)\n"
-                            "          if isinstance(x, torch.Tensor) and x.dim() == 4 else x for x in inputs]",
-                "epilogue": "if isinstance(out, torch.Tensor):\n    return out.contiguous()\n"
-                            "return type(out)(o.contiguous() for o in out)"}
+def nhwc_forward(to_channels_last: str = "{}.contiguous(memory_format=torch.channels_last)",
+                 to_contiguous: str = "{}.contiguous()") -> dict[str, str]:
+    """forward_with_flags' prologue and epilogue for NHWC convolutions: the 4D inputs channels-last,
+    the outputs contiguous like the reference's, each converted by the expression given ({}: the
+    tensor)."""
+    return {"prologue": f"inputs = [{to_channels_last.format('x')}\n"
+                        "          if isinstance(x, torch.Tensor) and x.dim() == 4 else x for x in inputs]",
+            "epilogue": f"if isinstance(out, torch.Tensor):\n    return {to_contiguous.format('out')}\n"
+                        f"return type(out)({to_contiguous.format('o')} for o in out)"}
 
 
 def generate_cudnn_nhwc(ctx: ImplementContext) -> Candidate:
-    forward = forward_with_flags(ctx.reference_class, CUDNN_AUTOTUNE_FLAGS, **NHWC_FORWARD)
+    forward = forward_with_flags(ctx.reference_class, CUDNN_AUTOTUNE_FLAGS, **nhwc_forward())
     code = model_new(ctx.reference_class, "cuDNN in NHWC layout with algorithm autotuning; weights converted "
                      "once, the output returned contiguous like the reference's.",
                      init="self.to(memory_format=torch.channels_last)", forward=forward)

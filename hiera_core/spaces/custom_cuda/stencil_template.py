@@ -66,8 +66,8 @@ def stencil_source(name: str, taps: list[tuple[int, int, int]], tile: dict | Non
     vx = tile.get("vx", 1)
     if vx not in (1, 4):
         raise ValueError(f"stencil columns per thread must be 1 or 4, not {vx}")
-    taps3 = [tuple(t) for t in taps]
-    ring = any(dz != 0 and (dy, dx) != (0, 0) for dz, dy, dx in taps3)
+    taps = [tuple(t) for t in taps]
+    ring = any(dz != 0 and (dy, dx) != (0, 0) for dz, dy, dx in taps)
     slots = 4 if ring else 2  # double-buffered: the next plane is written while this one is read
 
     def weight_index(tap: tuple[int, ...]) -> int:
@@ -81,7 +81,7 @@ def stencil_source(name: str, taps: list[tuple[int, int, int]], tile: dict | Non
     slot = {-1: "sm", 0: "sc", 1: "sp"}
     if vx == 1:
         terms = []
-        for n, (dz, dy, dx) in enumerate(taps3):
+        for n, (dz, dy, dx) in enumerate(taps):
             value = (f"{centre[dz]}[r][0]" if (dy, dx) == (0, 0)
                      else f"tile[{slot[dz]}][sy + {dy}][sx + {dx}]")
             terms.append(f"acc = fmaf(k{n}, {value}, acc);")
@@ -93,9 +93,9 @@ def stencil_source(name: str, taps: list[tuple[int, int, int]], tile: dict | Non
         # Each in-plane row a tap needs, as the 6 points around this thread's 4 columns: the middle 4
         # one aligned float4 from shared memory (or the registers, in the centre row), the edges scalars.
         lines = ["const int sy = ty + r * BY + 1;"]
-        for dz, dy in sorted({(dz, dy) for dz, dy, dx in taps3 if (dy, dx) != (0, 0)}):
+        for dz, dy in sorted({(dz, dy) for dz, dy, dx in taps if (dy, dx) != (0, 0)}):
             row = f"v{dz + 1}{dy + 1}"
-            offsets = {dx for a, b, dx in taps3 if (a, b) == (dz, dy)}
+            offsets = {dx for a, b, dx in taps if (a, b) == (dz, dy)}
             lines.append(f"float {row}[6];")
             lines.append(f"const float* {row}_at = &tile[{slot[dz]}][sy + {dy}][OX + tx * 4];")
             if dy == 0:
@@ -109,7 +109,7 @@ def stencil_source(name: str, taps: list[tuple[int, int, int]], tile: dict | Non
                 lines.append(f"{row}[5] = {row}_at[4];")
         for i in range(4):
             lines.append(f"result[{i}] = b;")
-            for n, (dz, dy, dx) in enumerate(taps3):
+            for n, (dz, dy, dx) in enumerate(taps):
                 value = f"{centre[dz]}[r][{i}]" if (dy, dx) == (0, 0) else f"v{dz + 1}{dy + 1}[{i + dx + 1}]"
                 lines.append(f"result[{i}] = fmaf(k{n}, {value}, result[{i}]);")
         compute = (chr(10) + " " * 16).join(lines)
