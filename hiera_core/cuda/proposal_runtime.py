@@ -304,10 +304,20 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
     return out
 
 
-def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_mode):
-    """Run a generated pooling kernel over the last `rank` dims of `x`."""
-    _hiera_check(x)
-    x = x.contiguous()
+def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_mode, per_channel=()):
+    """Run a generated pooling kernel over the last `rank` dims of `x`; `per_channel`: the tensors its
+    prologue reads, one value per channel (dim -rank-1). A channels-last 4D map (cuDNN's NHWC output)
+    is read in place and the result written channels-last; anything else is read contiguous."""
+    _hiera_check(x, *per_channel)
+    channels = x.shape[-rank - 1] if x.dim() > rank else 1
+    values = [t.reshape(-1).contiguous() for t in per_channel]
+    if any(v.numel() != channels for v in values):
+        raise ValueError(f"the pooling kernel's prologue reads one value per channel ({channels}): got "
+                         f"{[v.numel() for v in values]}")
+    nhwc = (rank == 2 and x.dim() == 4 and not x.is_contiguous()
+            and x.is_contiguous(memory_format=torch.channels_last))
+    if not nhwc:
+        x = x.contiguous()
     sizes = []
     for size, k, s, p, d in zip(x.shape[-rank:], kernel, stride, padding, dilation):
         span = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
@@ -315,17 +325,24 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
         if ceil_mode and (length - 1) * s >= size + p:
             length -= 1
         sizes.append(length)
-    out = torch.empty(x.shape[:-rank] + tuple(sizes), device=x.device, dtype=torch.float32)
+    out = torch.empty(x.shape[:-rank] + tuple(sizes), device=x.device, dtype=torch.float32,
+                      memory_format=torch.channels_last if nhwc else torch.contiguous_format)
     if out.numel() == 0:
         return out
     spatial = (1,) * (3 - rank) + tuple(x.shape[-rank:])
     result = (1,) * (3 - rank) + tuple(sizes)
     if math.prod(spatial) >= 2**31:
         raise ValueError("the pooling kernel indexes one plane with 32-bit offsets: at most 2^31 - 1 points")
+    device = x.device.index
+    if nhwc:
+        grid = min(-(-out.numel() // 256), 32 * _hiera_sms(device))
+        _hiera_launch(_hiera_kernel(source, f"{name}_nhwc", device), device, grid, 256, 0, x, out, x.shape[0],
+                      channels, *spatial, *result, *values)
+        return out
     planes = math.prod(x.shape[:-rank])
     grid = (min(-(-(result[1] * result[2]) // 256), 64), min(planes * result[0], 65535))
-    device = x.device.index
-    _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, out, planes, *spatial, *result)
+    _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, out, planes, channels, *spatial,
+                  *result, *values)
     return out
 
 

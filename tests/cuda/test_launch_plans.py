@@ -282,3 +282,49 @@ def test_the_column_kernel_reads_channels_last_maps_in_place(monkeypatch, entry)
     (read, *_, channels_last), (copied, *_) = launches
     assert read is x and channels_last == 1
     assert copied is not x and copied.is_contiguous()
+
+
+def test_a_pool_reads_a_channels_last_map_in_place_and_a_contiguous_one_by_planes(runtime):
+    """cuDNN's NHWC output pooled by the NHWC entry point (the map in place, a thread an output point,
+    the result channels-last); a contiguous map by planes, the prologue's per-channel tensors after
+    the extents either way, one value a channel."""
+    R, launches = runtime
+    x = aligned(2, 8, 9, 11).to(memory_format=torch.channels_last)
+    mean, var = channel(8), channel(8)
+    out = R._hiera_pool("src", "k", x, 2, (3, 3), (2, 2), (1, 1), (1, 1), False, (mean, var))
+    assert out.shape == (2, 8, 5, 6) and out.is_contiguous(memory_format=torch.channels_last)
+    kernel, grid, block, _, args = launches[-1]
+    assert (kernel, grid, block) == ("k_nhwc", 2, 256)  # 480 output points
+    assert args[0] == x.data_ptr() and args[2:10] == [2, 8, 1, 9, 11, 1, 5, 6]
+    assert args[10:] == [mean.data_ptr(), var.data_ptr()]
+    planar = aligned(2, 8, 9, 11)
+    out = R._hiera_pool("src", "k", planar, 2, (3, 3), (2, 2), (1, 1), (1, 1), False, (mean, var))
+    kernel, grid, _, _, args = launches[-1]
+    assert out.is_contiguous() and (kernel, grid) == ("k", (1, 16))
+    assert args[0] == planar.data_ptr() and args[2:10] == [16, 8, 1, 9, 11, 1, 5, 6]
+    with pytest.raises(ValueError, match="one value per channel \\(8\\)"):
+        R._hiera_pool("src", "k", planar, 2, (3, 3), (2, 2), (1, 1), (1, 1), False, (channel(4),))
+
+
+@pytest.mark.parametrize("shape, to_channels_last, kernel", [
+    ((8, 3, 224, 224), True, "hiera_relayout_narrow"),  # an RGB image: 3 rows of each matrix
+    ((8, 3, 224, 224), False, "hiera_relayout_narrow"),  # back: 3 columns
+    ((32, 96, 14, 14), True, "hiera_relayout"),
+    ((2, 64, 5, 5), True, "hiera_relayout_narrow"),  # 25 columns
+])
+def test_the_layout_kernel_takes_the_narrow_form_under_32_rows_or_columns(monkeypatch, shape, to_channels_last, kernel):
+    from hiera_core.cuda import proposal_convolutions
+
+    launches = []
+    monkeypatch.setattr(proposal_convolutions, "_hiera_kernel", lambda source, name, device: name)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_sms", lambda device: 132)
+    monkeypatch.setattr(proposal_convolutions, "_hiera_launch", lambda *args: launches.append(args))
+    x = torch.randn(shape)
+    if not to_channels_last:
+        x = x.to(memory_format=torch.channels_last)
+    monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))  # CPU tensors stand in
+    out = proposal_convolutions._hiera_relayout(x, to_channels_last)
+    ((name, _, grid, block, _, source, target, images, rows, cols),) = launches
+    assert name == kernel and source is x and target is out and images == shape[0]
+    assert (rows, cols) == ((shape[1], shape[2] * shape[3]) if to_channels_last else (shape[2] * shape[3], shape[1]))
+    assert out.is_contiguous(memory_format=torch.channels_last if to_channels_last else torch.contiguous_format)

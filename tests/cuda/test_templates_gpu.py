@@ -204,11 +204,51 @@ def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
         torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("kind, kernel, stride, padding, ceil_mode, count_include_pad", [
+    ("max", (3, 3), (2, 2), (1, 1), False, True), ("max", (2, 3), (2, 1), (0, 1), True, True),
+    ("avg", (3, 3), (2, 2), (1, 1), True, False), ("avg", (2, 2), (2, 2), (0, 0), False, True)])
+@pytest.mark.parametrize("shape", [(2, 8, 37, 45), (1, 64, 7, 7), (3, 3, 1, 9)])
+def test_pooling_reads_channels_last_maps_in_place(kind, kernel, stride, padding, ceil_mode, count_include_pad, shape):
+    """A channels-last map (cuDNN's NHWC output) pooled by the NHWC entry point, with a per-channel
+    prologue (a shift and ReLU) and without: PyTorch's values, the result channels-last."""
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_runtime import _hiera_pool
+    from hiera_core.spaces.custom_cuda.expr import Expr, leaf
+    from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
+    from hiera_core.spaces.custom_cuda.templates import pool_source
+
+    x = torch.randn(shape, device="cuda").to(memory_format=torch.channels_last)
+    shift = torch.randn(shape[1], 1, 1, device="cuda")
+    value, per_channel = leaf(TEMPLATE_OUTPUT, shape), leaf("shift", (shape[1], 1, 1))
+    prologue = Expr("relu", (Expr("add", (value, per_channel), (1.0,), shape),), shape=shape)
+    config = {"kind": kind, "rank": 2, "kernel": kernel, "stride": stride, "padding": padding, "dilation": (1, 1),
+              "ceil_mode": ceil_mode, "count_include_pad": count_include_pad, "divisor_override": None}
+    pool = F.max_pool2d if kind == "max" else F.avg_pool2d
+    options = dict(ceil_mode=ceil_mode) if kind == "max" else dict(ceil_mode=ceil_mode,
+                                                                   count_include_pad=count_include_pad)
+    for applied, values, expected_input in ((None, (), x), (prologue, (shift,), torch.relu(x + shift))):
+        source = pool_source("hiera_pool0", {**config, "prologue": applied, "per_channel": [per_channel] if values else []})
+        got = _hiera_pool(source.source, "hiera_pool0", x, 2, kernel, stride, padding, (1, 1), ceil_mode, values)
+        assert got.is_contiguous(memory_format=torch.channels_last)
+        torch.testing.assert_close(got, pool(expected_input, kernel, stride, padding, **options))
+
+
+def test_the_stems_pool_prologue_on_channels_last_and_replayed(tmp_path):
+    """The stem's batch norm, ReLU and max pool in one kernel, on a channels-last image (the conv's
+    output channels-last, read in place) and captured in a CUDA graph."""
+    task = extra_task("stem_bn_relu_maxpool", tmp_path)
+    inputs = [[randn(2, 3, 37, 45).to(memory_format=torch.channels_last)], [randn(1, 3, 64, 64)]]
+    check_task(task, inputs)
+    check_task(task, inputs, replayed=True)
+
+
 @pytest.mark.parametrize("shape", [(32, 96, 14, 14), (3, 5, 7, 9), (2, 33, 1, 70), (1, 1, 4, 4), (4, 40, 1, 1),
-                                   (2, 3, 200, 300)])
+                                   (2, 3, 200, 300), (8, 3, 224, 224), (2, 64, 5, 5)])
 def test_the_layout_kernel_matches_pytorchs_conversion_both_ways(shape):
     """NCHW to channels-last and back by the runtime's batched transpose: the same values and strides
-    as PyTorch's conversion, on odd and tile-sized shapes (a layout one of them already is: PyTorch's)."""
+    as PyTorch's conversion, on odd and tile-sized shapes (a layout one of them already is: PyTorch's),
+    and by the narrow kernel where a side is under 32 (an RGB image's 3 channels, a 5x5 map)."""
     from hiera_core.cuda.proposal_convolutions import _hiera_relayout
 
     x = torch.randn(shape, device="cuda")

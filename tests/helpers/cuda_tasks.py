@@ -194,6 +194,14 @@ EXTRA_TASKS = {
     "depthwise3_narrow_bn_relu6": ("stencil", "x", "F.relu6(self.bn(self.dw(x)))", "[torch.randn(3, 6, 14, 14) * 2]",
                                    "self.dw = nn.Conv2d(6, 6, 3, padding=1, groups=6, bias=False); "
                                    "self.bn = nn.BatchNorm2d(6); " + RANDOM_BATCH_NORM),
+    # A CNN stem: the batch norm and ReLU after the convolution applied by the max pool as it reads
+    # (the pool's prologue); an average pool's prologue without per-channel values but a bias.
+    "stem_bn_relu_maxpool": ("pooling", "x", "self.pool(torch.relu(self.bn(self.conv(x))))",
+                             "[torch.randn(2, 3, 37, 45)]",
+                             "self.conv = nn.Conv2d(3, 8, 7, stride=2, padding=3, bias=False); self.bn = nn.BatchNorm2d(8); "
+                             "self.pool = nn.MaxPool2d(3, stride=2, padding=1); " + RANDOM_BATCH_NORM),
+    "avgpool_tanh_prologue": ("pooling", "x", "F.avg_pool2d(torch.tanh(x * 2.0) + self.b, 3, stride=2, padding=1)",
+                              "[torch.randn(2, 5, 15, 16)]", "self.b = nn.Parameter(torch.randn(5, 1, 1))"),
     "depthwise7_narrow": ("stencil", "x", "self.dwconv(x)", "[torch.randn(2, 5, 7, 9)]",
                           "self.dwconv = nn.Conv2d(5, 5, kernel_size=7, padding=3, groups=5)"),
     "heat2d_narrow_slices": ("stencil", "u",

@@ -62,7 +62,7 @@ def render(lowering: Lowering, reference_class: str, title: str, notes: list[str
 
 
 def _values(per_channel: list) -> str:
-    """A convolution kernel's last argument: the tensors its epilogue reads per channel, if any."""
+    """A convolution's (a pool's) last argument: the tensors its epilogue (prologue) reads per channel, if any."""
     return f", ({''.join(e.params[0] + ', ' for e in per_channel)})" if per_channel else ""
 
 
@@ -130,7 +130,7 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
         dilation = config["dilation"] if config["kind"] == "max" else (1,) * config["rank"]
         return kernel.source, (f"{target} = _hiera_pool({constant}, {name!r}, {step.inputs[0]}, {config['rank']}, "
                                f"{config['kernel']}, {config['stride']}, {config['padding']}, {dilation}, "
-                               f"{config['ceil_mode']})")
+                               f"{config['ceil_mode']}{_values(config.get('per_channel', []))})")
     if step.family == "group_norm":
         kernel = group_norm_source(name, config.get("epilogue"))
         return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {step.inputs[0]}, "

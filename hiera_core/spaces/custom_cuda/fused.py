@@ -188,17 +188,18 @@ def element_function(name: str, inputs: list[Expr], bound: list[tuple[Expr, str]
 TEMPLATE_OUTPUT = "hiera_template_output"
 
 
-def epilogue_function(epilogue: Expr | None, per_channel: list[Expr] | tuple = ()) -> str:
+def epilogue_function(epilogue: Expr | None, per_channel: list[Expr] | tuple = (), name: str = "hi_epilogue") -> str:
     """`hi_epilogue(y, c0, ...)`: the pointwise `epilogue` of a template's output (a leaf
     TEMPLATE_OUTPUT) applied as it is stored, or the identity; `per_channel`, leaves it also reads,
-    one value per channel (a folded batch norm's statistics), which the caller passes as c0, c1..."""
+    one value per channel (a folded batch norm's statistics), which the caller passes as c0, c1...
+    `name`: another function's (a prologue applied to each value a template reads)."""
     params = "const float y" + "".join(f", const float c{k}" for k in range(len(per_channel)))
     if epilogue is None:
-        return f"__device__ __forceinline__ float hi_epilogue({params}) {{ return y; }}\n"
+        return f"__device__ __forceinline__ float {name}({params}) {{ return y; }}\n"
     output = leaf(TEMPLATE_OUTPUT, epilogue.shape)
     args = "y" + "".join(f", c{k}" for k in range(len(per_channel)))
-    return (element_function("hi_epilogue_of", [output, *per_channel], [], [epilogue])
-            + f"__device__ __forceinline__ float hi_epilogue({params}) {{ float r; hi_epilogue_of({args}, r); return r; }}\n")
+    return (element_function(f"{name}_of", [output, *per_channel], [], [epilogue])
+            + f"__device__ __forceinline__ float {name}({params}) {{ float r; {name}_of({args}, r); return r; }}\n")
 
 
 def channel_epilogue(count: int, channel: str) -> tuple[str, str, str]:

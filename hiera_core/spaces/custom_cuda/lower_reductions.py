@@ -4,7 +4,8 @@ A reduction over the last dim stays a lazy row reduction (fused into a row kerne
 prologue and epilogue); over another dim, and argmax/argmin, it is a step of the dim-reduction
 template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim
 (any dim, the last too) is a step of the dim-reduction template. torch.max/min(x, dim)
-is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template.
+is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template, which
+applies the pointwise ops before it as it reads (`_pool_input`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, reductions_in, renamed
+from hiera_core.spaces.custom_cuda.expr import Expr, is_mask, leaf, leaves_in, reductions_in, renamed, scalars_in
+from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported
-from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering, substitute
 
 
 @dataclass
@@ -232,10 +234,29 @@ def pool(lw: Lowerer, op: Op, args: dict) -> Expr:
         raise Unsupported(f"{fn} ({op.name}) with return_indices has no template")
     if len(x.shape) not in (rank + 1, rank + 2):
         raise Unsupported(f"{fn} ({op.name}) on a rank-{len(x.shape)} input")
-    (source_var,) = lw.materialize([x])
+    source_var, prologue, per_channel = _pool_input(lw, x, batched=len(x.shape) == rank + 2)
+    if prologue is not None:
+        config.update(prologue=prologue, per_channel=per_channel)
     out = lw.new_var(op.name)
-    lw.steps.append(Step("pool", [out], inputs=[source_var], covers=[op.name], config=config))
+    covers = covers_in(lw, x) if prologue is not None else []
+    lw.steps.append(Step("pool", [out], inputs=[source_var], covers=[*covers, op.name], config=config))
     return leaf(out, op.shape or ())
+
+
+def _pool_input(lw: Lowerer, x: Expr, batched: bool) -> tuple[str, Expr | None, list[Expr]]:
+    """What a pooling kernel reads: (the tensor, the prologue it applies to each value, the
+    per-channel tensors that prologue reads). A pointwise expression of one map of x's shape and of
+    the module's per-channel tensors (a batch norm and ReLU after a convolution) is applied as the
+    kernel reads the map, instead of a kernel of its own writing the activated map for the pool to
+    read again; anything else is computed first (prologue None)."""
+    if x.op != "leaf" and batched and not reductions_in([x]) and not scalars_in([x]):
+        leaves = leaves_in([x])
+        maps = [e for e in leaves if e.shape == x.shape]
+        others = [e for e in leaves if e.shape != x.shape]
+        if len(maps) == 1 and not is_mask(maps[0]) and all(lw.per_channel(e, x.shape) for e in others):
+            return maps[0].params[0], substitute(x, {maps[0]: leaf(TEMPLATE_OUTPUT, x.shape)}), others
+    (source_var,) = lw.materialize([x])
+    return source_var, None, []
 
 
 def pool_config(fn: str, rank: int, args: dict) -> dict | None:

@@ -4,7 +4,7 @@ The same lowering serves the planner (`applies`, from the spec's graph summary, 
 attributes and tensor values are unknown) and the worker (`generate`, from the real FX graph and
 module). Pointwise nodes and row reductions stay *lazy* expressions (`expr.Expr`) until something
 needs their value: a library call (cuBLAS/cuDNN through F.linear/F.conv*, torch.matmul...), a view,
-a non-fusable template (dim reduction, pooling, stencil) or the output. Then they are
+a template that reads a tensor (dim reduction, stencil; pooling beyond its prologue) or the output. Then they are
 *materialized* by one generated kernel: a pointwise kernel, or a row kernel when the expression
 holds reductions over the last dim (softmax, layernorm, rmsnorm, `x * rsqrt(mean(x^2) + eps)`...).
 
@@ -188,7 +188,7 @@ class Lowerer:
             others = [e for e in leaves if e.params[0] != target]
             if len(outputs) != 1 or expr.shape != outputs[0].shape or scalars_in([expr]):
                 continue
-            if others and not (producer.family == "stencil" and all(self._per_channel(e, expr.shape) for e in others)):
+            if others and not (producer.family == "stencil" and all(self.per_channel(e, expr.shape) for e in others)):
                 continue
             producer.config["epilogue"] = substitute(expr, {outputs[0]: leaf(TEMPLATE_OUTPUT, expr.shape)})
             if others:  # the depthwise kernel reads their value of each grid's channel
@@ -197,7 +197,7 @@ class Lowerer:
             producer.covers = producer.covers + step.covers
             self.steps.remove(step)
 
-    def _per_channel(self, e: Expr, shape: tuple) -> bool:
+    def per_channel(self, e: Expr, shape: tuple) -> bool:
         """A plain tensor of the module (a batch norm's statistics viewed (C, 1, 1)) that broadcasts to
         (N, C, *spatial) `shape` along C only, and no step of the forward computes."""
         dims = (1,) * (len(shape) - len(e.shape)) + tuple(e.shape)

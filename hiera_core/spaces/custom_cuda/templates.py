@@ -6,7 +6,7 @@ is in the proposal runtime.
 from __future__ import annotations
 
 from hiera_core.spaces.custom_cuda.expr import Expr
-from hiera_core.spaces.custom_cuda.fused import KernelSource, entry_guard, epilogue_function
+from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, entry_guard, epilogue_function
 
 REDUCE_OPS = ("sum", "mean", "amax", "amin", "argmax", "argmin", "prod")
 REDUCE_SLICES = 8  # warps per block splitting the reduced dim in the column kernel
@@ -165,7 +165,15 @@ def pool_source(name: str, config: dict) -> KernelSource:
     """Max/avg pooling over 1-3 trailing dims (mapped to D, H, W with unit extra dims), one thread
     per output element, 32-bit indices inside a plane; the window's shape, stride, padding and
     dilation are compile-time constants (fully unrolled loops). Averages follow PyTorch's divisor rules (padding counted up
-    to the padded border, count_include_pad, divisor_override); max propagates NaN."""
+    to the padded border, count_include_pad, divisor_override); max propagates NaN.
+
+    `config["prologue"]` (a pointwise expression of the value read, a leaf TEMPLATE_OUTPUT, and of
+    `config["per_channel"]` tensors, one value per channel of (N, C, ...)) is applied to each value
+    of the window as it is read: a batch norm and ReLU before a max pool (the ResNet stem) read the
+    convolution's output once instead of writing and reading the activated map. Padding stays
+    outside the prologue, as PyTorch pads its input. `{name}` walks (plane, output depth) in
+    blockIdx.y; `{name}_nhwc` (2D, channels-last maps read and written in place) takes a flat output
+    index, channels fastest, so a warp's reads are contiguous."""
     rank = config["rank"]
 
     def dims(key: str, fill: int) -> tuple[int, int, int]:
@@ -175,53 +183,80 @@ def pool_source(name: str, config: dict) -> KernelSource:
     (kd, kh, kw), (sd, sh, sw), (pd, ph, pw) = dims("kernel", 1), dims("stride", 1), dims("padding", 0)
     dd, dh, dw = dims("dilation", 1) if config["kind"] == "max" else (1, 1, 1)
     divisor = config.get("divisor_override") or 0
-    source = f"""// HIERA {config['kind']}_pool{rank}d {name}: kernel {config['kernel']}, stride {config['stride']}, padding {config['padding']}
-constexpr int KD = {kd}, KH = {kh}, KW = {kw}, SD = {sd}, SH = {sh}, SW = {sw};
+    per_channel = config.get("per_channel", [])
+    extra_params, planar_values, args = channel_epilogue(len(per_channel), "channel")
+    _, nhwc_values, _ = channel_epilogue(len(per_channel), "c")
+    window = f"""// HIERA {config['kind']}_pool{rank}d {name}: kernel {config['kernel']}, stride {config['stride']}, padding {config['padding']}
+{epilogue_function(config.get("prologue"), per_channel, name="hi_prologue")}constexpr int KD = {kd}, KH = {kh}, KW = {kw}, SD = {sd}, SH = {sh}, SW = {sw};
 constexpr int PD = {pd}, PH = {ph}, PW = {pw}, DD = {dd}, DH = {dh}, DW = {dw};
 constexpr bool IS_MAX = {'true' if config['kind'] == 'max' else 'false'};
 constexpr bool COUNT_PAD = {'true' if config.get('count_include_pad', True) else 'false'};
 constexpr int DIVISOR = {int(divisor)};
-extern "C" __global__ void __launch_bounds__(256) {name}(const float* __restrict__ x, float* __restrict__ out,
-        long long planes, long long D_, long long H_, long long W_, long long OD_, long long OH_, long long OW_) {{
+// The window at (d0, h0, w0) (its first point, padding included) of a D x H x W plane, `at(d, h, w)`
+// the value of a point inside it.
+template <typename At>
+__device__ __forceinline__ float hi_window(const At& at, int D, int H, int W, int d0, int h0, int w0) {{
+    float acc = IS_MAX ? -__int_as_float(0x7f800000) : 0.0f;
+    #pragma unroll
+    for (int a = 0; a < KD; ++a) {{
+        const int d = d0 + a * DD;
+        if (d < 0 || d >= D) continue;
+        #pragma unroll
+        for (int b = 0; b < KH; ++b) {{
+            const int h = h0 + b * DH;
+            if (h < 0 || h >= H) continue;
+            #pragma unroll
+            for (int c = 0; c < KW; ++c) {{
+                const int w = w0 + c * DW;
+                if (w < 0 || w >= W) continue;
+                const float v = at(d, h, w);
+                if (IS_MAX) {{ if (v > acc || v != v) acc = v; }} else acc += v;
+            }}
+        }}
+    }}
+    if (!IS_MAX) {{
+        const int d1 = min(d0 + KD, D + PD), h1 = min(h0 + KH, H + PH), w1 = min(w0 + KW, W + PW);
+        const int padded = (d1 - d0) * (h1 - h0) * (w1 - w0);
+        const int inside = (min(d1, D) - max(d0, 0)) * (min(h1, H) - max(h0, 0)) * (min(w1, W) - max(w0, 0));
+        acc /= (float)(DIVISOR ? DIVISOR : COUNT_PAD ? padded : inside);
+    }}
+    return acc;
+}}
+"""
+    params = ("const float* __restrict__ x, float* __restrict__ out, long long planes, long long channels, "
+              f"long long D_, long long H_, long long W_, long long OD_, long long OH_, long long OW_{extra_params}")
+    planar = f"""extern "C" __global__ void __launch_bounds__(256) {name}({params}) {{
     const int D = (int)D_, H = (int)H_, W = (int)W_, OD = (int)OD_, OH = (int)OH_, OW = (int)OW_;
     // blockIdx.y walks (plane, output depth); x threads walk one output plane with 32-bit indices.
     const unsigned area = (unsigned)OH * OW;
     for (long long pz = blockIdx.y; pz < planes * OD; pz += gridDim.y) {{
         const int od = (int)(pz % OD);
-        const float* src = x + pz / OD * D * H * W;
-        float* dst = out + pz * area;
+        const long long plane = pz / OD, channel = plane % channels;
+        const float* src = x + plane * D * H * W;
+        float* dst = out + pz * area;{planar_values}
+        const auto at = [&](int d, int h, int w) {{ return hi_prologue(src[(d * H + h) * W + w]{args}); }};
         for (unsigned s = blockIdx.x * blockDim.x + threadIdx.x; s < area; s += gridDim.x * blockDim.x) {{
             const int ow = (int)(s % OW), oh = (int)(s / OW);
-            const int d0 = od * SD - PD, h0 = oh * SH - PH, w0 = ow * SW - PW;
-            float acc = IS_MAX ? -__int_as_float(0x7f800000) : 0.0f;
-            #pragma unroll
-            for (int a = 0; a < KD; ++a) {{
-                const int d = d0 + a * DD;
-                if (d < 0 || d >= D) continue;
-                #pragma unroll
-                for (int b = 0; b < KH; ++b) {{
-                    const int h = h0 + b * DH;
-                    if (h < 0 || h >= H) continue;
-                    #pragma unroll
-                    for (int c = 0; c < KW; ++c) {{
-                        const int w = w0 + c * DW;
-                        if (w < 0 || w >= W) continue;
-                        const float v = src[(d * H + h) * W + w];
-                        if (IS_MAX) {{ if (v > acc || v != v) acc = v; }} else acc += v;
-                    }}
-                }}
-            }}
-            if (!IS_MAX) {{
-                const int d1 = min(d0 + KD, D + PD), h1 = min(h0 + KH, H + PH), w1 = min(w0 + KW, W + PW);
-                const int padded = (d1 - d0) * (h1 - h0) * (w1 - w0);
-                const int inside = (min(d1, D) - max(d0, 0)) * (min(h1, H) - max(h0, 0)) * (min(w1, W) - max(w0, 0));
-                acc /= (float)(DIVISOR ? DIVISOR : COUNT_PAD ? padded : inside);
-            }}
-            dst[s] = acc;
+            dst[s] = hi_window(at, D, H, W, od * SD - PD, oh * SH - PH, ow * SW - PW);
         }}
     }}
 }}
 """
+    nhwc = f"""extern "C" __global__ void __launch_bounds__(256) {name}_nhwc({params}) {{
+    // (planes: the images) a thread an output point (n, oh, ow, c), c fastest; offsets in 64 bits.
+    const int H = (int)H_, W = (int)W_, OH = (int)OH_, OW = (int)OW_;
+    const long long C = channels, total = planes * OH * OW * C;
+    for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < total;
+         o += (long long)gridDim.x * blockDim.x) {{
+        const long long c = o % C, at_ = o / C, n = at_ / ((long long)OH * OW);
+        const int ow = (int)(at_ % OW), oh = (int)(at_ / OW % OH);
+        const float* src = x + n * H * W * C + c;{nhwc_values}
+        const auto at = [&](int, int h, int w) {{ return hi_prologue(src[((long long)h * W + w) * C]{args}); }};
+        out[o] = hi_window(at, 1, H, W, 0, oh * SH - PH, ow * SW - PW);
+    }}
+}}
+"""
+    source = window + entry_guard(name, planar) + (entry_guard(f"{name}_nhwc", nhwc) if rank == 2 else "")
     return KernelSource(name, source)
 
 
