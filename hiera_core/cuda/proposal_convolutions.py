@@ -5,7 +5,7 @@ convolutions, the column kernel of 2D stencils, stencils fused in time). Copied 
 
 import torch
 
-from hiera_core.cuda.proposal_leaves import _hiera_check
+from hiera_core.cuda.proposal_leaves import _hiera_channel_values, _hiera_check
 from hiera_core.cuda.proposal_runtime import _hiera_kernel, _hiera_launch, _hiera_sms
 
 _HIERA_CONSTANTS = {}
@@ -16,10 +16,7 @@ def _hiera_convolution_start(x, weight, bias, per_channel, channels_last=False):
     `channels_last`, where it is), its output allocated alike, and the per-channel tensors its epilogue
     reads flat and contiguous, one value a channel."""
     _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
-    values = [t.reshape(-1).contiguous() for t in per_channel]
-    if any(v.numel() != x.shape[1] for v in values):
-        raise ValueError(f"the kernel's epilogue reads one value per channel ({x.shape[1]}): got "
-                         f"{[v.numel() for v in values]}")
+    values = _hiera_channel_values(per_channel, x.shape[1], "the kernel's epilogue")
     if not (channels_last and x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last)):
         x = x.contiguous()
     return x, torch.empty_like(x), values

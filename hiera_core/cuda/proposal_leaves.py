@@ -19,6 +19,15 @@ def _hiera_check(*tensors, masks=False):
                             + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
 
 
+def _hiera_channel_values(per_channel, channels, reader):
+    """The tensors a template's epilogue or prologue (`reader`) reads one value a channel of, flat and
+    contiguous; a ValueError where one holds another count than `channels`."""
+    values = [t.reshape(-1).contiguous() for t in per_channel]
+    if any(v.numel() != channels for v in values):
+        raise ValueError(f"{reader} reads one value per channel ({channels}): got {[v.numel() for v in values]}")
+    return values
+
+
 def _hiera_broadcast(tensors):
     """The broadcast shape of `tensors` (torch.broadcast_shapes is slow: symbolic-shape guards)."""
     rank = max(t.dim() for t in tensors)

@@ -20,7 +20,13 @@ import os
 import torch
 from cuda.core import Device, LaunchConfig, ObjectCode, Program, ProgramOptions, Stream, launch
 
-from hiera_core.cuda.proposal_leaves import _hiera_broadcast, _hiera_check, _hiera_flat, _hiera_storage_order
+from hiera_core.cuda.proposal_leaves import (
+    _hiera_broadcast,
+    _hiera_channel_values,
+    _hiera_check,
+    _hiera_flat,
+    _hiera_storage_order,
+)
 
 _HIERA_KERNELS = {}
 _HIERA_STREAMS = {}
@@ -310,10 +316,7 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
     is read in place and the result written channels-last; anything else is read contiguous."""
     _hiera_check(x, *per_channel)
     channels = x.shape[-rank - 1] if x.dim() > rank else 1
-    values = [t.reshape(-1).contiguous() for t in per_channel]
-    if any(v.numel() != channels for v in values):
-        raise ValueError(f"the pooling kernel's prologue reads one value per channel ({channels}): got "
-                         f"{[v.numel() for v in values]}")
+    values = _hiera_channel_values(per_channel, channels, "the pooling kernel's prologue")
     nhwc = (rank == 2 and x.dim() == 4 and not x.is_contiguous()
             and x.is_contiguous(memory_format=torch.channels_last))
     if not nhwc:

@@ -4,13 +4,9 @@ norm and ReLU are not written out as a map of their own for the pool to read aga
 from __future__ import annotations
 
 import pytest
-from helpers.cuda_tasks import build_proposal, candidate_for, extra_task, load_task, task_context
+from helpers.cuda_tasks import candidate_for, check_emulated, extra_task, forward_source, load_task, task_context
 
 pytest.importorskip("cuda.bindings")
-
-
-def forward_of(code: str) -> str:
-    return code[code.index("class ModelNew"):]
 
 
 def test_the_stems_norm_and_relu_run_in_the_max_pools_read(tmp_path):
@@ -22,9 +18,9 @@ def test_the_stems_norm_and_relu_run_in_the_max_pools_read(tmp_path):
 
     task = extra_task("stem_bn_relu_maxpool", tmp_path)
     _, candidate = candidate_for(task_context(task))
-    forward = forward_of(candidate.code)
+    forward = forward_source(candidate.code)
     assert forward.count("_hiera_pool(") == 1 and "_hiera_pointwise(" not in forward
-    assert "# pool kernel: bn, relu, pool" in forward
+    assert "# pool kernel: bn, relu, pool" in candidate.code
     (source,) = candidate.cuda_sources
     assert "hi_prologue_of" in source and "_nhwc(" in source
 
@@ -33,20 +29,15 @@ def test_the_stems_norm_and_relu_run_in_the_max_pools_read(tmp_path):
         activated = torch.relu((x - mean) / torch.sqrt(var + 1e-5) * scale + shift)
         return F.max_pool2d(activated, kernel, stride, padding, dilation, ceil_mode)
 
-    namespace = build_proposal(task, candidate.code)
-    namespace["_hiera_pool"] = pool
-    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
-    model.load_state_dict(reference.state_dict())
-    with torch.no_grad():
-        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
+    check_emulated(task, candidate.code, _hiera_pool=pool)
 
 
 def test_an_average_pools_prologue_reads_a_bias_per_channel(tmp_path):
     task = extra_task("avgpool_tanh_prologue", tmp_path)
     _, candidate = candidate_for(task_context(task))
-    forward = forward_of(candidate.code)
+    forward = forward_source(candidate.code)
     assert forward.count("_hiera_pool(") == 1 and "_hiera_pointwise(" not in forward
-    assert "(self.b, )" in forward
+    assert "(self.b,)" in forward
     (source,) = candidate.cuda_sources
     assert "tanhf" in source and "hi_prologue(src[" in source
 
@@ -65,6 +56,6 @@ def test_a_pool_computes_first_what_its_prologue_cannot_read(body, inputs, tmp_p
                     f"    def forward(self, x, y=None):\n        return {body}\n\n\n"
                     f"def get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
     _, candidate = candidate_for(task_context(load_task(path)))
-    forward = forward_of(candidate.code)
+    forward = forward_source(candidate.code)
     assert forward.count("_hiera_pointwise(") == 1 and forward.count("_hiera_pool(") == 1
     assert "hi_prologue_of" not in candidate.code

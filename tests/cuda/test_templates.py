@@ -9,11 +9,13 @@ import pytest
 from helpers.cuda_tasks import (
     EXTRA_TASKS,
     TASKS,
-    build_proposal,
     candidate_for,
+    check_emulated,
     emulated_stencils,
     example_task,
     extra_task,
+    forward_of,
+    forward_source,
     load_task,
     task_context,
 )
@@ -47,17 +49,6 @@ REPLACED = {
     "rmsnorm_block": {"rsqrt", "mean", "pow"}, "sum_reduction": {"sum"}, "maxpool2d": {"max_pool2d", "pool"},
     "stencil3d": {"conv3d"},
 }
-
-
-def forward_of(code: str) -> ast.FunctionDef:
-    tree = ast.parse(code)
-    model_new = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew")
-    return next(n for n in model_new.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
-
-
-def forward_source(code: str) -> str:
-    """ModelNew.forward without comments."""
-    return ast.unparse(forward_of(code))
 
 
 def called(code: str) -> set[str]:
@@ -366,17 +357,6 @@ def test_planning_imports_no_torch():
     assert result.returncode == 0, result.stderr
 
 
-def check_emulated(task, code):
-    import torch
-    from helpers.cuda_tasks import build_proposal
-
-    namespace = build_proposal(task, code)
-    namespace.update(emulated_stencils())
-    model = namespace["ModelNew"]().eval()
-    with torch.no_grad():
-        torch.testing.assert_close(model(*task.inputs), namespace["Model"]()(*task.inputs), rtol=1e-5, atol=1e-5)
-
-
 @pytest.mark.parametrize("name, call", [("stencil3d_slices", "_hiera_stencil_constant("),
                                         ("heat2d_two_steps_slices", "_hiera_stencil_steps(")])
 def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel(name, call, tmp_path):
@@ -389,7 +369,7 @@ def test_a_stencil_spelled_with_slices_of_a_padded_grid_is_one_kernel(name, call
     forward = forward_source(candidate.code)
     assert forward.count("_hiera_stencil") == 1 and forward.count(call) == 1
     assert "_hiera_pointwise(" not in candidate.code.split("class ModelNew")[1]  # the update is in the stencil
-    check_emulated(task, candidate.code)
+    check_emulated(task, candidate.code, **emulated_stencils())
 
 
 SWEEPS_TASK = """import torch
@@ -436,7 +416,7 @@ def test_stencil_steps_that_feed_each_other_fuse_in_time_in_order(sweeps, return
              if isinstance(node, ast.Call) and getattr(node.func, "id", "").startswith("_hiera_stencil")]
     steps = [len(call.args[3].elts) if call.func.id == "_hiera_stencil_steps" else 1 for call in calls]
     assert sorted(steps) == sorted(kernels)
-    check_emulated(task, candidate.code)
+    check_emulated(task, candidate.code, **emulated_stencils())
 
 
 @pytest.mark.parametrize("batched", [False, True])
@@ -459,7 +439,6 @@ def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, bat
 def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_path):
     """Run on the CPU with the kernel emulated by the convolution it computes, the proposal matches
     the reference."""
-    import torch
     import torch.nn.functional as F
 
     task = extra_task(name, tmp_path)
@@ -469,12 +448,7 @@ def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_pat
     def emulated(source, kernel_name, x, weight, bias, tile):
         return F.conv2d(x, weight, bias, padding=weight.shape[-1] // 2, groups=x.shape[1])
 
-    namespace = build_proposal(task, candidate.code)
-    namespace["_hiera_depthwise"] = emulated
-    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
-    model.load_state_dict(reference.state_dict())
-    with torch.no_grad():
-        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-5, atol=1e-5)
+    check_emulated(task, candidate.code, _hiera_depthwise=emulated)
 
 
 @pytest.mark.parametrize("name, call, per_channel", [("depthwise5_relu6", "_hiera_depthwise(", 0),
@@ -521,12 +495,8 @@ def test_narrow_maps_take_a_thread_per_column(name, call, tmp_path):
             y = F.relu6((y - mean) / torch.sqrt(var + 1e-5) * scale + shift)
         return y
 
-    namespace = build_proposal(task, candidate.code)
-    namespace.update(emulated_stencils(), _hiera_stencil=convolution, _hiera_depthwise=convolution)
-    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
-    model.load_state_dict(reference.state_dict())
-    with torch.no_grad():
-        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=1e-4, atol=1e-4)
+    check_emulated(task, candidate.code, 1e-4, **emulated_stencils(), _hiera_stencil=convolution,
+                   _hiera_depthwise=convolution)
 
 
 @pytest.mark.parametrize("kernel, taps", [(3, "five"), (3, "dense"), (5, "dense"), (7, "dense"), (9, "dense")])

@@ -7,6 +7,7 @@ strategies against `hiera_core.spec.contract.prepare`.
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 import textwrap
@@ -359,6 +360,28 @@ def candidate_for(ctx: ImplementContext):
     if not applying:
         return None, None
     return applying[0].key, applying[0].generate(ctx)
+
+
+def forward_of(code: str) -> ast.FunctionDef:
+    tree = ast.parse(code)
+    model_new = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew")
+    return next(n for n in model_new.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
+
+
+def forward_source(code: str) -> str:
+    """ModelNew.forward without comments."""
+    return ast.unparse(forward_of(code))
+
+
+def check_emulated(task: Task, code: str, tolerance: float = 1e-5, **entries) -> None:
+    """The proposal `code`, its runtime entry points named in `entries` replaced by CPU emulations,
+    run on the task's inputs with the reference's parameters: the reference's values."""
+    namespace = build_proposal(task, code)
+    namespace.update(entries)
+    model, reference = namespace["ModelNew"]().eval(), namespace["Model"]().eval()
+    model.load_state_dict(reference.state_dict())
+    with torch.no_grad():
+        torch.testing.assert_close(model(*task.inputs), reference(*task.inputs), rtol=tolerance, atol=tolerance)
 
 
 def emulated_stencils():
