@@ -328,17 +328,22 @@ def _hiera_pool(source, name, x, rank, kernel, stride, padding, dilation, ceil_m
         if ceil_mode and (length - 1) * s >= size + p:
             length -= 1
         sizes.append(length)
+    if min(sizes) < 1:
+        raise ValueError(f"pooling a {tuple(x.shape)} input with kernel {tuple(kernel)}, stride {tuple(stride)} and "
+                         f"padding {tuple(padding)} gives an empty output ({'x'.join(map(str, sizes))}): PyTorch "
+                         "refuses it too")
     out = torch.empty(x.shape[:-rank] + tuple(sizes), device=x.device, dtype=torch.float32,
                       memory_format=torch.channels_last if nhwc else torch.contiguous_format)
     if out.numel() == 0:
         return out
     spatial = (1,) * (3 - rank) + tuple(x.shape[-rank:])
     result = (1,) * (3 - rank) + tuple(sizes)
-    if math.prod(spatial) >= 2**31:
-        raise ValueError("the pooling kernel indexes one plane with 32-bit offsets: at most 2^31 - 1 points")
+    if math.prod(spatial) * (channels if nhwc else 1) >= 2**31:
+        raise ValueError("the pooling kernel indexes one plane (an image, channels-last) with 32-bit offsets: "
+                         "at most 2^31 - 1 values")
     device = x.device.index
-    if nhwc:
-        grid = min(-(-out.numel() // 256), 32 * _hiera_sms(device))
+    if nhwc:  # blocks along a row of output points (ow, c), rows in y
+        grid = (min(-(-(result[2] * channels) // 256), 64), min(x.shape[0] * result[1], 65535))
         _hiera_launch(_hiera_kernel(source, f"{name}_nhwc", device), device, grid, 256, 0, x, out, x.shape[0],
                       channels, *spatial, *result, *values)
         return out

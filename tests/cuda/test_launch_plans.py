@@ -294,7 +294,7 @@ def test_a_pool_reads_a_channels_last_map_in_place_and_a_contiguous_one_by_plane
     out = R._hiera_pool("src", "k", x, 2, (3, 3), (2, 2), (1, 1), (1, 1), False, (mean, var))
     assert out.shape == (2, 8, 5, 6) and out.is_contiguous(memory_format=torch.channels_last)
     kernel, grid, block, _, args = launches[-1]
-    assert (kernel, grid, block) == ("k_nhwc", 2, 256)  # 480 output points
+    assert (kernel, grid, block) == ("k_nhwc", (1, 10), 256)  # 10 rows of 6 x 8 output points
     assert args[0] == x.data_ptr() and args[2:10] == [2, 8, 1, 9, 11, 1, 5, 6]
     assert args[10:] == [mean.data_ptr(), var.data_ptr()]
     planar = aligned(2, 8, 9, 11)
@@ -304,6 +304,10 @@ def test_a_pool_reads_a_channels_last_map_in_place_and_a_contiguous_one_by_plane
     assert args[0] == planar.data_ptr() and args[2:10] == [16, 8, 1, 9, 11, 1, 5, 6]
     with pytest.raises(ValueError, match="one value per channel \\(8\\)"):
         R._hiera_pool("src", "k", planar, 2, (3, 3), (2, 2), (1, 1), (1, 1), False, (channel(4),))
+    launched = len(launches)
+    with pytest.raises(ValueError, match=r"\(1, 1, 5\) input with kernel \(2, 2\).*empty output \(0x2\)"):
+        R._hiera_pool("src", "k", aligned(1, 1, 5), 2, (2, 2), (2, 2), (0, 0), (1, 1), False)  # PyTorch refuses it
+    assert len(launches) == launched
 
 
 @pytest.mark.parametrize("shape, to_channels_last, kernel", [

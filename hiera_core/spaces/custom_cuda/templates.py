@@ -172,8 +172,8 @@ def pool_source(name: str, config: dict) -> KernelSource:
     of the window as it is read: a batch norm and ReLU before a max pool (the ResNet stem) read the
     convolution's output once instead of writing and reading the activated map. Padding stays
     outside the prologue, as PyTorch pads its input. `{name}` walks (plane, output depth) in
-    blockIdx.y; `{name}_nhwc` (2D, channels-last maps read and written in place) takes a flat output
-    index, channels fastest, so a warp's reads are contiguous."""
+    blockIdx.y; `{name}_nhwc` (2D, channels-last maps read and written in place) walks output rows
+    in blockIdx.y and a row's points channels fastest, so a warp's reads are contiguous."""
     rank = config["rank"]
 
     def dims(key: str, fill: int) -> tuple[int, int, int]:
@@ -243,16 +243,23 @@ __device__ __forceinline__ float hi_window(const At& at, int D, int H, int W, in
 }}
 """
     nhwc = f"""extern "C" __global__ void __launch_bounds__(256) {name}_nhwc({params}) {{
-    // (planes: the images) a thread an output point (n, oh, ow, c), c fastest; offsets in 64 bits.
-    const int H = (int)H_, W = (int)W_, OH = (int)OH_, OW = (int)OW_;
-    const long long C = channels, total = planes * OH * OW * C;
-    for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < total;
-         o += (long long)gridDim.x * blockDim.x) {{
-        const long long c = o % C, at_ = o / C, n = at_ / ((long long)OH * OW);
-        const int ow = (int)(at_ % OW), oh = (int)(at_ / OW % OH);
-        const float* src = x + n * H * W * C + c;{nhwc_values}
-        const auto at = [&](int, int h, int w) {{ return hi_prologue(src[((long long)h * W + w) * C]{args}); }};
-        out[o] = hi_window(at, 1, H, W, 0, oh * SH - PH, ow * SW - PW);
+    // (planes: the images) blockIdx.y walks output rows (image, oh); x threads walk a row's points
+    // (ow, c), c fastest, so a warp's reads are contiguous channels; offsets inside an image are
+    // 32-bit (the host checks), one division a point: 64-bit ones took most of the kernel's time.
+    const int H = (int)H_, W = (int)W_, OH = (int)OH_;
+    const unsigned C = (unsigned)channels, row_points = (unsigned)OW_ * C;
+    for (long long row = blockIdx.y; row < planes * OH; row += gridDim.y) {{
+        const long long n = row / OH;
+        const int oh = (int)(row - n * OH);
+        const float* image = x + n * H * W * C;
+        float* dst = out + row * row_points;
+        for (unsigned s = blockIdx.x * blockDim.x + threadIdx.x; s < row_points; s += gridDim.x * blockDim.x) {{
+            const unsigned c = s % C;
+            const int ow = (int)(s / C);
+            const float* src = image + c;{nhwc_values}
+            const auto at = [&](int, int h, int w) {{ return hi_prologue(src[(unsigned)(h * W + w) * C]{args}); }};
+            dst[s] = hi_window(at, 1, H, W, 0, oh * SH - PH, ow * SW - PW);
+        }}
     }}
 }}
 """
