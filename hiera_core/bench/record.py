@@ -21,9 +21,10 @@ class TaskRecord:
     space: str | None = None
     strategy: str | None = None
     verification: str | None = None  # HIERA's own verification summary of the proposal
-    # Each ratio below is of two figures of one method: eager and torch.compile are timed in one
-    # process (time_module), the proposal against its own timing of the reference, alternating
-    # (paired_eager_ms). A speedup over a compile mode is the product of the two ratios.
+    # Each speedup has two estimates (hiera_core.bench.task_run._record_speedups), the lower reported:
+    # paired, of one method each (the proposal against its own timing of the reference, alternating:
+    # paired_eager_ms; over a compile mode, times that mode's time / eager's, both from one process),
+    # and direct (eager's or the mode's time from the baselines' process over the proposal's).
     eager_ms: float | None = None
     compile_ms: float | None = None  # torch.compile(reference), default mode
     compile_modes_ms: dict = field(default_factory=dict)  # every mode timed -> ms (None: it failed)
@@ -33,9 +34,15 @@ class TaskRecord:
     paired_eager_ms: float | None = None  # the reference, timed alternately with the proposal
     compile_error: str | None = None  # of the default mode; compile_errors has every mode's
     compile_errors: dict = field(default_factory=dict)
-    speedup_eager: float | None = None  # paired_eager_ms / hiera_ms, when correct
+    speedup_eager: float | None = None  # the lower of its two estimates below, when correct
     speedup_compile: float | None = None  # over the default mode, when correct and torch.compile ran
     speedup_best_compile: float | None = None  # over the best mode timed
+    speedup_eager_paired: float | None = None  # paired_eager_ms / hiera_ms
+    speedup_eager_direct: float | None = None  # eager_ms / hiera_ms
+    speedup_compile_paired: float | None = None  # speedup_eager_paired * compile_ms / eager_ms
+    speedup_compile_direct: float | None = None  # compile_ms / hiera_ms
+    speedup_best_compile_paired: float | None = None
+    speedup_best_compile_direct: float | None = None
     optimize_speedup: float | None = None  # the proposal's speedup as `hiera optimize` measured it
     flops: float | None = None
     bytes: float | None = None

@@ -71,7 +71,8 @@ SETTINGS = {"device": "cpu", "budget": 1, "timeout_s": 240.0, "compile_modes": (
 # timing-window test must pass), which two tasks side by side on two busy cores can tip, so the
 # fields that follow from the outcome are compared where both runs made a proposal.
 PLACEMENT_AND_TIMING = {"node", "node_id", "gpu", "environment", "run", "wall_s", "worker_s", "timings", "eager_ms",
-                        "hiera_ms", "paired_eager_ms", "speedup_eager", "optimize_speedup", "roofline_pct",
+                        "hiera_ms", "paired_eager_ms", "speedup_eager", "speedup_eager_paired", "speedup_eager_direct",
+                        "optimize_speedup", "roofline_pct",
                         "roofline_pct_eager", "best_speedup_by_sample", "samples_to_first_valid", "check", "correct",
                         "verification", "outcome", "space", "strategy", "proposal"}
 # Ray notices a dead node within a few seconds instead of the default half minute.
