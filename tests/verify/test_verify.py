@@ -206,6 +206,33 @@ def test_device_time_far_beyond_events_and_queueing_means_unwaited_streams():
     assert streams_check(_timing(0.30, 0.30, unwaited=0.01), "set").passed  # sync noise, not side work
 
 
+class _TailSide:
+    """A side whose solo calls leave `tails[k]` ms of device work after their end event in round k
+    (empty calls: 0.01 ms of synchronisation each)."""
+
+    def __init__(self, tails):
+        self.rounds, self.steps = iter(tails), []
+
+    def step(self, step, calls, head_start_ms=0.0):
+        self.steps.append((step, len(calls)))
+        per_call = next(self.rounds) + 0.01 if step == "tail" else 0.01
+        return {"tails": [per_call] * len(calls)}, 1.0
+
+
+def test_work_left_after_the_end_event_is_the_lowest_round_of_solo_calls():
+    """Another process's load lengthens some rounds' synchronisations: a round's excess that does not
+    recur is not side work. Work on another stream after every call shows in every round."""
+    from hiera_core.verify.paired_timing import TAIL_CALLS, TAIL_ROUNDS, unwaited_ms
+
+    def calls(count):
+        return [(0, 0)] * count
+
+    loaded = _TailSide([0.0225, 0.001, 0.004])
+    assert unwaited_ms(loaded, calls, 0.0) == pytest.approx(0.001)
+    assert loaded.steps == [("tail", TAIL_CALLS), ("noop_tail", TAIL_CALLS)] * TAIL_ROUNDS
+    assert unwaited_ms(_TailSide([0.35, 0.34, 0.36]), calls, 0.0) == pytest.approx(0.34)
+
+
 def test_faster_than_the_roofline_bound_is_rejected_where_the_bound_applies():
     spec = SimpleNamespace(roofline=SimpleNamespace(bound_ms=0.03, device="h200", device_name="NVIDIA H200"))
     baseline = _timing(0.2, 0.2)
