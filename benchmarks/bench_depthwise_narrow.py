@@ -14,14 +14,13 @@ written once at the GPU's attainable bandwidth (hiera_core.spec.gpus).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_nvrtc import kernel_ms
+from bench_nvrtc import bound_header, print_against_bound
 
 # (label, (N, C, H, W), kernel): batch 32 at inference, the channels of each network's stage.
 MAPS = (
@@ -94,11 +93,7 @@ def main() -> None:
 
     import torch
 
-    from hiera_core.spec.gpus import lookup
-
-    peaks = lookup(torch.cuda.get_device_name())
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}: bound at {peaks.mem_bw / 1e12:.2f} TB/s; "
-          f"median of {args.repeats} (min-max)")
+    peaks = bound_header(args.repeats)
     with torch.no_grad():
         for label, shape, kernel in MAPS:
             x = torch.randn(shape, device="cuda")
@@ -112,10 +107,7 @@ def main() -> None:
                     error = (function(given) - expected).abs().max().item()
                     if error > 1e-3:
                         raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
-                runs = sorted(kernel_ms(function, (given,), calls=50) * 1e3 for _ in range(args.repeats))
-                median = statistics.median(runs)
-                print(f"  {name:<22} {median:8.1f} us ({runs[0]:.1f}-{runs[-1]:.1f})  "
-                      f"{100 * bound_us / median:5.1f}% of the bound")
+                print_against_bound(name, function, (given,), bound_us, args.repeats)
 
 
 if __name__ == "__main__":

@@ -13,14 +13,13 @@ attainable bandwidth (hiera_core.spec.gpus).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_nvrtc import kernel_ms
+from bench_nvrtc import bound_header, print_against_bound
 
 # (label, (N, C, H, W)): a ResNet stem's RGB input and its pooled output, MobileNetV2's 14x14 block input.
 LAYOUTS = (
@@ -87,12 +86,6 @@ def pool_contenders(channels: int) -> tuple[dict, object]:
             "torch.compile": (compiled, False), "torch.compile, channels-last": (compiled, True)}, eager
 
 
-def timed(label: str, function, x, bound_us: float, repeats: int) -> None:
-    runs = sorted(kernel_ms(function, (x,), calls=50) * 1e3 for _ in range(repeats))
-    median = statistics.median(runs)
-    print(f"  {label:<38} {median:8.1f} us ({runs[0]:.1f}-{runs[-1]:.1f})  {100 * bound_us / median:5.1f}% of the bound")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -100,11 +93,7 @@ def main() -> None:
 
     import torch
 
-    from hiera_core.spec.gpus import lookup
-
-    peaks = lookup(torch.cuda.get_device_name())
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}: bound at {peaks.mem_bw / 1e12:.2f} TB/s; "
-          f"median of {args.repeats} (min-max)")
+    peaks = bound_header(args.repeats)
     with torch.no_grad():
         for label, shape in LAYOUTS:
             for channels_last in (True, False):
@@ -117,7 +106,7 @@ def main() -> None:
                 for name, function in layout_contenders(channels_last).items():
                     if name != "copy (floor)" and not torch.equal(function(x), x):
                         raise SystemExit(f"{name} changed the values: not timing a wrong kernel")
-                    timed(name, function, x, bound_us, args.repeats)
+                    print_against_bound(name, function, (x,), bound_us, args.repeats, width=38)
         for label, shape in POOLS:
             x = torch.randn(shape, device="cuda")
             functions, eager = pool_contenders(shape[1])
@@ -129,7 +118,7 @@ def main() -> None:
                 error = (function(given) - expected).abs().max().item()
                 if error > 1e-4:
                     raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
-                timed(name, function, given, bound_us, args.repeats)
+                print_against_bound(name, function, (given,), bound_us, args.repeats, width=38)
 
 
 if __name__ == "__main__":

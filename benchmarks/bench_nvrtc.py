@@ -164,6 +164,26 @@ def kernel_ms(function, args, calls: int = 20) -> float:
     return sum(e.self_device_time_total for e in trace.key_averages()) / calls / 1e3
 
 
+def bound_header(repeats: int):
+    """Print the GPU, torch and the bandwidth the bounds assume; the GPU's peaks (hiera_core.spec.gpus)."""
+    import torch
+
+    peaks = gpus.lookup(torch.cuda.get_device_name())
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}: bound at {peaks.mem_bw / 1e12:.2f} TB/s; "
+          f"median of {repeats} (min-max)")
+    return peaks
+
+
+def print_against_bound(label: str, function, args, bound_us: float, repeats: int, width: int = 22) -> None:
+    """`function(*args)`'s GPU time (kernel_ms, 50 calls) `repeats` times: the median, the spread and
+    the share of `bound_us` it reaches."""
+    import statistics
+
+    runs = sorted(kernel_ms(function, args, calls=50) * 1e3 for _ in range(repeats))
+    median = statistics.median(runs)
+    print(f"  {label:<{width}} {median:8.1f} us ({runs[0]:.1f}-{runs[-1]:.1f})  {100 * bound_us / median:5.1f}% of the bound")
+
+
 def host_us(function, args, calls: int = 200) -> float:
     """Microseconds per call of back-to-back calls on a tiny input: the launch path's overhead."""
     import torch
