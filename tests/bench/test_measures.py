@@ -127,3 +127,21 @@ def test_a_speedup_claims_the_lower_of_its_paired_and_direct_estimates():
                         paired_eager_ms=1.0, hiera_ms=0.5, compile_ms=0.8, best_compile_ms=0.8)
     _record_speedups(steady)
     assert steady.speedup_best_compile == steady.speedup_best_compile_paired == pytest.approx(1.6)
+
+
+def test_the_console_shows_both_estimates_where_they_differ():
+    """A task's line claims the lower estimate over its best mode and, where the two are more than
+    10% apart, names both."""
+    from hiera_core.bench.console import describe
+    from hiera_core.bench.record import TaskRecord
+    from hiera_core.bench.task_run import _record_speedups
+
+    def line(paired_eager_ms):
+        task = TaskRecord(id="level3/3.py", level=3, path="3.py", outcome="proposal", correct=True, eager_ms=0.248,
+                          paired_eager_ms=paired_eager_ms, hiera_ms=0.0637, compile_ms=0.285,
+                          best_compile_mode="reduce-overhead", best_compile_ms=0.1125, wall_s=197.0)
+        _record_speedups(task)
+        return describe(task)
+
+    assert "1.77x over its best mode (reduce-overhead; paired 2.56x, direct 1.77x)" in line(0.36)
+    assert "over its best mode (reduce-overhead)" in line(0.25)  # 1.78x and 1.77x: one figure
