@@ -11,7 +11,8 @@
 #   bash benchmarks/gpu_session.sh speed-compare   # the same without warm workers, then with, on one machine
 #   bash benchmarks/gpu_session.sh llm        # issue 25: the scripted-model GPU tests (region kernel, ncu feedback), -s
 #   bash benchmarks/gpu_session.sh stencil    # the stencil against torch.compile's kernel and a copy; ncu of each;
-#                                             # depthwise convolutions on narrow maps (bench_depthwise_narrow.py)
+#                                             # depthwise convolutions on narrow maps (bench_depthwise_narrow.py);
+#                                             # the pool with a prologue and the layout kernel (bench_layout_pool.py)
 #   bash benchmarks/gpu_session.sh autotune   # issue 24: max-autotune alone vs after two modes in one process (~4 min)
 #   bash benchmarks/gpu_session.sh regions    # issue 23: every candidate graphed or not, compiled glue, costliest kernels
 #   bash benchmarks/gpu_session.sh suite      # issue 8: benchmarks/suite in offline mode, resumable
@@ -106,6 +107,9 @@ case "${1:-tests}" in
     grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Warp Cycles" "$out/stencil_ncu.txt" | head -60
     # Depthwise convolutions on maps 7 to 56 wide: the column kernel against the wide tile, eager, compile.
     timeout 200 python3 benchmarks/bench_depthwise_narrow.py 2>&1 | tee "$out/bench_depthwise_narrow.txt" | grep -v Warn
+    # The pool with a prologue (a CNN stem's BN + ReLU + max pool) and the layout kernel, against
+    # PyTorch and torch.compile (the +cudnn_nhwc composition's own kernels).
+    timeout 150 python3 benchmarks/bench_layout_pool.py 2>&1 | tee "$out/bench_layout_pool.txt" | grep -v -i warn
     # Through the proposal path: the depthwise suite task (56 wide) and ConvNeXt's 7x7 (56 wide).
     timeout 150 python3 benchmarks/bench_nvrtc.py --gpu --no-compile --only benchmarks/suite/level1/4_Depthwise_Conv2d.py \
       benchmarks/proxy/level1/3_ConvNeXt_Depthwise_Conv7x7.py 2>&1 | tee "$out/bench_nvrtc_depthwise.txt" | tail -4
