@@ -203,16 +203,13 @@ def _record_speedups(record: TaskRecord) -> None:
     0.25 ms in one run, 0.19 against 0.30 in the next, H100, 2026-12-06); over the best mode the two
     estimates differed by up to 45% either way. The lower is the one claimed."""
     paired = record.paired_eager_ms / record.hiera_ms
-    record.speedup_eager_paired, record.speedup_eager_direct = paired, record.eager_ms / record.hiera_ms
-    record.speedup_eager = min(record.speedup_eager_paired, record.speedup_eager_direct)
-    if record.compile_ms:
-        record.speedup_compile_paired = paired * record.compile_ms / record.eager_ms
-        record.speedup_compile_direct = record.compile_ms / record.hiera_ms
-        record.speedup_compile = min(record.speedup_compile_paired, record.speedup_compile_direct)
-    if record.best_compile_ms:
-        record.speedup_best_compile_paired = paired * record.best_compile_ms / record.eager_ms
-        record.speedup_best_compile_direct = record.best_compile_ms / record.hiera_ms
-        record.speedup_best_compile = min(record.speedup_best_compile_paired, record.speedup_best_compile_direct)
+    for baseline, baseline_ms in (("eager", record.eager_ms), ("compile", record.compile_ms),
+                                  ("best_compile", record.best_compile_ms)):
+        if baseline_ms:
+            estimates = (paired * (baseline_ms / record.eager_ms), baseline_ms / record.hiera_ms)
+            setattr(record, f"speedup_{baseline}_paired", estimates[0])
+            setattr(record, f"speedup_{baseline}_direct", estimates[1])
+            setattr(record, f"speedup_{baseline}", min(estimates))
 
 
 def _record_timing(record: TaskRecord, timed: BenchTimeResult, spec: dict) -> None:

@@ -184,8 +184,7 @@ def pool_source(name: str, config: dict) -> KernelSource:
     dd, dh, dw = dims("dilation", 1) if config["kind"] == "max" else (1, 1, 1)
     divisor = config.get("divisor_override") or 0
     per_channel = config.get("per_channel", [])
-    extra_params, planar_values, args = channel_epilogue(len(per_channel), "channel")
-    _, nhwc_values, _ = channel_epilogue(len(per_channel), "c")
+    extra_params, channel_values, args = channel_epilogue(len(per_channel), "channel")
     window = f"""// HIERA {config['kind']}_pool{rank}d {name}: kernel {config['kernel']}, stride {config['stride']}, padding {config['padding']}
 {epilogue_function(config.get("prologue"), per_channel, name="hi_prologue")}constexpr int KD = {kd}, KH = {kh}, KW = {kw}, SD = {sd}, SH = {sh}, SW = {sw};
 constexpr int PD = {pd}, PH = {ph}, PW = {pw}, DD = {dd}, DH = {dh}, DW = {dw};
@@ -237,7 +236,7 @@ __device__ __forceinline__ float hi_window(const At& at, int D, int H, int W, in
         const int od = (int)(pz % OD);
         const long long plane = pz / OD, channel = plane % channels;
         const float* src = x + plane * D * H * W;
-        float* dst = out + pz * area;{planar_values}
+        float* dst = out + pz * area;{channel_values}
         const auto at = [&](int d, int h, int w) {{ return hi_prologue(src[(d * H + h) * W + w]{args}); }};
         for (unsigned s = blockIdx.x * blockDim.x + threadIdx.x; s < area; s += gridDim.x * blockDim.x) {{
             const int ow = (int)(s % OW), oh = (int)(s / OW);
@@ -258,9 +257,9 @@ __device__ __forceinline__ float hi_window(const At& at, int D, int H, int W, in
         const float* image = x + n * H * W * C;
         float* dst = out + row * row_points;
         for (unsigned s = blockIdx.x * blockDim.x + threadIdx.x; s < row_points; s += gridDim.x * blockDim.x) {{
-            const unsigned c = s % C;
+            const unsigned channel = s % C;
             const int ow = (int)(s / C);
-            const float* src = image + c;{nhwc_values}
+            const float* src = image + channel;{channel_values}
             const auto at = [&](int, int h, int w) {{ return hi_prologue(src[(unsigned)(h * W + w) * C]{args}); }};
             dst[s] = hi_window(at, 1, H, W, 0, oh * SH - PH, ow * SW - PW);
         }}
