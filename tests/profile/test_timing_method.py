@@ -113,6 +113,22 @@ def test_a_host_bound_call_is_timed_by_its_host_time_and_its_gpu_work_apart(gpu,
     assert streams_check(timed, "set").passed
 
 
+def test_host_work_cached_on_input_pointers_is_timed_at_its_uncached_cost(gpu, clock):
+    # The judge's host batches give every call inputs of its own; the baselines' must too, or a module
+    # that skips host work when called again on the same input (a cache keyed on the last pointer)
+    # queues faster as a baseline than as a proposal.
+    last = []
+
+    def call(x):
+        clock.advance(0.01 if last == [x.data_ptr()] else 0.4)
+        last[:] = [x.data_ptr()]
+        gpu.launch(0.05)
+        return x
+
+    timed = timing.time_module(call, [torch.ones(4)], "cuda", profile=False)
+    assert timed.bound == "host" and timed.median_ms == pytest.approx(0.4, abs=0.02)
+
+
 def test_work_on_a_side_stream_fails_the_streams_check(gpu):
     def call(x):
         gpu.launch(0.5, stream="side")  # nothing makes the timed stream wait for it
