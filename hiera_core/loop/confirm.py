@@ -97,8 +97,8 @@ def _confirm_best(session: Session, verified: list[CandidateOutcome]) -> dict | 
     # The fastest of those whose speedup held, by the fresh process's milliseconds: the contenders were
     # timed there one after the other by one method, while each speedup divides by its own pairing's
     # eager figure, which is host-bound on launch-bound modules and varied by a third from pairing to
-    # pairing (ConvNeXt block, H100, 2026-12-06: 0.23-0.32 ms), enough to rank a 0.14 ms candidate
-    # above a 0.11 ms one. One not re-timed there ranks by its loop figure.
+    # pairing (ConvNeXt block, H100, 2026-12-06: 0.23-0.32 ms in one run, which proposed a 0.142 ms
+    # CUDA graph over a graphed compile the loop timed at 0.108). One not re-timed ranks by its loop figure.
     chosen = min(holding, key=lambda o: fresh_ms.get(o.name, o.ms if o.ms is not None else float("inf"))).name
     return {"candidate": chosen, "held": True, "speedup": retimed[chosen], **measured}
 
