@@ -53,7 +53,7 @@ def describe(record: TaskRecord) -> str:
 
 def _estimates(record: TaskRecord) -> str:
     """'; paired 2.57x, direct 1.77x' where the two estimates over the best mode differ by more than
-    ESTIMATES_APART (the lower is the one claimed), else ''."""
+    ESTIMATES_APART (task_run._record_speedups says which is claimed), else ''."""
     paired, direct = record.speedup_best_compile_paired, record.speedup_best_compile_direct
     if paired is None or direct is None or max(paired, direct) <= ESTIMATES_APART * min(paired, direct):
         return ""

@@ -34,7 +34,7 @@ class TaskRecord:
     paired_eager_ms: float | None = None  # the reference, timed alternately with the proposal
     compile_error: str | None = None  # of the default mode; compile_errors has every mode's
     compile_errors: dict = field(default_factory=dict)
-    speedup_eager: float | None = None  # the lower of its two estimates below, when correct
+    speedup_eager: float | None = None  # one of its two estimates below (task_run._record_speedups), when correct
     speedup_compile: float | None = None  # over the default mode, when correct and torch.compile ran
     speedup_best_compile: float | None = None  # over the best mode timed
     speedup_eager_paired: float | None = None  # paired_eager_ms / hiera_ms

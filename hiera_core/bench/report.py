@@ -317,9 +317,10 @@ task, {html.escape(mode)}. Updated {html.escape(data['updated'])} (started {html
 fast_p: valid and more than p times faster than the baseline, over all tasks; geometric mean and
 median over the valid tasks. Eager and torch.compile (each mode timed: {html.escape(', '.join(settings.get('compile_modes') or ['default']))};
 "best" is the fastest mode for the task) are timed in one process by one method; HIERA's module is
-timed against the reference alternately. Each speedup is the lower of two estimates (both in
+timed against the reference alternately. Each speedup is one of two estimates (both in
 results.json): paired (the proposal's ratio to its paired reference, times, over a compile mode,
-that mode's ratio to eager) and direct (the baseline's time over the proposal's).</p>
+that mode's ratio to eager) and direct (the baseline's time over the proposal's): the lower of
+those made only of GPU time, which agrees across processes, else the lower of the two.</p>
 <div class="wide">{_summary_table(data['summary'])}</div>
 {_model_table(data['summary'])}
 {figures}
