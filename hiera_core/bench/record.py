@@ -57,6 +57,10 @@ class TaskRecord:
     samples: int = 0  # candidates implemented, verified and timed: offline and model ones together
     samples_to_first_valid: int | None = None  # 1-based; None when no candidate passed verification
     best_speedup_by_sample: list[float | None] = field(default_factory=list)  # best verified so far, per sample
+    # What each candidate measured, in the loop's order (task_run.candidate_summary), and the plan's
+    # regions (task_run.region_summary): how the proposal was chosen, without the run's store.
+    candidates: list[dict] = field(default_factory=list)
+    regions: list[dict] = field(default_factory=list)
     tokens: int | None = None  # LLM tokens; 0 in offline mode
     # The model's samples apart from the offline candidates (all None in offline mode): the paper's
     # sample efficiency. valid_rate is over the answers judged (transport failures counted apart);

@@ -27,7 +27,7 @@ RESUME_MUST_MATCH = ("device", "budget", "model", "endpoint", "samples", "timing
 # results.csv: the record's scalar fields, the error flattened, the per-sample curve, each compile
 # mode's ms (compile_ms_<mode>), then env_* columns.
 _NESTED = ("error", "best_speedup_by_sample", "timings", "worker_s", "environment", "compile_modes_ms",
-           "compile_errors")
+           "compile_errors", "candidates", "regions")
 CSV_FIELDS = [f.name for f in fields(TaskRecord) if f.name not in _NESTED]
 CSV_ERROR_FIELDS = ("error_stage", "error_kind", "error_message")
 

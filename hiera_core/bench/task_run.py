@@ -21,7 +21,7 @@ from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, stopwatch
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.loop.optimize import optimize
-from hiera_core.loop.run_result import OptimizeResult
+from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
 from hiera_core.loop.session import Settings, default_warm_workers
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
@@ -170,6 +170,25 @@ def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, start
     return record
 
 
+def candidate_summary(outcome: CandidateOutcome) -> dict:
+    """A candidate's outcome in a bench record: its figures (ms, its GPU time and which bounds it),
+    its speedup over its paired eager, and the check it failed."""
+    timing = outcome.timing or {}
+    failed = outcome.failed_check or {}
+    return {"name": outcome.name, "space": outcome.space, "status": outcome.status, "ms": outcome.ms,
+            "gpu_ms": timing.get("gpu_median_ms"), "bound": timing.get("bound"), "speedup": outcome.speedup,
+            "paired_eager_ms": outcome.baseline_ms,
+            "failed": f"{failed['check']}: {failed['message'][:200]}" if failed else None}
+
+
+def region_summary(region: dict) -> dict:
+    """A plan region in a bench record: its anchor, workload, bound and measured share, and the
+    spaces ranked for it (best first)."""
+    return {key: region.get(key) for key in ("index", "kind", "anchor", "workload_class", "bound_ms", "share",
+                                             "share_source")} | {
+        "choices": [f"{choice['space']}: {choice['approach']}" for choice in region.get("choices", [])]}
+
+
 def _record_optimize(record: TaskRecord, result: OptimizeResult, out: Path) -> None:
     record.outcome = result.status
     record.run = result.run
@@ -185,6 +204,8 @@ def _record_optimize(record: TaskRecord, result: OptimizeResult, out: Path) -> N
                 record.samples_to_first_valid = number
             best = max(best or 0.0, candidate.speedup)
         record.best_speedup_by_sample.append(best)
+    record.candidates = [candidate_summary(candidate) for candidate in result.candidates]
+    record.regions = [region_summary(region) for region in result.regions]
     record.tokens = result.llm["tokens"]["total"] if result.llm else 0  # offline mode spends none
     if result.llm:
         record.record_model_samples(result.llm)

@@ -57,7 +57,7 @@ def test_bench_runs_records_failures_and_resumes(tmp_path):
     good = tasks["level1/1_Tanh_Residual.py"]
     assert good["outcome"] in ("proposal", "no_improvement") and good["correct"] and good["error"] is None
     assert good["eager_ms"] > 0 and good["compile_ms"] > 0 and good["hiera_ms"] > 0
-    # Two estimates of each speedup, the lower claimed: paired (of one method each: the proposal
+    # Two estimates of each speedup, the lower claimed (CPU figures are not GPU time): paired (of one method each: the proposal
     # against its paired reference, compile against eager) and direct (the baselines' over the proposal's).
     assert good["speedup_eager_paired"] == pytest.approx(good["paired_eager_ms"] / good["hiera_ms"])
     assert good["speedup_eager_direct"] == pytest.approx(good["eager_ms"] / good["hiera_ms"])
@@ -70,6 +70,9 @@ def test_bench_runs_records_failures_and_resumes(tmp_path):
     assert good["compile_modes_ms"] == {"default": good["compile_ms"]} and good["best_compile_mode"] == "default"
     assert good["speedup_best_compile"] == pytest.approx(good["speedup_compile"])
     assert good["samples"] == 1 and good["tokens"] == 0 and good["wall_s"] > 0
+    # what the candidate measured and the plan's regions, in the record itself
+    assert len(good["candidates"]) == 1 and good["candidates"][0]["status"] in ("verified", "rejected", "failed")
+    assert good["regions"] and all(region["choices"] for region in good["regions"])
     assert good["roofline_pct"] == pytest.approx(100 * good["roofline_bound_ms"] / good["hiera_ms"])
     if good["outcome"] == "proposal":
         assert (out / good["proposal"]).read_text().count("class ModelNew") == 1

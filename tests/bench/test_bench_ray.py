@@ -74,7 +74,7 @@ PLACEMENT_AND_TIMING = {"node", "node_id", "gpu", "environment", "run", "wall_s"
                         "hiera_ms", "paired_eager_ms", "speedup_eager", "speedup_eager_paired", "speedup_eager_direct",
                         "optimize_speedup", "roofline_pct",
                         "roofline_pct_eager", "best_speedup_by_sample", "samples_to_first_valid", "check", "correct",
-                        "verification", "outcome", "space", "strategy", "proposal"}
+                        "verification", "outcome", "space", "strategy", "proposal", "candidates", "regions"}
 # Ray notices a dead node within a few seconds instead of the default half minute.
 FAST_HEALTH_CHECK = {"RAY_health_check_initial_delay_ms": "0", "RAY_health_check_period_ms": "1000",
                      "RAY_health_check_timeout_ms": "1000", "RAY_health_check_failure_threshold": "2"}

@@ -171,3 +171,29 @@ def test_the_console_shows_both_estimates_where_they_differ():
 
     assert "1.77x over its best mode (reduce-overhead; paired 2.56x, direct 1.77x)" in describe(_mobilenet_v2(0.36))
     assert "over its best mode (reduce-overhead)" in describe(_mobilenet_v2(0.25))  # 1.78x and 1.77x: one figure
+
+
+def test_a_bench_record_says_what_each_candidate_measured_and_the_plans_regions(tmp_path):
+    from hiera_core.bench.record import TaskRecord
+    from hiera_core.bench.task_run import _record_optimize
+    from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
+
+    graphed = CandidateOutcome(name="pytorch.compile_default.graphed", space="pytorch", status="verified",
+                               speedup=2.6, ms=0.1069, baseline_ms=0.2813,
+                               timing={"gpu_median_ms": 0.1069, "bound": "gpu"})
+    stencil = CandidateOutcome(name="custom_cuda.stencil", space="custom_cuda", status="rejected",
+                               failed_check={"check": "outputs", "message": "set 2: max error 3e-2", "reproducer": ""})
+    region = {"index": 0, "kind": "conv", "anchor": "dwconv", "nodes": ["dwconv"], "workload_class": "memory-bound",
+              "bound_ms": 0.012, "share": 0.31, "share_source": "measured",
+              "choices": [{"space": "custom_cuda", "approach": "generated stencil kernel", "reason": "..."}]}
+    result = OptimizeResult(status="proposal", run="r1", candidates=[stencil, graphed], regions=[region])
+    task = TaskRecord(id="level2/4.py", level=2, path="4.py", outcome="")
+    _record_optimize(task, result, tmp_path)
+    assert task.candidates == [
+        {"name": "custom_cuda.stencil", "space": "custom_cuda", "status": "rejected", "ms": None, "gpu_ms": None,
+         "bound": None, "speedup": None, "paired_eager_ms": None, "failed": "outputs: set 2: max error 3e-2"},
+        {"name": "pytorch.compile_default.graphed", "space": "pytorch", "status": "verified", "ms": 0.1069,
+         "gpu_ms": 0.1069, "bound": "gpu", "speedup": 2.6, "paired_eager_ms": 0.2813, "failed": None}]
+    assert task.regions == [{"index": 0, "kind": "conv", "anchor": "dwconv", "workload_class": "memory-bound",
+                             "bound_ms": 0.012, "share": 0.31, "share_source": "measured",
+                             "choices": ["custom_cuda: generated stencil kernel"]}]
