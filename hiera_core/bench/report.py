@@ -35,6 +35,14 @@ MODEL_COLUMNS = (  # the model's samples per group, apart from offline candidate
     ("median_tokens_to_first_valid", "median tokens to first valid", "num"),
     ("median_tokens_to_best", "median tokens to best", "num"), ("cost", "cost", "num"),
 )
+CANDIDATE_COLUMNS = (  # each candidate of a task, in the loop's order: (key, header, format)
+    ("name", "candidate", "text"), ("space", "space", "text"), ("status", "status", "text"), ("ms", "ms", "ms"),
+    ("gpu_ms", "GPU ms", "ms"), ("bound", "bound", "text"), ("speedup", "x paired eager", "x"),
+)
+REGION_COLUMNS = (  # each region of a task's plan: (key, header, format)
+    ("anchor", "anchor", "text"), ("kind", "kind", "text"), ("workload_class", "workload", "text"),
+    ("bound_ms", "bound ms", "ms"), ("share", "share", "share"),
+)
 ENVIRONMENT_KEYS = ("device", "gpu_name", "device_name", "driver", "cuda", "cudnn", "torch", "hiera_version", "python",
                     "sm_clock_mhz", "max_sm_clock_mhz", "mem_clock_mhz", "max_mem_clock_mhz", "power_limit_w",
                     "cpu", "cpu_count", "platform", "model", "endpoint")
@@ -277,6 +285,22 @@ def _task_table(records: list[TaskRecord]) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _detail_table(records: list[TaskRecord], field: str, columns: tuple, note) -> str:
+    """One row per entry of each task's `field` list (its candidates, its plan's regions), keyed
+    `<field>.<index>.<key>` under the task's id; `note(entry)` fills the last column."""
+    head = ["task", "#", *(header for _, header, _ in columns), "note"]
+    rows = []
+    for r in records:
+        for index, entry in enumerate(getattr(r, field)):
+            rows.append(f'<tr data-task-detail="{html.escape(r.id)}"><th>{html.escape(r.id)}</th><td>{index + 1}</td>'
+                        + "".join(_cell(f"{field}.{index}.{key}", entry.get(key), kind) for key, _, kind in columns)
+                        + f'<td class="note">{html.escape(note(entry) or "")}</td></tr>')
+    if not rows:
+        return "<p>none recorded</p>"
+    return ("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
 def _environment_table(environment: dict) -> str:
     rows = [f"<tr><th>{html.escape(key)}</th><td>{html.escape(str(environment.get(key)))}</td></tr>"
             for key in ENVIRONMENT_KEYS if environment.get(key) is not None]
@@ -326,6 +350,15 @@ those made only of GPU time, which agrees across processes, else the lower of th
 {figures}
 <h2>Tasks</h2>
 <div class="wide">{_task_table(records)}</div>
+<h2>Candidates</h2>
+<p>What each task's loop measured, in its order: each candidate's time (the larger of its GPU time and its
+host time, which bounds it), its GPU time, and its speedup over the reference timed beside it; the check a
+rejected one failed.</p>
+<div class="wide">{_detail_table(records, "candidates", CANDIDATE_COLUMNS, lambda entry: entry.get("failed"))}</div>
+<h2>Plan regions</h2>
+<p>Each task's plan: its regions around anchor ops, their workload, roofline bound and share of the
+reference's time, and the spaces ranked for each, best first.</p>
+<div class="wide">{_detail_table(records, "regions", REGION_COLUMNS, lambda entry: "; ".join(entry.get("choices", [])))}</div>
 <h2>Environment</h2>
 {_environment_table(data['environment'])}
 </body></html>

@@ -19,11 +19,21 @@ MODEL_SUMMARY = {"samples": 4, "judged": 3, "verified": 2, "transport_failures":
                  "cost_to_first_valid": {"calls": 3, "tokens": 5200, "cost": None, "seconds": 40.0, "sample": 2},
                  "cost_to_best": {"calls": 5, "tokens": 9100, "cost": None, "seconds": 80.0, "sample": 4}}
 ROOFLINE = dict(peak_flops=67e12, peak_bw=4.3e12, roofline_device="NVIDIA H200")
+# What the matmul task's loop measured and its plan (task_run.candidate_summary, region_summary)
+CANDIDATES = [
+    {"name": "cuda_libs.tf32", "space": "cuda_libs", "status": "verified", "ms": 0.19, "gpu_ms": 0.188,
+     "bound": "gpu", "speedup": 1.05, "paired_eager_ms": 0.2, "failed": None},
+    {"name": "custom_cuda.tiled_gemm", "space": "custom_cuda", "status": "rejected", "ms": None, "gpu_ms": None,
+     "bound": None, "speedup": None, "paired_eager_ms": None, "failed": "outputs: set 1: max error 0.5 <beyond>"},
+]
+REGIONS = [{"index": 0, "kind": "matmul", "anchor": "matmul", "workload_class": "compute-bound", "bound_ms": 0.107,
+            "share": 1.0, "share_source": "measured", "choices": ["cuda_libs: cuBLAS GEMM", "pytorch: left to PyTorch"]}]
 
 
 def _records() -> list[TaskRecord]:
     return [
         record("level1/1_Matmul.py", 1, eager=0.2, compile_=0.21, hiera_ms=0.19, space="cuda_libs", samples=3,
+               candidates=CANDIDATES, regions=REGIONS,
                samples_to_first_valid=1, best_speedup_by_sample=[1.04, 1.04, 1.05], flops=7.2e9, intensity=300.0,
                roofline_bound_ms=0.107, roofline_pct=56.3, roofline_pct_eager=53.5, environment=ENVIRONMENT,
                **ROOFLINE),
@@ -51,6 +61,9 @@ def test_the_three_outputs_agree(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert "level2/1_Gemm_&lt;&amp;&gt;_Gelu.py" in html and "<&>" not in html
     assert "NVIDIA H200" in html and "offline expert mode" in html
+    # each candidate and plan region in a table of its own (their figures checked above with the rest)
+    assert 'data-key="candidates.1.name" data-value="&quot;custom_cuda.tiled_gemm&quot;"' in html
+    assert "set 1: max error 0.5 &lt;beyond&gt;" in html and "cuda_libs: cuBLAS GEMM; pytorch: left to PyTorch" in html
     assert not (set(p.name for p in tmp_path.iterdir()) - {"results.json", "results.csv", "report.html"})
 
 

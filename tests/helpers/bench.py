@@ -50,9 +50,10 @@ class ReportCells(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag == "tr":
-            self._row = attributes.get("data-task")
+            # a task's row, or a row of its details (candidates, regions: keys "<field>.<index>.<key>")
+            self._row = attributes.get("data-task") or attributes.get("data-task-detail")
             if self._row is not None:
-                self.tasks[self._row] = {}
+                self.tasks.setdefault(self._row, {})
         elif tag == "td" and "data-key" in attributes:
             value = json.loads(attributes["data-value"])
             if attributes["data-key"].startswith("summary."):
@@ -99,7 +100,7 @@ def assert_outputs_agree(folder: Path) -> dict:
         assert row["best_speedup_by_sample"] == ";".join("" if value is None else repr(value)
                                                          for value in task["best_speedup_by_sample"])
         for key, value in cells.tasks[task["id"]].items():
-            assert value == task[key], (task["id"], key)
+            assert value == _at(task, key), (task["id"], key)
     expected = {}
     for name, group in {"overall": data["summary"]["overall"], **data["summary"]["levels"]}.items():
         expected.update(_flatten(group, f"summary.{name}"))
@@ -110,6 +111,14 @@ def assert_outputs_agree(folder: Path) -> dict:
                         "fast_p.compile.1", "geomean.eager", "geomean.compile", "median.eager", "median.compile"):
             assert f"summary.{name}.{measure}" in cells.summary
     return data
+
+
+def _at(task: dict, key: str):
+    """The record's value at a report key: a field, or "<field>.<index>.<key>" in one of its lists."""
+    if key in task:
+        return task[key]
+    field, index, inner = key.split(".", 2)
+    return task[field][int(index)][inner]
 
 
 def _flatten(value, prefix: str) -> dict:
