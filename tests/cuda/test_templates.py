@@ -456,13 +456,18 @@ def test_a_wider_depthwise_convolution_gets_the_depthwise_template(name, tmp_pat
                                                      ("depthwise3_bn_relu6", "_hiera_stencil(", 4)])
 def test_what_follows_a_depthwise_convolution_is_applied_as_it_stores(name, call, per_channel, tmp_path):
     """Depthwise 5x5 then ReLU6, or then inference batch norm and SiLU, and MobileNet's 3x3 then batch
-    norm and ReLU6 (the norm's four per-channel tensors read once per grid): one kernel, no
-    pointwise kernel after it, and it compiles."""
+    norm and ReLU6 (the norm's four per-channel tensors read once per grid, its rsqrt computed once
+    per thread before the row loop): one kernel, no pointwise kernel after it, and it compiles."""
     _, candidate = candidate_for(task_context(extra_task(name, tmp_path)))
     forward = forward_source(candidate.code)
     assert forward.count(call) == 1 and "_hiera_pointwise(" not in forward
     source = candidate.code.split('_HIERA_SRC_0 = r"""')[1].split('"""')[0]
-    assert "hi_epilogue_of" in source and source.count("__ldg(e") == per_channel
+    assert source.count("__ldg(e") == per_channel
+    if per_channel:
+        assert source.count("rsqrtf(") == 1 and "hi_epilogue_of" not in source
+        assert source.index("hi_epilogue_parts(c0") < source.index("for (int y = y0") < source.index("hi_epilogue_hoisted(acc")
+    else:
+        assert "hi_epilogue_of" in source
     (kernel,) = kernel_resources(source).kernels
     assert kernel.spill_stores == 0
 

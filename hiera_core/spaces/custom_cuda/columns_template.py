@@ -15,7 +15,7 @@ the wide depthwise tile stays ahead on wider maps (5x5 on 128 wide: 30.7 us agai
 from __future__ import annotations
 
 from hiera_core.spaces.custom_cuda.expr import Expr
-from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, epilogue_function
+from hiera_core.spaces.custom_cuda.fused import KernelSource, channel_epilogue, hoisted_epilogue
 
 # The widest map a window wider than 3x3 takes this kernel on (56 measured faster, 128 slower).
 WIDE_WINDOW_WIDTH = 64
@@ -54,7 +54,8 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     if kernel % 2 == 0 or any(abs(dy) > radius or abs(dx) > radius for dy, dx in taps):
         raise ValueError(f"the column kernel takes an odd kernel and taps within its radius: {kernel}, {taps}")
     columns = sorted({dx + radius for _, dx in taps})  # window columns any tap reads
-    extra_params, channel_values, channel_args = channel_epilogue(len(per_channel), "channel")
+    extra_params, channel_values, _ = channel_epilogue(len(per_channel), "channel")
+    epilogue_functions, channel_parts, stored = hoisted_epilogue(epilogue, per_channel, "acc")
     weights = "\n".join(f"    const float k{i} = __ldg(wc + {(dy + radius) * kernel + dx + radius});"
                         for i, (dy, dx) in enumerate(taps))
     inside = "\n".join(f"    const bool in{c} = gx + {c - radius} >= 0 && gx + {c - radius} < W;" for c in columns)
@@ -65,7 +66,7 @@ def columns_source(name: str, kernel: int, taps: list[tuple[int, int]], epilogue
     sums = "\n".join(f"        acc = fmaf(k{i}, v[{dy + radius}][{dx + radius}], acc);"
                      for i, (dy, dx) in enumerate(taps))
     source = f"""// HIERA {kernel}x{kernel} column stencil {name}: {len(taps)} taps {taps}, a thread per column
-{epilogue_function(epilogue, per_channel)}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
+{epilogue_functions}constexpr int K = {kernel}, R = {radius}, THREADS = {COLUMN_THREADS};
 // Offsets inside a grid (an image, channels-last) are 32-bit (the host checks); those are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__(THREADS) {name}(
         const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias,
@@ -96,7 +97,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {name}(
     const long long channel = grid % channels;
     const float* wc = w + channel * K * K;
 {weights}
-    const float b = bias ? __ldg(bias + channel) : 0.0f;{channel_values}
+    const float b = bias ? __ldg(bias + channel) : 0.0f;{channel_values}{channel_parts}
 {inside}
     auto load = [&](int y, float* row) {{
         const bool y_in = y >= 0 && y < H;
@@ -115,7 +116,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {name}(
         load(y + R + 1, ahead);
         float acc = b;
 {sums}
-        dst[y * sy + gx * sx] = hi_epilogue(acc{channel_args});
+        dst[y * sy + gx * sx] = {stored};
     }}
 }}
 """

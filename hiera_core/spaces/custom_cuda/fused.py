@@ -202,6 +202,38 @@ def epilogue_function(epilogue: Expr | None, per_channel: list[Expr] | tuple = (
             + f"__device__ __forceinline__ float {name}({params}) {{ float r; {name}_of({args}, r); return r; }}\n")
 
 
+# Nodes an epilogue part is never made of: they cost nothing to read where they are used.
+_FREE = ("leaf", "const", "scalar", "inv_n")
+
+
+def hoisted_epilogue(epilogue: Expr | None, per_channel: list[Expr] | tuple, output: str) -> tuple[str, str, str]:
+    """A template's epilogue for a loop that stores many outputs of one channel: (its functions,
+    the statements computing its per-channel parts once, after channel_epilogue's values, and the
+    call applying it to `output`). The parts are the largest sub-expressions of the per-channel
+    values alone (a batch norm's rsqrt(var + eps)), which nvcc left inside a loop with branches:
+    an rsqrt per output in the column kernel (sm_90 PTX). Without such parts, hi_epilogue as it is."""
+    args = "".join(f", c{k}" for k in range(len(per_channel)))
+    unhoisted = epilogue_function(epilogue, per_channel), "", f"hi_epilogue({output}{args})"
+    if epilogue is None or not per_channel:
+        return unhoisted
+    stored = leaf(TEMPLATE_OUTPUT, epilogue.shape)
+    varying = set()
+    parts: list[Expr] = []
+    for node in epilogue.walk():
+        if node == stored or any(arg in varying for arg in node.args):
+            varying.add(node)
+            parts += [arg for arg in node.args if arg not in varying and arg.op not in _FREE and arg not in parts]
+    if not parts:
+        return unhoisted
+    names = [f"h{k}" for k in range(len(parts))]
+    functions = (element_function("hi_epilogue_parts", list(per_channel), [], parts)
+                 + element_function("hi_epilogue_hoisted", [stored, *per_channel], list(zip(parts, names)),
+                                    [epilogue]))
+    prepare = (f"\n    float {', '.join(names)};\n    hi_epilogue_parts({args[2:]}, {', '.join(names)});")
+    return (functions, prepare,
+            f"[&] {{ float r; hi_epilogue_hoisted({output}{args}, {', '.join(names)}, r); return r; }}()")
+
+
 def channel_epilogue(count: int, channel: str) -> tuple[str, str, str]:
     """What a convolution template adds for an epilogue reading `count` per-channel tensors: its
     kernel's parameters (pointers e0, e1...), the statements reading their values c0, c1... for the
