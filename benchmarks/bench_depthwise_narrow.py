@@ -13,14 +13,13 @@ written once at the GPU's attainable bandwidth (hiera_core.spec.gpus).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_nvrtc import bound_header, print_against_bound
+from bench_nvrtc import bound_bench_start, print_against_bound
 
 # (label, (N, C, H, W), kernel): batch 32 at inference, the channels of each network's stage.
 MAPS = (
@@ -87,13 +86,10 @@ def contenders(shape: tuple, kernel: int) -> tuple[dict, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
+    repeats, peaks = bound_bench_start(__doc__)
 
     import torch
 
-    peaks = bound_header(args.repeats)
     with torch.no_grad():
         for label, shape, kernel in MAPS:
             x = torch.randn(shape, device="cuda")
@@ -107,7 +103,7 @@ def main() -> None:
                     error = (function(given) - expected).abs().max().item()
                     if error > 1e-3:
                         raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
-                print_against_bound(name, function, (given,), bound_us, args.repeats)
+                print_against_bound(name, function, (given,), bound_us, repeats)
 
 
 if __name__ == "__main__":

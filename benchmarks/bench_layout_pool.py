@@ -12,14 +12,13 @@ attainable bandwidth (hiera_core.spec.gpus).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_nvrtc import bound_header, print_against_bound
+from bench_nvrtc import bound_bench_start, print_against_bound
 
 # (label, (N, C, H, W)): a ResNet stem's RGB input and its pooled output, MobileNetV2's 14x14 block input.
 LAYOUTS = (
@@ -87,13 +86,10 @@ def pool_contenders(channels: int) -> tuple[dict, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
+    repeats, peaks = bound_bench_start(__doc__)
 
     import torch
 
-    peaks = bound_header(args.repeats)
     with torch.no_grad():
         for label, shape in LAYOUTS:
             for channels_last in (True, False):
@@ -106,7 +102,7 @@ def main() -> None:
                 for name, function in layout_contenders(channels_last).items():
                     if name != "copy (floor)" and not torch.equal(function(x), x):
                         raise SystemExit(f"{name} changed the values: not timing a wrong kernel")
-                    print_against_bound(name, function, (x,), bound_us, args.repeats, width=38)
+                    print_against_bound(name, function, (x,), bound_us, repeats, width=38)
         for label, shape in POOLS:
             x = torch.randn(shape, device="cuda")
             functions, eager = pool_contenders(shape[1])
@@ -118,7 +114,7 @@ def main() -> None:
                 error = (function(given) - expected).abs().max().item()
                 if error > 1e-4:
                     raise SystemExit(f"{name} differs from eager by {error:.2e}: not timing a wrong kernel")
-                print_against_bound(name, function, (given,), bound_us, args.repeats, width=38)
+                print_against_bound(name, function, (given,), bound_us, repeats, width=38)
 
 
 if __name__ == "__main__":

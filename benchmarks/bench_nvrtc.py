@@ -164,14 +164,22 @@ def kernel_ms(function, args, calls: int = 20) -> float:
     return sum(e.self_device_time_total for e in trace.key_averages()) / calls / 1e3
 
 
-def bound_header(repeats: int):
-    """Print the GPU, torch and the bandwidth the bounds assume; the GPU's peaks (hiera_core.spec.gpus)."""
+def bound_bench_start(doc: str):
+    """A kernel-against-its-bound bench's start: its command line (`--repeats`, its docstring's first
+    line the description), then the GPU, torch and the bandwidth the bounds assume printed; (the
+    repeats, the GPU's peaks from hiera_core.spec.gpus)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    repeats = parser.parse_args().repeats
+
     import torch
 
     peaks = gpus.lookup(torch.cuda.get_device_name())
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}: bound at {peaks.mem_bw / 1e12:.2f} TB/s; "
           f"median of {repeats} (min-max)")
-    return peaks
+    return repeats, peaks
 
 
 def print_against_bound(label: str, function, args, bound_us: float, repeats: int, width: int = 22) -> None:

@@ -21,7 +21,7 @@ class TaskRecord:
     space: str | None = None
     strategy: str | None = None
     verification: str | None = None  # HIERA's own verification summary of the proposal
-    # Each speedup has two estimates (hiera_core.bench.task_run._record_speedups), the lower reported:
+    # Each speedup has two estimates (hiera_core.bench.task_run._record_speedups says which is reported):
     # paired, of one method each (the proposal against its own timing of the reference, alternating:
     # paired_eager_ms; over a compile mode, times that mode's time / eager's, both from one process),
     # and direct (eager's or the mode's time from the baselines' process over the proposal's).

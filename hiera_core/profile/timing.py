@@ -121,7 +121,7 @@ def _host_batches(fn: Callable, rotation: InputRotation, call_ms: float) -> tupl
     done: list[float] = []
     queued: list[float] = []
     while len(done) < 5 or (sum(done) * calls < 250.0 and len(done) < 15):
-        staged = [[value.clone() if isinstance(value, torch.Tensor) else value for value in rotation.next()]
+        staged = [[value.clone() if isinstance(value, torch.Tensor) else value for value in rotation.originals]
                   for _ in range(calls)]
         torch.cuda.synchronize()
         start = time.perf_counter()

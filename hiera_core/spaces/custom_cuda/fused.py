@@ -212,26 +212,24 @@ def hoisted_epilogue(epilogue: Expr | None, per_channel: list[Expr] | tuple, out
     call applying it to `output`). The parts are the largest sub-expressions of the per-channel
     values alone (a batch norm's rsqrt(var + eps)), which nvcc left inside a loop with branches:
     an rsqrt per output in the column kernel (sm_90 PTX). Without such parts, hi_epilogue as it is."""
-    args = "".join(f", c{k}" for k in range(len(per_channel)))
-    unhoisted = epilogue_function(epilogue, per_channel), "", f"hi_epilogue({output}{args})"
-    if epilogue is None or not per_channel:
-        return unhoisted
-    stored = leaf(TEMPLATE_OUTPUT, epilogue.shape)
-    varying = set()
+    values = [f"c{k}" for k in range(len(per_channel))]
     parts: list[Expr] = []
-    for node in epilogue.walk():
-        if node == stored or any(arg in varying for arg in node.args):
-            varying.add(node)
-            parts += [arg for arg in node.args if arg not in varying and arg.op not in _FREE and arg not in parts]
+    if epilogue is not None and per_channel:
+        stored = leaf(TEMPLATE_OUTPUT, epilogue.shape)
+        varying = set()
+        for node in epilogue.walk():
+            if node == stored or any(arg in varying for arg in node.args):
+                varying.add(node)
+                parts += [arg for arg in node.args if arg not in varying and arg.op not in _FREE and arg not in parts]
     if not parts:
-        return unhoisted
+        return epilogue_function(epilogue, per_channel), "", f"hi_epilogue({', '.join([output, *values])})"
     names = [f"h{k}" for k in range(len(parts))]
     functions = (element_function("hi_epilogue_parts", list(per_channel), [], parts)
-                 + element_function("hi_epilogue_hoisted", [stored, *per_channel], list(zip(parts, names)),
-                                    [epilogue]))
-    prepare = (f"\n    float {', '.join(names)};\n    hi_epilogue_parts({args[2:]}, {', '.join(names)});")
+                 + element_function("hi_epilogue_hoisted", [stored, *per_channel],
+                                    list(zip(parts, names)), [epilogue]))
+    prepare = f"\n    float {', '.join(names)};\n    hi_epilogue_parts({', '.join(values + names)});"
     return (functions, prepare,
-            f"[&] {{ float r; hi_epilogue_hoisted({output}{args}, {', '.join(names)}, r); return r; }}()")
+            f"[&] {{ float r; hi_epilogue_hoisted({', '.join([output, *values, *names])}, r); return r; }}()")
 
 
 def channel_epilogue(count: int, channel: str) -> tuple[str, str, str]:
