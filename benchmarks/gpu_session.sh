@@ -19,7 +19,7 @@
 #   bash benchmarks/gpu_session.sh proxy      # issue 23: benchmarks/proxy (LEVELS, default 2,3), resumable
 #   ONLY="hacks/NAME ..." bash benchmarks/gpu_session.sh corpus   # the adversarial corpus, WORKERS at a time
 #   bash benchmarks/gpu_session.sh both       # examples, then the suite with the time left
-#   RERUN="level1/9_GroupNorm.py ..." bash benchmarks/gpu_session.sh suite   # those tasks again (each call that sets it)
+#   RERUN="level1/9_GroupNorm.py ..." bash benchmarks/gpu_session.sh suite   # those tasks again (each call that sets it; proxy too)
 # examples and suite each take 90-140 s per task on an H200 (2026-11-29): one call finishes about
 # 4 tasks per GPU (on nvidia-h200-x2 the bench runs one task per GPU at a time). Carry their output
 # folder (bench-examples, bench-suite): after each call, here, `tar xzf <files_at>/bench-examples.tgz`
@@ -89,7 +89,7 @@ case "${1:-tests}" in
         proxy) targets="benchmarks/proxy --levels ${LEVELS:-2,3}" ;;
         *) targets=benchmarks/suite ;;
       esac
-      rerun=$([ "$part" = suite ] && for id in ${RERUN:-}; do printf -- "--rerun %s " "$id"; done)
+      rerun=$(for id in ${RERUN:-}; do printf -- "--rerun %s " "$id"; done)
       timeout -s INT $((call_s - 30 - SECONDS)) python3 -m hiera_core.cli.main bench $targets --device cuda --budget 4 --timeout 240 \
         $gpus --out "$folder" --resume $rerun --stop-after "$left" 2>&1 | tee "$out/$folder.txt" | tail -40
       mkdir -p "$out/$folder"

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 
 from hiera_core.plan.planner import Plan
-from hiera_core.plan.regions import Region, node_refs
-from hiera_core.spec.model import Spec
+from hiera_core.plan.regions import Region
+from hiera_core.spec.model import Spec, node_refs
 
 # A region whose best choice is one of these, measured below this share of its roofline bound (as
 # reference.AT_LIMIT_SHARE for the whole module), can gain from a rewrite of its own.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from hiera_core.spec.model import Spec
+from hiera_core.spec.model import Spec, node_refs
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
 TAKES_PROLOGUE = {"norm", "reduction", "softmax", "pool"}
@@ -130,26 +130,6 @@ def partition(spec: Spec) -> list[Region]:
         regions.append(Region(index + 1, kind, anchor, names, inputs, outputs, flops, moved, 0.0, "", 0.0, ""))
     _bounds_and_shares(spec, regions, by_name)
     return regions
-
-
-def node_refs(node: dict) -> list[str]:
-    """Names of the nodes `node` reads (the spec's JSON args hold them as {"node": name})."""
-    found: list[str] = []
-
-    def walk(value) -> None:
-        if isinstance(value, dict):
-            if set(value) == {"node"}:
-                found.append(value["node"])
-            else:
-                for item in value.values():
-                    walk(item)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item)
-
-    walk(node.get("args", []))
-    walk(node.get("kwargs") or {})
-    return found
 
 
 def _feeds_only(names: list[str], consumer: str, users: dict[str, set[str]]) -> bool:
@@ -336,12 +316,7 @@ def _fused(step) -> int:
 
 
 def _activation_epilogue(spec: Spec, region: Region) -> bool:
-    """A Linear whose region ends in a ReLU or GELU: what cuBLASLt's epilogues compute."""
-    from hiera_core.spaces.cuda_libs import applies_cublaslt_epilogue
+    """A GEMM anchoring the region whose output goes through what cuBLASLt's epilogues compute."""
+    from hiera_core.spaces.gemm_epilogue import gemm_epilogues
 
-    nodes = {n["name"]: n for n in spec.graph.get("nodes", [])}
-    anchor = nodes.get(region.anchor or "", {})
-    tail = {(nodes[name].get("module_type") or nodes[name]["target"].rsplit(".", 1)[-1]).lower()
-            for name in region.nodes if name != region.anchor}
-    return anchor.get("module_type") == "Linear" and bool(tail & {"relu", "gelu"}) and \
-        applies_cublaslt_epilogue(spec) is not None
+    return any(match.gemm == region.anchor for match in gemm_epilogues(spec.graph))

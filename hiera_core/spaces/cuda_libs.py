@@ -8,6 +8,7 @@ caller's process.
 from __future__ import annotations
 
 from hiera_core.spaces.codegen import graph_forward_source, model_new
+from hiera_core.spaces.gemm_epilogue import gemm_epilogues
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
@@ -87,146 +88,84 @@ def _with_flags(ctx: ImplementContext, strategy: str, flags: dict[str, str], des
                      reason=reason or "", requires_cuda=True)
 
 
-# ---- cuBLASLt epilogue: Linear [+ bias] -> ReLU / tanh-GELU [* positive scale] in one call ------------
+# ---- cuBLASLt epilogue: GEMM [+ vector] -> ReLU / tanh-GELU [* positive scale] in one call -----------
 
-def _linear_chains(graph_module) -> list[dict]:
-    """Linear layers followed by an optional bias add, a ReLU/tanh-GELU and an optional positive scale."""
-    import operator
+FUSED_GEMM_HELPER = '''
+def _hiera_gemm_activation(x, weight, bias, extra_bias, scale, use_gelu, out_in):
+    """act(x @ W + bias [+ extra_bias]) * scale as one cuBLASLt call with a fused epilogue. W is
+    weight.t() for a Linear's (out, in) weight (out_in), weight itself for addmm's (in, out).
 
-    import torch
-
-    modules = dict(graph_module.named_modules())
-    chains = []
-    for node in graph_module.graph.nodes:
-        if not (node.op == "call_module" and isinstance(modules.get(node.target), torch.nn.Linear)):
-            continue
-        chain = {"linear": node, "module": node.target, "extra_bias": None, "gelu": False, "scale": 1.0, "nodes": [node]}
-        current = node
-        user = _only_user(current)
-        if user is not None and user.op == "call_function" and user.target in (operator.add, torch.add) \
-                and _is_vector_param(user, current, graph_module, modules[node.target].out_features):
-            chain["extra_bias"] = next(a for a in user.args if a is not current)
-            chain["nodes"].append(user)
-            current, user = user, _only_user(user)
-        activation = _activation(user, modules)
-        if activation is None:
-            continue
-        chain["gelu"] = activation == "gelu"
-        chain["nodes"].append(user)
-        current, user = user, _only_user(user)
-        if user is not None and user.op == "call_function" and user.target in (operator.mul, torch.mul):
-            other = user.args[1] if user.args[0] is current else user.args[0]
-            if isinstance(other, (int, float)) and other > 0:
-                chain["scale"] = float(other)
-                chain["nodes"].append(user)
-        chains.append(chain)
-    return chains
-
-
-def _only_user(node):
-    users = list(node.users)
-    return users[0] if len(users) == 1 else None
-
-
-def _is_vector_param(add_node, linear_node, graph_module, features: int) -> bool:
-    other = add_node.args[1] if add_node.args[0] is linear_node else add_node.args[0]
-    if not hasattr(other, "op") or other.op != "get_attr":
-        return False
-    meta = other.meta.get("tensor_meta")
-    return meta is not None and list(meta.shape) in ([features], [1, features])
-
-
-def _activation(node, modules) -> str | None:
-    import torch
-    import torch.nn.functional as F
-
-    if node is None:
-        return None
-    if node.op == "call_module":
-        module = modules.get(node.target)
-        if isinstance(module, torch.nn.ReLU):
-            return "relu"
-        if isinstance(module, torch.nn.GELU) and module.approximate == "tanh":
-            return "gelu"
-    if node.op == "call_function":
-        if node.target in (torch.relu, F.relu):
-            return "relu"
-        if node.target is F.gelu and node.kwargs.get("approximate") == "tanh":
-            return "gelu"
-    if node.op == "call_method" and node.target == "relu":
-        return "relu"
-    return None
-
-
-FUSED_LINEAR_HELPER = '''
-def _hiera_linear_activation(x, weight, bias, extra_bias, scale, use_gelu):
-    """act(x @ weight.T + bias [+ extra_bias]) * scale as one cuBLASLt call with a fused epilogue.
-
-    scale > 0, so act(z) * scale == act(z * scale) for ReLU; it is folded into alpha/beta.
-    For GELU the scale cannot be folded and is applied after.
+    scale > 0, so act(z) * scale == act(z * scale) for ReLU; it is folded into alpha and the bias
+    (beta stays 1, which cuBLASLt's path needs). For GELU the scale cannot be folded and is applied after.
     """
-    total_bias = bias if extra_bias is None else bias + extra_bias.reshape(-1)
-    rows = x.reshape(-1, x.shape[-1])
+    mat2 = weight.t() if out_in else weight
+    total_bias = bias if bias is not None else mat2.new_zeros(mat2.shape[1])
+    if extra_bias is not None:
+        total_bias = total_bias + extra_bias.reshape(-1)
     fold = 1.0 if use_gelu else scale
-    out = torch._addmm_activation(total_bias, rows, weight.t(), beta=fold, alpha=fold, use_gelu=use_gelu)
+    if fold != 1.0:
+        total_bias = total_bias * fold
+    rows = x.reshape(-1, x.shape[-1])
+    out = torch._addmm_activation(total_bias, rows, mat2, alpha=fold, use_gelu=use_gelu)
     if use_gelu and scale != 1.0:
         out = out * scale
-    return out.reshape(*x.shape[:-1], weight.shape[0])
+    return out.reshape(*x.shape[:-1], mat2.shape[1])
 '''
 
 
 def applies_cublaslt_epilogue(spec: Spec) -> str | None:
-    if not spec.graph.get("traceable"):
+    found = gemm_epilogues(spec.graph)
+    if not found:
         return None
-    nodes = spec.graph.get("nodes", [])
-    for index, node in enumerate(nodes):
-        if node.get("module_type") == "Linear" and any(map(_epilogue_activation, nodes[index + 1:index + 4])):
-            return "Linear followed by bias/activation/scale: cuBLASLt applies them as the GEMM's epilogue"
-    return None
-
-
-def _epilogue_activation(node: dict) -> bool:
-    """Whether the spec's graph node is an activation cuBLASLt's epilogue computes: a ReLU, or a GELU
-    in its tanh form (cuBLASLt has no exact-erf GELU; `_activation` generates only these)."""
-    name = node.get("module_type") or node["target"].rsplit(".", 1)[-1]
-    if name in ("ReLU", "relu"):
-        return True
-    settings = node.get("constants") if node.get("module_type") else node.get("kwargs")
-    return name in ("GELU", "gelu") and (settings or {}).get("approximate") == "tanh"
+    epilogues = sorted({"ReLU" if match.activation == "relu" else "tanh GELU" for match in found})
+    return (f"a GEMM followed by {' / '.join(epilogues)} (from what its ops compute): cuBLASLt applies "
+            "the bias and activation as the GEMM's epilogue")
 
 
 def generate_cublaslt_epilogue(ctx: ImplementContext) -> Candidate | None:
     import copy
 
-    if ctx.graph is None:
+    found = gemm_epilogues(ctx.spec.graph) if ctx.graph is not None else []
+    if not found:
         return None
     graph_module = copy.deepcopy(ctx.graph)
-    chains = [chain for chain in _linear_chains(graph_module)
-              if graph_module.get_submodule(chain["module"]).bias is not None]
-    if not chains:
-        return None
     graph = graph_module.graph
+    nodes = {node.name: node for node in graph.nodes}
     # The FX graph calls the same helper that the candidate's source defines at module level.
     namespace: dict = {"__name__": "hiera_generated"}
-    exec(compile("import torch\n" + FUSED_LINEAR_HELPER, "<hiera-helper>", "exec"), namespace)
-    helper = namespace["_hiera_linear_activation"]
-    for chain in chains:
-        last = chain["nodes"][-1]
+    exec(compile("import torch\n" + FUSED_GEMM_HELPER, "<hiera-helper>", "exec"), namespace)
+    helper = namespace["_hiera_gemm_activation"]
+    for match in found:
+        gemm, last = nodes[match.gemm], nodes[match.epilogue[-1]]
         with graph.inserting_before(last):
-            weight = graph.get_attr(f"{chain['module']}.weight")
-            bias = graph.get_attr(f"{chain['module']}.bias")
-            fused = graph.create_node("call_function", helper, (chain["linear"].args[0], weight, bias,
-                                                                chain["extra_bias"], chain["scale"], chain["gelu"]),
-                                      name=f"fused_{chain['module'].replace('.', '_')}")
-        last.replace_all_uses_with(fused)
-        for node in reversed(chain["nodes"]):
-            graph.erase_node(node)
+            if match.form == "linear_module":
+                x, weight = gemm.args[0], graph.get_attr(f"{gemm.target}.weight")
+                has_bias = graph_module.get_submodule(gemm.target).bias is not None
+                bias = graph.get_attr(f"{gemm.target}.bias") if has_bias else None
+            elif match.form == "linear":
+                x, weight, *rest = gemm.args
+                bias = rest[0] if rest else gemm.kwargs.get("bias")
+            else:
+                bias, x, weight = gemm.args
+            extra = nodes[match.extra_bias] if match.extra_bias else None
+            result = graph.create_node("call_function", helper, (x, weight, bias, extra, match.scale,
+                                                                 match.activation == "gelu", match.form != "addmm"),
+                                       name=f"fused_{match.gemm}")
+            for name in match.views:  # the reference's views of the GEMM's output, now of the fused one
+                source = nodes[name].args[0]
+                result = graph.node_copy(nodes[name], lambda arg, source=source, result=result:
+                                         result if arg is source else arg)
+        last.replace_all_uses_with(result)
+        for name in (*reversed(match.epilogue), *reversed(match.views), match.gemm):
+            graph.erase_node(nodes[name])
+        if extra is not None and not extra.users:
+            graph.erase_node(extra)
     graph.lint()
     graph_module.recompile()
-    imports, forward = graph_forward_source(graph_module, {"_hiera_linear_activation": helper})
-    code = model_new(ctx.reference_class, "Linear layers with their bias, activation and scaling fused into "
-                     "cuBLASLt GEMM epilogues (torch._addmm_activation).", forward=forward,
-                     helpers=FUSED_LINEAR_HELPER, imports=imports)
+    imports, forward = graph_forward_source(graph_module, {"_hiera_gemm_activation": helper})
+    code = model_new(ctx.reference_class, "GEMMs with their bias, activation and scaling fused into cuBLASLt "
+                     "GEMM epilogues (torch._addmm_activation).", forward=forward,
+                     helpers=FUSED_GEMM_HELPER, imports=imports)
     return Candidate(name="cuda_libs.cublaslt_epilogue", space="cuda_libs", strategy="cublaslt_epilogue",
                      code=code, reason=applies_cublaslt_epilogue(ctx.spec) or "", requires_cuda=True)
 

@@ -256,3 +256,23 @@ def _numel(shape: list[int]) -> int:
     for size in shape:
         total *= size
     return total
+
+
+def node_refs(node: dict) -> list[str]:
+    """Names of the nodes `node` reads (the spec's JSON args hold them as {"node": name})."""
+    found: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            if set(value) == {"node"}:
+                found.append(value["node"])
+            else:
+                for item in value.values():
+                    walk(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+
+    walk(node.get("args", []))
+    walk(node.get("kwargs") or {})
+    return found
