@@ -95,3 +95,17 @@ def test_the_plan_names_cublaslt_for_the_gemm_region(tmp_path):
     regions = plan_regions(ctx.spec, partition(ctx.spec), "no custom-CUDA lowering in this test")
     addmm = next(region for region in regions if region.anchor == "addmm")
     assert any("cuBLASLt GEMM with its bias and activation fused" in choice.approach for choice in addmm.choices)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("activation", [TANH_GELU, "h * (h > 0) * 0.5"])
+def test_the_fused_gemm_matches_the_reference_on_gpu(tmp_path, activation):
+    """torch._addmm_activation as the GPU runs it (cuBLASLt's epilogue), on a 3D input whose rows are
+    not a multiple of a tile, against the reference's ops."""
+    task, prepared, ctx = context(tmp_path, activation)
+    candidate = strategies()["cuda_libs.cublaslt_epilogue"].generate(ctx)
+    model = candidate_module(task, prepared, candidate.code).cuda()
+    reference = prepared.model.cuda()
+    inputs = [torch.randn(3, 37, 64, device="cuda")]
+    with torch.no_grad():
+        torch.testing.assert_close(model(*inputs), reference(*inputs), rtol=1e-4, atol=1e-4)
