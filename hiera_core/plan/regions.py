@@ -34,6 +34,9 @@ class RegionChoice:
     space: str  # "pytorch" | "cuda_libs" | "custom_cuda"
     approach: str  # e.g. "cuBLAS GEMM", "generated row kernel", "left to PyTorch"
     reason: str
+    # The registry key whose candidate is this choice on its own, where one is (the planner scores
+    # it from this region's workload): "cuda_libs.cublaslt_epilogue", "pytorch.compile_max_autotune".
+    strategy: str = ""
 
 
 @dataclass
@@ -269,8 +272,10 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
                   else f"{region.workload_class}: the library call is kept, the gain is in what is fused around it")
         if region.kind == "conv" and not spec.dynamic_dims:
             approach += ", algorithm autotuned for these shapes"
+        strategy = ""
         if region.kind == "matmul" and _activation_epilogue(spec, region):
             approach = "cuBLASLt GEMM with its bias and activation fused as the epilogue"
+            strategy = "cuda_libs.cublaslt_epilogue"
         elif any(step.family == "pointwise" for step in fusing):
             approach += " + generated epilogue kernel"
             reason += f"; its epilogue ({', '.join(epilogue)}) runs as one kernel instead of one per op"
@@ -278,7 +283,7 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
             reason += f"; its epilogue ({', '.join(epilogue)}) is one op: nothing to fuse"
         if spec.precision == "tf32" and region.kind in ("matmul", "conv"):
             reason += "; TF32 tensor cores (the contract allows it)"
-        choices.append(RegionChoice("cuda_libs", approach, reason))
+        choices.append(RegionChoice("cuda_libs", approach, reason, strategy))
     elif fusing and on_gpu:
         families = list(dict.fromkeys(_kernel_approach(step) for step in fusing))
         fused = sorted({name for step in fusing for name in step.covers if name in region.nodes})
@@ -299,7 +304,11 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
                       "memory-bound": "memory-bound: inductor fuses the chain into few kernels",
                       "compute-bound": "compute-bound: max-autotune searches GEMM/conv templates"}[region.workload_class]
     if not any(c.space == "pytorch" for c in choices):
-        choices.append(RegionChoice("pytorch", "torch.compile", compile_reason))
+        # A compute-bound GEMM is where max-autotune's template search pays (not a convolution's:
+        # there it compiles for minutes).
+        autotuned = region.kind == "matmul" and region.workload_class == "compute-bound"
+        choices.append(RegionChoice("pytorch", "torch.compile", compile_reason,
+                                    "pytorch.compile_max_autotune" if autotuned else ""))
     return choices
 
 

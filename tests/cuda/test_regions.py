@@ -265,3 +265,25 @@ def test_stencil_sweeps_fused_in_time_are_one_kernel_in_each_regions_plan(tmp_pa
         best = region.choices[0]
         assert best.space == "custom_cuda" and best.approach == "generated stencil kernel, 2 steps fused in time"
         assert ": 10 op(s) computed in 1 kernel(s)" in best.reason  # its slices and sums; its pad is read through
+
+
+def test_a_strategy_that_is_a_regions_choice_is_planned_from_that_regions_workload(tmp_path, monkeypatch):
+    """GPT-2's MLP: host-bound in eager mode (launch-bound, where library strategies are not planned),
+    yet its first GEMM, with the tanh GELU spelled out after it, is compute-bound and most of the GPU
+    time: cuBLASLt's epilogue and max-autotune's GEMM search are planned from that region."""
+    ctx = _module(tmp_path, "h = self.fc(x)\n        h = 0.5 * h * (1.0 + torch.tanh(0.7978845608028654 * "
+                  "(h + 0.044715 * torch.pow(h, 3.0))))\n        return self.proj(h)", "[torch.randn(384, 768)]",
+                  "self.fc = nn.Linear(768, 3072)\n        self.proj = nn.Linear(3072, 768)")
+
+    def plan(gemm_share: float):
+        ops = [OpShare("aten::addmm", "matmul", 2, 0.0, 0.0, gemm_share),
+               OpShare("aten::tanh", "pointwise", 8, 0.0, 0.0, 1.0 - gemm_share)]
+        spec = replace(ctx.spec, ops=ops, reference_ms=0.2, device="cuda", workload_class="launch-bound")
+        return ExpertPlanner().plan(spec)
+
+    entries = {entry.strategy: entry for entry in plan(0.94).entries}
+    assert "planned from region 1: compute-bound" in entries["cuda_libs.cublaslt_epilogue"].reason
+    assert "pytorch.compile_max_autotune" in entries
+    # Where no region holding enough of the time names it, it is planned as the module's launch-bound work.
+    monkeypatch.setattr("hiera_core.plan.planner.REGION_PLANNED_SHARE", 0.99)
+    assert "cuda_libs.cublaslt_epilogue" not in [entry.strategy for entry in plan(0.94).entries]
