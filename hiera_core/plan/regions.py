@@ -178,7 +178,10 @@ def _flops(spec: Spec, by_name: dict, node: dict) -> float:
     refs = [by_name[r] for r in node_refs(node) if r in by_name and by_name[r].get("shape") is not None]
     first = refs[0]["shape"] if refs else None
     if kind == "matmul" and out is not None and first:
-        return 2.0 * _numel(out) * first[-1]
+        # addmm(bias, mat1, mat2) and its kin add their first argument: the product's is the second.
+        added = node["target"].rsplit(".", 1)[-1].lstrip("_").startswith(("addmm", "addbmm", "baddbmm", "addmv"))
+        product = refs[1]["shape"] if added and len(refs) > 1 else first
+        return 2.0 * _numel(out) * product[-1]
     if kind == "conv" and out is not None and first:
         weight = _weight_shape(spec, by_name, node)
         if weight and len(weight) >= 3:

@@ -287,3 +287,15 @@ def test_a_strategy_that_is_a_regions_choice_is_planned_from_that_regions_worklo
     # Where no region holding enough of the time names it, it is planned as the module's launch-bound work.
     monkeypatch.setattr("hiera_core.plan.planner.REGION_PLANNED_SHARE", 0.99)
     assert "cuda_libs.cublaslt_epilogue" not in [entry.strategy for entry in plan(0.94).entries]
+
+
+def test_an_addmm_regions_flops_count_its_product_not_its_bias(tmp_path):
+    """transformers' Conv1D: addmm(bias, x, weight) with a (768, 3072) weight and then a (3072, 768)
+    one: each GEMM is 2 * 384 * 768 * 3072 FLOPs (the bias's length once made them 4x and 1/4 of it)."""
+    ctx = _module(tmp_path, "h = torch.addmm(self.b1, x, self.w1)\n        return torch.addmm(self.b2, h, self.w2)",
+                  "[torch.randn(384, 768)]", "self.w1 = nn.Parameter(torch.randn(768, 3072))\n"
+                  "        self.b1 = nn.Parameter(torch.randn(3072))\n        self.w2 = nn.Parameter(torch.randn(3072, 768))\n"
+                  "        self.b2 = nn.Parameter(torch.randn(768))")
+    first, second = (region for region in partition(ctx.spec) if region.kind == "matmul")
+    assert first.flops == pytest.approx(2 * 384 * 768 * 3072, rel=0.01)
+    assert second.flops == pytest.approx(2 * 384 * 768 * 3072, rel=0.01)
