@@ -13,6 +13,7 @@ from hiera_core.errors import HieraError
 from hiera_core.events import Event, following_stages
 from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.loop.session import Session
+from hiera_core.plan.planner import MIN_SPEEDUP
 from hiera_core.propose import proposal_file as proposals
 from hiera_core.spaces.algebra import rewrites_the_work
 from hiera_core.spec.model import Spec
@@ -20,11 +21,12 @@ from hiera_core.verify.repro import reproducer, script_path
 from hiera_core.worker.requests import EvaluateRequest, NcuRequest
 
 # A verified host-bound candidate (timing's `bound`) is captured in a CUDA graph by the profile-guided
-# refinement when its GPU work is under this share of the best candidate's time: a replay adds the
-# copies into and out of the graph's buffers. Its host time may be close to its GPU work: on the H100
-# (2026-12-06) GPT-2's MLP kernels took 0.166 ms of GPU work and 0.189 to queue, the best time then
-# 0.189, and a further bar on the ratio of the two (0.7) left them ungraphed.
-GRAPH_GAIN_SHARE = 0.9
+# refinement when its GPU work plus the replay's copies (each input into the graph's buffers, each
+# output out: at least a kernel's few microseconds each, or its bytes read and written at the memory's
+# peak) beats the best candidate's time by more than timing noise (MIN_SPEEDUP). A fixed share of the
+# best time stood for the copies before: 0.9 left GPT-2's MLP on the H100 (2026-12-06) ungraphed, its
+# max-autotune module at 0.163 ms of GPU work and 0.18 to queue, 1.2 MB in and out.
+GRAPH_COPY_MIN_MS = 0.002
 # A library or custom-CUDA candidate is graphed beside the PyTorch one with the least GPU work when its own
 # GPU work is within this factor of it (host_bound_refinements).
 GRAPH_RIVAL_SHARE = 1.25
@@ -36,7 +38,8 @@ NCU_WORKER_START_S = 15.0  # of an ncu worker op's time limit, what its own star
 
 def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[CandidateOutcome]) -> list[dict]:
     """Profile feedback: the verified candidate with the least GPU time whose calls are paced by the
-    host (its GPU work under GRAPH_GAIN_SHARE of the best candidate's time), captured in a CUDA graph, as one more candidate. When that one is a PyTorch-operator candidate,
+    host (its GPU work and the replay's copies, replay_copies_ms, under the best candidate's time by
+    MIN_SPEEDUP), captured in a CUDA graph, as one more candidate. When that one is a PyTorch-operator candidate,
     also the host-bound CUDA-library or custom-CUDA candidate with the least GPU time, if within
     GRAPH_RIVAL_SHARE of it: once both replay a graph only their GPU work differs, and a region
     plan's kernels deserve the same capture the compiled module gets. When that one is a torch.compile
@@ -54,9 +57,10 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
     if spec.dynamic_dims or not verified:
         return []
     best_ms = min(o.ms for o in verified)
+    copies_ms = replay_copies_ms(spec)
     bound = sorted((o for o in verified
                     if o.timing.get("bound") == "host" and not replays_a_graph(o.strategy)
-                    and o.timing["gpu_median_ms"] < GRAPH_GAIN_SHARE * best_ms),
+                    and (o.timing["gpu_median_ms"] + copies_ms) * MIN_SPEEDUP < best_ms),
                    key=lambda o: o.timing["gpu_median_ms"])
     if not bound:
         return []
@@ -103,6 +107,21 @@ def host_bound_refinements(spec: Spec, candidates: list[dict], outcomes: list[Ca
         refinements.append(graphed(composed, why).to_dict())
         break
     return refinements
+
+
+def replay_copies_ms(spec: Spec) -> float:
+    """What a graph replay adds to a call's GPU work: the copies of its tensor inputs into the graph's
+    buffers and of its outputs out of them."""
+    from hiera_core.plan.regions import DTYPE_BYTES
+    from hiera_core.spec.model import TensorInfo
+
+    peak_bw = spec.roofline.peak_bw if spec.roofline is not None else 0.0
+    total = 0.0
+    for tensor in (*spec.inputs, *spec.outputs):
+        if isinstance(tensor, TensorInfo):
+            moved_ms = 1000 * 2 * tensor.numel * DTYPE_BYTES.get(tensor.dtype, 4) / peak_bw if peak_bw else 0.0
+            total += max(GRAPH_COPY_MIN_MS, moved_ms)
+    return total
 
 
 def run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,

@@ -11,7 +11,7 @@ import pytest
 
 from hiera_core.loop.evaluate import host_bound_refinements
 from hiera_core.loop.run_result import CandidateOutcome
-from hiera_core.spec.model import Spec
+from hiera_core.spec.model import Roofline, Spec, TensorInfo
 from hiera_core.verify.verdicts import static_verification
 
 KERNEL_CODE = '''import torch
@@ -35,9 +35,13 @@ def outcome(name: str, gpu_ms: float, host_ms: float, space: str = "custom_cuda"
                             timing={"bound": bound, "gpu_median_ms": gpu_ms, "host_median_ms": host_ms, "median_ms": ms})
 
 
-def static_spec(dynamic: bool = False) -> Spec:
+def static_spec(dynamic: bool = False, elements: int = 4096) -> Spec:
+    """A spec with one float32 input and output of `elements` values each, on an H100's bandwidth."""
     spec = Spec.__new__(Spec)
     spec.dynamic_dims = [{"input": 0, "dim": 0}] if dynamic else []
+    spec.inputs = [TensorInfo("x", [elements], "float32", [1], True, "cuda")]
+    spec.outputs = [TensorInfo("out", [elements], "float32", [1], True, "cuda")]
+    spec.roofline = Roofline("h100", "H100", 6.7e13, 3.35e12, 0.0, 0.0, 0.0, "memory")
     return spec
 
 
@@ -65,6 +69,14 @@ def test_a_candidate_queued_a_little_slower_than_its_gpu_work_is_graphed_when_th
                 outcome("custom_cuda.pointwise_chain", 0.1657, 0.1887)]
     names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
     assert names[:2] == ["pytorch.compile_default.graphed", "custom_cuda.pointwise_chain.graphed"]
+
+
+def test_a_graph_is_not_tried_where_copying_the_inputs_into_it_would_cost_the_gain():
+    candidates = [candidate("custom_cuda.pointwise_chain")]
+    outcomes = [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)]
+    assert host_bound_refinements(static_spec(), candidates, outcomes)
+    # 64 Mi float32 values in and out: 0.16 ms each to copy at the H100's 3.35 TB/s
+    assert host_bound_refinements(static_spec(elements=64 << 20), candidates, outcomes) == []
 
 
 def test_a_library_or_custom_candidate_far_behind_in_gpu_work_is_not_graphed_beside_it():
@@ -120,7 +132,8 @@ def test_the_graphed_candidate_keeps_its_space_checks_and_replays_its_own_forwar
 
 @pytest.mark.parametrize("outcomes", [
     [outcome("custom_cuda.stencil", 0.048, 0.045)],  # GPU-bound: a graph saves nothing
-    [outcome("custom_cuda.pointwise_chain", 0.039, 0.042)],  # host-paced, but a graph would gain under 10%
+    # host-paced, but its GPU work and the replay's two copies come within timing noise of its time
+    [outcome("custom_cuda.pointwise_chain", 0.037, 0.042)],
     [outcome("pytorch.cuda_graph", 0.01, 0.04, "pytorch")],  # already a graph
     [outcome("pytorch.compile_reduce_overhead", 0.01, 0.09, "pytorch")],
     # host-bound, but its GPU work alone is no faster than the best candidate's time
