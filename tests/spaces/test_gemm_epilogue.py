@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 import torch
-
 from helpers.engine import write_task
 from helpers.spaces import candidate_module, implement_context
+
 from hiera_core.spaces import strategies
 from hiera_core.spaces.gemm_epilogue import gemm_epilogues
 
