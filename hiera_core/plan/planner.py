@@ -185,24 +185,21 @@ class ExpertPlanner:
                                                            f"that take little of the measured time, even at their bounds"})
                 continue
             score = EXACT_REWRITE_PRIORS.get(key) or _prior(key, strategy.space, spec.workload_class)
-            if strategy.space == "custom_cuda" and served:
+            # A strategy pays as the workload of the regions it serves does, not the module's.
+            if strategy.space == "custom_cuda":
                 # The candidate keeps the library's calls for its library regions and generates kernels
-                # for the rest: it pays as those regions' workload does, not the module's (a GEMM-bound
-                # module's reduction after the GEMM is memory-bound).
-                region_score = max(_prior(key, strategy.space, region.workload_class) for region in served)
-                if region_score > score:
-                    score = region_score
-                    reason += (f" (planned from the regions its kernels serve: "
-                               f"{', '.join(sorted({r.workload_class for r in served}))})")
-            named = [region for region in regions if region.share >= REGION_PLANNED_SHARE
-                     and any(choice.strategy == key for choice in region.choices)]
-            region_score = max((_prior(key, strategy.space, region.workload_class) for region in named), default=0.0)
+                # for the rest (a GEMM-bound module's reduction after the GEMM is memory-bound).
+                serving, label = served, "the regions its kernels serve"
+            else:
+                # A region's own choice, where that region holds enough of the time: GPT-2's MLP is
+                # host-bound in eager mode, its first GEMM compute-bound and 94% of the GPU time.
+                serving = [region for region in regions if region.share >= REGION_PLANNED_SHARE
+                           and any(choice.strategy == key for choice in region.choices)]
+                label = f"region {', '.join(str(region.index) for region in serving)}"
+            region_score = max((_prior(key, strategy.space, region.workload_class) for region in serving), default=0.0)
             if region_score > score:
-                # A strategy that is one region's choice pays as that region's workload does: GPT-2's
-                # MLP is host-bound in eager mode, its first GEMM compute-bound and 94% of the GPU time.
                 score = region_score
-                reason += (f" (planned from region {', '.join(str(region.index) for region in named)}: "
-                           f"{', '.join(sorted({region.workload_class for region in named}))})")
+                reason += f" (planned from {label}: {', '.join(sorted({r.workload_class for r in serving}))})"
             if score < MIN_PRIOR:
                 skipped.append({"strategy": key, "reason": f"rarely pays for {spec.workload_class} work "
                                                            f"(expert prior {score:.2f} < {MIN_PRIOR})"})

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from hiera_core.spec.model import Spec, node_refs
+from hiera_core.spec.model import Spec, node_refs, node_users
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
 TAKES_PROLOGUE = {"norm", "reduction", "softmax", "pool"}
@@ -81,10 +81,7 @@ def partition(spec: Spec) -> list[Region]:
         return []
     nodes = [n for n in graph.get("nodes", []) if n["op"] in ("call_function", "call_method", "call_module")]
     by_name = {n["name"]: n for n in graph.get("nodes", [])}
-    users: dict[str, set[str]] = {}
-    for node in graph.get("nodes", []):
-        for ref in node_refs(node):
-            users.setdefault(ref, set()).add(node["name"])
+    users = node_users(graph.get("nodes", []))
     members: list[list[str]] = []
     kinds: list[str] = []
     anchors: list[str | None] = []
@@ -251,12 +248,19 @@ def plan_regions(spec: Spec, regions: list[Region], lowering) -> list[Region]:
         for step in lowering.steps:
             for name in step.covers:
                 covered.setdefault(name, []).append(step)
+    # The GEMMs whose output goes through what cuBLASLt's epilogues compute (found once: each match
+    # evaluates its candidate epilogues on sample points).
+    from hiera_core.spaces.gemm_epilogue import gemm_epilogues
+
+    epilogue_gemms = {match.gemm for match in gemm_epilogues(spec.graph)} \
+        if spec.device == "cuda" and any(region.kind == "matmul" for region in regions) else set()
     for region in regions:
-        region.choices = _choices(spec, region, covered, fallbacks, lowering)
+        region.choices = _choices(spec, region, covered, fallbacks, lowering, epilogue_gemms)
     return regions
 
 
-def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowering) -> list[RegionChoice]:
+def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowering,
+             epilogue_gemms: set[str]) -> list[RegionChoice]:
     choices: list[RegionChoice] = []
     on_gpu = spec.device == "cuda"
     kernels = list({id(step): step for name in region.nodes for step in covered.get(name, [])
@@ -276,7 +280,7 @@ def _choices(spec: Spec, region: Region, covered: dict, fallbacks: dict, lowerin
         if region.kind == "conv" and not spec.dynamic_dims:
             approach += ", algorithm autotuned for these shapes"
         strategy = ""
-        if region.kind == "matmul" and _activation_epilogue(spec, region):
+        if region.kind == "matmul" and region.anchor in epilogue_gemms:
             approach = "cuBLASLt GEMM with its bias and activation fused as the epilogue"
             strategy = "cuda_libs.cublaslt_epilogue"
         elif any(step.family == "pointwise" for step in fusing):
@@ -326,9 +330,3 @@ def _fused(step) -> int:
 
     return fused_op_count(step)
 
-
-def _activation_epilogue(spec: Spec, region: Region) -> bool:
-    """A GEMM anchoring the region whose output goes through what cuBLASLt's epilogues compute."""
-    from hiera_core.spaces.gemm_epilogue import gemm_epilogues
-
-    return any(match.gemm == region.anchor for match in gemm_epilogues(spec.graph))

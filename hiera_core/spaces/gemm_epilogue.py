@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hiera_core.spec.model import node_refs
+from hiera_core.spec.model import node_refs, node_users
 
 # Views of the GEMM's output the epilogue may follow: a pointwise epilogue commutes with them.
 OUTPUT_VIEWS = {"view", "reshape", "flatten", "unflatten", "view_as"}
@@ -46,10 +46,7 @@ def gemm_epilogues(graph: dict) -> list[GemmEpilogue]:
         return []
     nodes = graph.get("nodes", [])
     index = {node["name"]: i for i, node in enumerate(nodes)}
-    users: dict[str, list[str]] = {node["name"]: [] for node in nodes}
-    for node in nodes:
-        for name in node_refs(node):
-            users.setdefault(name, []).append(node["name"])
+    users = node_users(nodes)
     found = []
     for node in nodes:
         form = _gemm_form(node, nodes, index)
@@ -81,19 +78,19 @@ def _gemm_form(node: dict, nodes: list[dict], index: dict) -> str | None:
     return None
 
 
+def _only_user(node: dict, nodes: list[dict], index: dict, users: dict) -> dict | None:
+    readers = users.get(node["name"], set())
+    return nodes[index[next(iter(readers))]] if len(readers) == 1 else None
+
+
 def _match(gemm: dict, form: str, nodes: list[dict], index: dict, users: dict) -> GemmEpilogue | None:
     start, views = gemm, []
-    while len(users[start["name"]]) == 1:
-        user = nodes[index[users[start["name"]][0]]]
-        if user["op"] in ("call_method", "call_function") and _base(user) in OUTPUT_VIEWS \
-                and node_refs(user)[0] == start["name"]:
-            views.append(user["name"])
-            start = user
-        else:
-            break
+    while (user := _only_user(start, nodes, index, users)) is not None and user["op"] in ("call_method", "call_function") \
+            and _base(user) in OUTPUT_VIEWS and node_refs(user)[0] == start["name"]:
+        views.append(user["name"])
+        start = user
     extra_bias = None
-    if len(users[start["name"]]) == 1:
-        user = nodes[index[users[start["name"]][0]]]
+    if (user := _only_user(start, nodes, index, users)) is not None:
         other = _vector_addend(user, start, nodes, index)
         if other is not None:
             extra_bias, start = other, user
@@ -140,8 +137,8 @@ def _activation(start: dict, nodes: list[dict], index: dict, users: dict) -> tup
     best = None
     for exit_node in region:
         inside = _ancestors(exit_node, reach, nodes, index)
-        closed = all(set(users[name]) <= inside for name in inside - {exit_node["name"]}) \
-            and set(users[start["name"]]) <= inside
+        closed = all(users.get(name, set()) <= inside for name in inside - {exit_node["name"]}) \
+            and users.get(start["name"], set()) <= inside
         if not closed:
             continue
         members = [node for node in region if node["name"] in inside]

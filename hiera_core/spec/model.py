@@ -276,3 +276,12 @@ def node_refs(node: dict) -> list[str]:
     walk(node.get("args", []))
     walk(node.get("kwargs") or {})
     return found
+
+
+def node_users(nodes: list[dict]) -> dict[str, set[str]]:
+    """For each node of the spec's JSON graph that something reads, the names of the nodes reading it."""
+    users: dict[str, set[str]] = {}
+    for node in nodes:
+        for ref in node_refs(node):
+            users.setdefault(ref, set()).add(node["name"])
+    return users
