@@ -30,11 +30,12 @@ PRIORS: dict[str, dict[str, float]] = {
     "launch-bound": {
         "pytorch.cuda_graph": 0.95, "pytorch.compile_default": 0.9, "custom_cuda.pointwise_chain": 0.85,
         "custom_cuda.row_reduction": 0.85, "custom_cuda.stencil": 0.85, "custom_cuda.pooling": 0.85,
-        "pytorch.compile_reduce_overhead": 0.8, "pytorch.sdpa": 0.5,
+        "pytorch.compile_reduce_overhead": 0.8, "pytorch.sdpa": 0.85, "pytorch.sdpa_compiled": 0.9,
     },
     "memory-bound": {
         "custom_cuda.stencil": 0.97, "custom_cuda.row_reduction": 0.9, "custom_cuda.pointwise_chain": 0.9,
-        "custom_cuda.pooling": 0.88, "pytorch.compile_default": 0.85, "pytorch.sdpa": 0.8,
+        "custom_cuda.pooling": 0.88, "pytorch.compile_default": 0.85, "pytorch.sdpa": 0.9,
+        "pytorch.sdpa_compiled": 0.88,
         "pytorch.cuda_graph": 0.3, "pytorch.compile_reduce_overhead": 0.5, "cuda_libs.cudnn_benchmark": 0.4,
         "cuda_libs.cudnn_nhwc": 0.35, "pytorch.channels_last": 0.3,
     },
@@ -43,7 +44,8 @@ PRIORS: dict[str, dict[str, float]] = {
     # and timm's GluMlp within 1%.
     "compute-bound": {
         "cuda_libs.cublaslt_epilogue": 0.9, "cuda_libs.tf32": 0.9, "cuda_libs.cudnn_nhwc": 0.85,
-        "cuda_libs.cudnn_benchmark": 0.8, "pytorch.compile_max_autotune": 0.88, "pytorch.sdpa": 0.85,
+        "cuda_libs.cudnn_benchmark": 0.8, "pytorch.compile_max_autotune": 0.88, "pytorch.sdpa": 0.9,
+        "pytorch.sdpa_compiled": 0.89,
         "pytorch.compile_default": 0.65, "pytorch.channels_last": 0.6, "custom_cuda.pointwise_chain": 0.55,
         "pytorch.cuda_graph": 0.2, "pytorch.compile_reduce_overhead": 0.4,
     },

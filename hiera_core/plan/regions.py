@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from hiera_core.spaces.attention import attention_matches
 from hiera_core.spec.model import Spec, node_refs, node_users
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
@@ -93,8 +94,21 @@ def partition(spec: Spec) -> list[Region]:
         anchors.append(anchor)
         return len(members) - 1
 
+    # Attention written by hand (q @ k^T, its scaling and masks, softmax, @ v) is one region, anchored
+    # at the scores: SDPA serves it whole.
+    attention = {name: match.scores for match in attention_matches(graph)
+                 for name in (match.scores, *match.chain, match.softmax, *match.identities, match.out)}
+    attention_region: dict[str, int] = {}
     for node in nodes:
         kind = node.get("kind") or "other"
+        if node["name"] in attention:
+            scores = attention[node["name"]]
+            if scores in attention_region:
+                members[attention_region[scores]].append(node["name"])
+            else:
+                attention_region[scores] = new_region(node["name"], "attention", scores)
+            region_of[node["name"]] = attention_region[scores]
+            continue
         producers = sorted({region_of[ref] for ref in node_refs(node) if ref in region_of})
         if kind in FREE_KINDS or (kind == "pointwise" and producers):
             if producers:
@@ -256,6 +270,11 @@ def plan_regions(spec: Spec, regions: list[Region], lowering) -> list[Region]:
         if spec.device == "cuda" and any(region.kind == "matmul" for region in regions) else set()
     for region in regions:
         region.choices = _choices(spec, region, covered, fallbacks, lowering, epilogue_gemms)
+        if region.kind == "attention" and region.anchor in region.nodes:  # written by hand
+            region.choices.insert(0, RegionChoice(
+                "pytorch", "F.scaled_dot_product_attention",
+                f"{region.workload_class}: one fused kernel computes q k^T, its mask, softmax and @ v without "
+                "writing the scores (bound {:.3g} us)".format(1000 * region.bound_ms), "pytorch.sdpa"))
     return regions
 
 

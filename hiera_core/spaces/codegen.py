@@ -43,7 +43,10 @@ def graph_forward_source(graph_module, helpers: dict | None = None) -> tuple[str
     FX refers to them by mangled global names, which are renamed back here.
     """
     code = graph_module.graph.python_code(root_module="self")
+    # FX writes `torch.fx._symbolic_trace.wrap("math_sqrt")` before the forward for a wrapped function
+    # it calls (math.sqrt of a size); the import below defines the name instead.
     source = textwrap.dedent(code.src).strip()
+    source = source[source.index("def forward("):] if "def forward(" in source else source
     for global_name, value in code.globals.items():
         for name, function in (helpers or {}).items():
             if value is function:
@@ -52,6 +55,10 @@ def graph_forward_source(graph_module, helpers: dict | None = None) -> tuple[str
     for name, statement in FX_GLOBALS.items():
         if name in code.globals and mentions(source, name):
             imports.append(statement)
+    for name, value in code.globals.items():
+        module = getattr(value, "__module__", None)
+        if module == "math" and name not in FX_GLOBALS and mentions(source, name):
+            imports.append(f"from math import {value.__name__} as {name}")
     return "\n".join(imports), source
 
 

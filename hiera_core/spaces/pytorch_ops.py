@@ -6,6 +6,7 @@ FX rewrite (SDPA).
 
 from __future__ import annotations
 
+from hiera_core.spaces.attention import attention_matches, causal_mask, mask_reads_inputs, tensor_ops_on_inputs
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
@@ -159,96 +160,151 @@ def generate_channels_last(ctx: ImplementContext) -> Candidate:
                      reason=applies_channels_last(ctx.spec) or "", requires_cuda=True)
 
 
-# ---- SDPA: softmax(q @ k^T * scale) @ v  ->  F.scaled_dot_product_attention ------------------------
+# ---- SDPA: softmax(f(q @ k^T)) @ v  ->  F.scaled_dot_product_attention (spaces/attention.py) ---------
 
-def _attention_matches(graph) -> list[dict]:
-    """Find matmul -> scale -> softmax(-1) -> matmul chains in an FX graph."""
+def applies_sdpa(spec: Spec) -> str | None:
+    found = attention_matches(spec.graph)
+    if not found:
+        return None
+    masked = " with its mask" if any(match.masked for match in found) else ""
+    return (f"softmax(q k^T) v written by hand{masked} ({len(found)} found from what the ops compute): "
+            "F.scaled_dot_product_attention runs each as one fused kernel that never writes the scores")
+
+
+def applies_sdpa_compiled(spec: Spec) -> str | None:
+    found = attention_matches(spec.graph)
+    if not found:
+        return None
+    inside = {name for match in found for name in (*match.chain, match.scores, match.softmax, *match.identities,
+                                                     match.out)}
+    rest = [name for name in tensor_ops_on_inputs(spec.graph) if name not in inside]
+    if not rest:
+        return None
+    return (f"hand-written attention ({len(found)}) as F.scaled_dot_product_attention, and the {len(rest)} other "
+            "ops around it fused by inductor (torch.compile)")
+
+
+def _rewritten_with_sdpa(ctx: ImplementContext):
+    """A copy of the reference's FX graph with each hand-written attention replaced by
+    F.scaled_dot_product_attention, and what each became; None when there is none to replace."""
+    import copy
     import operator
 
     import torch
 
-    matmuls = (torch.matmul, torch.bmm, operator.matmul)
-    matches = []
-    for node in graph.nodes:
-        if node.op != "call_function" or node.target not in matmuls:
-            continue
-        probs, value = node.args
-        if not hasattr(probs, "op") or not _is_softmax_last(probs):
-            continue
-        scaled = probs.args[0]
-        scale = 1.0
-        if scaled.op == "call_function" and scaled.target in (operator.mul, operator.truediv, torch.mul, torch.div) \
-                and isinstance(scaled.args[1], (int, float)):
-            scale = scaled.args[1] if scaled.target in (operator.mul, torch.mul) else 1.0 / scaled.args[1]
-            scores = scaled.args[0]
-        else:
-            scores = scaled
-        if not (hasattr(scores, "op") and scores.op == "call_function" and scores.target in matmuls):
-            continue
-        query, key_t = scores.args
-        key = _untransposed_key(key_t)
-        if key is None or len(probs.users) != 1 or len(scores.users) != 1:
-            continue
-        matches.append({"out": node, "query": query, "key": key, "value": value, "scale": float(scale)})
-    return matches
-
-
-def _is_softmax_last(node) -> bool:
-    import torch
-
-    if node.op == "call_function" and node.target in (torch.softmax, torch.nn.functional.softmax):
-        dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
-        return dim == -1
-    if node.op == "call_method" and node.target == "softmax":
-        dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
-        return dim == -1
-    return False
-
-
-def _untransposed_key(node):
-    import torch
-
-    if not hasattr(node, "op"):
+    found = attention_matches(ctx.spec.graph) if ctx.graph is not None else []
+    if not found:
         return None
-    if node.op == "call_method" and node.target == "transpose" or \
-            node.op == "call_function" and node.target is torch.transpose:
-        dims = {d % 4 if isinstance(d, int) else d for d in node.args[1:3]} if len(node.args) >= 3 else set()
-        if set(node.args[1:3]) == {-2, -1} or dims == {2, 3}:
-            return node.args[0]
-    return None
+    graph_module = copy.deepcopy(ctx.graph)
+    graph = graph_module.graph
+    nodes = {node.name: node for node in graph.nodes}
+    forms = []
+    for match in found:
+        out, scores = nodes[match.out], nodes[match.scores]
+        causal = False
+        with graph.inserting_before(out):
+            scale: object = 1.0
+            for kind, operand in match.scales:
+                factor = nodes[operand] if isinstance(operand, str) else operand
+                scale = graph.call_function(operator.mul if kind == "mul" else operator.truediv, (scale, factor)) \
+                    if isinstance(scale, torch.fx.Node) or isinstance(factor, torch.fx.Node) else \
+                    (scale * factor if kind == "mul" else scale / factor)
+            mask = None
+            if match.masked:
+                if not mask_reads_inputs(match, ctx.spec.graph):
+                    causal = _replayed_mask_is_causal(ctx, graph_module, match)
+                if not causal:
+                    if ctx.spec.dynamic_dims:
+                        return None  # the mask is replayed on zeros of the scores' static shape
+                    shape = tuple(scores.meta["tensor_meta"].shape)
+                    replayed = {scores: graph.call_method("new_zeros", (nodes[match.query], shape))}
+                    for name in match.chain:  # f(0): the chain replayed on zero scores
+                        replayed[nodes[name]] = graph.node_copy(nodes[name], lambda arg, replayed=replayed: replayed.get(arg, arg))
+                    mask = replayed[nodes[match.chain[-1]]]
+            kwargs = {"scale": scale}
+            if mask is not None:
+                kwargs["attn_mask"] = mask
+            if causal:
+                kwargs["is_causal"] = True
+            fused = graph.call_function(torch.nn.functional.scaled_dot_product_attention,
+                                        (nodes[match.query], nodes[match.key], nodes[match.value]), kwargs)
+        out.replace_all_uses_with(fused)
+        forms.append("causal" if causal else "masked" if mask is not None else "unmasked")
+    graph.eliminate_dead_code()
+    graph.lint()
+    graph_module.recompile()
+    return graph_module, forms
 
 
-def applies_sdpa(spec: Spec) -> str | None:
-    kinds = set(spec.op_kinds)
-    if "softmax" in kinds and "matmul" in kinds and spec.graph.get("traceable"):
-        return "softmax(q k^T) v written by hand: F.scaled_dot_product_attention runs it as one fused kernel"
-    return None
+def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool:
+    """Whether the chain's mask, replayed on zero scores with the module's own buffers, is the causal
+    triangle (attention.causal_mask). False when it cannot be evaluated here (meta inputs)."""
+    import torch
+    from torch.fx.node import map_arg
+
+    nodes = {node.name: node for node in graph_module.graph.nodes}
+    placeholders = [node for node in graph_module.graph.nodes if node.op == "placeholder"]
+    values = {node: value for node, value in zip(placeholders, ctx.example_inputs)}
+    if any(isinstance(v, torch.Tensor) and v.is_meta for v in values.values()):
+        return False
+    scores = nodes[match.scores]
+    values[scores] = torch.zeros(tuple(scores.meta["tensor_meta"].shape), dtype=scores.meta["tensor_meta"].dtype)
+
+    def evaluate(node):
+        if node in values:
+            return values[node]
+        args = map_arg(node.args, evaluate)
+        kwargs = map_arg(node.kwargs, evaluate)
+        if node.op == "get_attr":
+            result = graph_module
+            for part in node.target.split("."):
+                result = getattr(result, part)
+        elif node.op == "call_function":
+            result = node.target(*args, **kwargs)
+        elif node.op == "call_method":
+            result = getattr(args[0], node.target)(*args[1:], **kwargs)
+        elif node.op == "call_module":
+            result = graph_module.get_submodule(node.target)(*args, **kwargs)
+        else:
+            raise ValueError(f"cannot evaluate {node.op} {node.name}")
+        values[node] = result
+        return result
+
+    try:
+        with torch.no_grad():
+            mask = evaluate(nodes[match.chain[-1]])
+    except Exception:  # an op that needs the GPU or real inputs: replayed per call instead
+        return False
+    return isinstance(mask, torch.Tensor) and causal_mask(mask)
 
 
 def generate_sdpa(ctx: ImplementContext) -> Candidate | None:
-    import copy
-
-    import torch
-
-    if ctx.graph is None:
+    rewritten = _rewritten_with_sdpa(ctx)
+    if rewritten is None:
         return None
-    graph_module = copy.deepcopy(ctx.graph)
-    matches = _attention_matches(graph_module.graph)
-    if not matches:
-        return None
-    for match in matches:
-        with graph_module.graph.inserting_before(match["out"]):
-            fused = graph_module.graph.call_function(
-                torch.nn.functional.scaled_dot_product_attention,
-                (match["query"], match["key"], match["value"]), {"scale": match["scale"]})
-        match["out"].replace_all_uses_with(fused)
-    graph_module.graph.eliminate_dead_code()
-    graph_module.recompile()
+    graph_module, forms = rewritten
     imports, forward = graph_forward_source(graph_module)
-    code = model_new(ctx.reference_class, "Hand-written attention replaced by F.scaled_dot_product_attention.",
-                     forward=forward, imports=imports)
+    code = model_new(ctx.reference_class, f"Hand-written attention replaced by F.scaled_dot_product_attention "
+                     f"({', '.join(forms)}).", forward=forward, imports=imports)
     return Candidate(name="pytorch.sdpa", space="pytorch", strategy="sdpa", code=code,
                      reason=applies_sdpa(ctx.spec) or "")
+
+
+def generate_sdpa_compiled(ctx: ImplementContext) -> Candidate | None:
+    rewritten = _rewritten_with_sdpa(ctx)
+    if rewritten is None:
+        return None
+    graph_module, forms = rewritten
+    imports, forward = graph_forward_source(graph_module)
+    rewritten_forward = forward.replace("def forward(self", "def _hiera_rewritten_forward(self", 1)
+    code = model_new(ctx.reference_class, f"Hand-written attention replaced by F.scaled_dot_product_attention "
+                     f"({', '.join(forms)}), the forward then compiled by torch.compile (inductor, default mode).",
+                     init=f"self._hiera_compiled = torch.compile(self._hiera_rewritten_forward, "
+                          f"dynamic={_dynamic_flag(ctx.spec)})",
+                     forward=f"{rewritten_forward}\n\ndef forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n",
+                     imports=imports)
+    return Candidate(name="pytorch.sdpa_compiled", space="pytorch", strategy="sdpa_compiled", code=code,
+                     reason=applies_sdpa_compiled(ctx.spec) or "")
 
 
 register(Strategy("pytorch", "compile_default", "torch.compile (default mode)", applies_compile_default,
@@ -268,3 +324,5 @@ register(Strategy("pytorch", "cuda_graph", "CUDA-graph capture of the eager forw
 register(Strategy("pytorch", "channels_last", "channels_last (NHWC) layout", applies_channels_last,
                   generate_channels_last, requires_cuda=True))
 register(Strategy("pytorch", "sdpa", "fused attention (scaled_dot_product_attention)", applies_sdpa, generate_sdpa))
+register(Strategy("pytorch", "sdpa_compiled", "fused attention, the rest compiled by torch.compile",
+                  applies_sdpa_compiled, generate_sdpa_compiled))

@@ -1,8 +1,14 @@
 """Candidates of the strategies generated and built in this process (the spaces' tests)."""
 
+import itertools
+import sys
+import types
+
 from hiera_core.spaces.strategy import ImplementContext
 from hiera_core.spec.contract import prepare
 from hiera_core.task.load import load_task
+
+_COUNTER = itertools.count()
 
 
 def implement_context(path, device_for_plan="cuda", precision=None):
@@ -18,8 +24,11 @@ def implement_context(path, device_for_plan="cuda", precision=None):
 
 def candidate_module(task, prepared, code):
     """ModelNew of a candidate's code after the reference's source, with the reference's weights."""
-    namespace = {"__name__": "candidate"}
-    exec(compile(task.info.source + "\n" + code, "candidate", "exec"), namespace)
+    # A module of its own, so torch.compile (dynamo) can import the globals a compiled forward reads.
+    module = types.ModuleType(f"hiera_test_candidate_{next(_COUNTER)}")
+    sys.modules[module.__name__] = module
+    namespace = module.__dict__
+    exec(compile(task.info.source + "\n" + code, module.__name__, "exec"), namespace)
     model = namespace["ModelNew"](*task.make_init()).eval()
     model.load_state_dict(prepared.model.state_dict())
     return model
