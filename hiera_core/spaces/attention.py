@@ -179,6 +179,9 @@ def _chain_step(node: dict, by_name: dict) -> tuple[str, str, object] | None:
     the op is not affine in the scores with a positive slope."""
     args, kwargs = node.get("args", []), node.get("kwargs", {})
     op = _op(node)
+    if op in SCALINGS and SCALINGS[op] == "mul" and len(args) == 2 and not kwargs \
+            and _is_scalar(args[0], by_name) and not _is_scalar(args[1], by_name):
+        args = [args[1], args[0]]  # scale * scores
     first = _ref(args[0]) if args else None
     if first is None:
         return None
@@ -187,12 +190,6 @@ def _chain_step(node: dict, by_name: dict) -> tuple[str, str, object] | None:
         if isinstance(number, (int, float)) and number <= 0:
             return None
         return SCALINGS[op], first, number if _ref(number) is None else _ref(number)
-    if op in SCALINGS and SCALINGS[op] == "mul" and len(args) == 2 and _is_scalar(args[0], by_name) \
-            and _ref(args[1]) is not None and not kwargs:  # scale * scores
-        number = args[0]
-        if isinstance(number, (int, float)) and number <= 0:
-            return None
-        return "mul", _ref(args[1]), number if _ref(number) is None else _ref(number)
     if op in ADDITIONS and len(args) == 2 and not kwargs:
         other = _ref(args[1])
         if ADDITIONS[op] == "add" and by_name[first].get("shape") != node.get("shape") and other is not None \

@@ -1,0 +1,121 @@
+"""Hand-written attention found from what it computes and run as F.scaled_dot_product_attention
+(pytorch.sdpa, pytorch.sdpa_compiled): which spellings are attention, the mask SDPA gets, and that
+the rewrite computes what the reference does."""
+
+import pytest
+import torch
+from helpers.engine import write_task
+from helpers.spaces import candidate_module, implement_context
+
+from hiera_core.plan.regions import partition, plan_regions
+from hiera_core.spaces import strategies
+from hiera_core.spaces.attention import attention_matches
+
+TASK = """
+    import math
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    L = 24
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.drop = nn.Dropout(0.1)
+            self.register_buffer("tri", torch.tril(torch.ones(L, L)).view(1, 1, L, L))
+            self.register_buffer("neg", torch.full((L, L), torch.finfo(torch.float32).min).triu(1)[None, None])
+            self.register_buffer("pad", (torch.arange(L) >= L - 5).view(1, 1, 1, L))
+            self.register_buffer("bias", torch.randn(1, 3, L, L))
+
+        def forward(self, q, k, v):
+            {body}
+
+    def get_inputs():
+        return [torch.randn(2, 3, L, 16) for _ in range(3)]
+
+    def get_init_inputs():
+        return []
+"""
+
+# Each body is softmax(f(q k^T)) @ v for an f affine in the scores: (spelling, the mask SDPA gets).
+ATTENTION = {
+    "nanogpt_buffer_compare": ("""att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.tri == 0, float('-inf'))
+            return self.drop(F.softmax(att, dim=-1)) @ v""", "causal"),
+    "llama_finfo_min_triangle": ("""w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(16)
+            w = w + self.neg
+            w = F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+            return torch.matmul(F.dropout(w, p=0.1, training=False), v)""", "causal"),
+    "padding_mask_filled": ("""s = 0.25 * torch.matmul(q, k.permute(0, 1, 3, 2))
+            s = s.masked_fill(self.pad, -1e9)
+            return F.softmax(s, -1) @ v""", "masked"),
+    "learned_bias_then_scale": ("""s = (q @ k.transpose(-1, -2) + self.bias) * 0.25
+            return s.softmax(-1) @ v""", "masked"),
+    "mask_from_an_input": ("""s = q @ k.transpose(-2, -1) * 0.25
+            s = s.masked_fill((v[..., 0] > 1.5).unsqueeze(-2), float('-inf'))
+            return torch.softmax(s, dim=-1) @ v""", "masked"),
+    "unmasked": ("""return torch.softmax(q @ k.transpose(-2, -1) / 4.0, dim=-1) @ v""", "unmasked"),
+}
+
+# softmax(g(q k^T)) @ v where g is not what SDPA computes.
+NOT_ATTENTION = {
+    "softmax_over_queries": "return torch.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-2) @ v",
+    "negative_scale": "return torch.softmax(q @ k.transpose(-2, -1) * -0.25, dim=-1) @ v",
+    "mask_filled_with_zero": """s = (q @ k.transpose(-2, -1)).masked_fill(self.tri == 0, 0.0)
+            return torch.softmax(s, dim=-1) @ v""",
+    "soft_capped": "return torch.softmax(torch.tanh(q @ k.transpose(-2, -1) / 30) * 30, dim=-1) @ v",
+    "scores_read_twice": """s = q @ k.transpose(-2, -1)
+            return torch.softmax(s, dim=-1) @ v + s.sum(-1, keepdim=True)""",
+}
+
+
+def _context(tmp_path, body):
+    return implement_context(write_task(tmp_path, "attention.py", TASK.replace("{body}", body)))
+
+
+@pytest.mark.parametrize("spelling", sorted(ATTENTION))
+def test_attention_spellings_become_sdpa_and_compute_the_reference(spelling, tmp_path):
+    body, form = ATTENTION[spelling]
+    task, prepared, ctx = _context(tmp_path, body)
+    sdpa = strategies()["pytorch.sdpa"]
+    assert sdpa.applies(ctx.spec) is not None
+    candidate = sdpa.generate(ctx)
+    forward = candidate.code.split("class ModelNew")[1]
+    assert "scaled_dot_product_attention" in forward and "softmax" not in forward
+    assert f"({form})" in candidate.code
+    assert ("is_causal = True" in forward) == (form == "causal")
+    assert ("attn_mask" in forward) == (form == "masked")
+    model = candidate_module(task, prepared, candidate.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("spelling", sorted(NOT_ATTENTION))
+def test_what_sdpa_does_not_compute_is_left_alone(spelling, tmp_path):
+    task, prepared, ctx = _context(tmp_path, NOT_ATTENTION[spelling])
+    assert attention_matches(ctx.spec.graph) == []
+    assert strategies()["pytorch.sdpa"].applies(ctx.spec) is None
+    assert strategies()["pytorch.sdpa"].generate(ctx) is None
+
+
+def test_hand_written_attention_is_one_region_planned_for_sdpa(tmp_path):
+    body, _ = ATTENTION["nanogpt_buffer_compare"]
+    task, prepared, ctx = _context(tmp_path, body)
+    regions = [r for r in plan_regions(ctx.spec, partition(ctx.spec), "no lowering") if r.kind == "attention"]
+    assert len(regions) == 1
+    assert {"matmul", "masked_fill", "softmax", "drop", "matmul_1"} <= set(regions[0].nodes)
+    assert regions[0].choices[0].strategy == "pytorch.sdpa"
+
+
+def test_sdpa_compiled_is_offered_only_with_ops_around_the_attention(tmp_path):
+    alone, _ = ATTENTION["nanogpt_buffer_compare"]
+    task, prepared, ctx = _context(tmp_path, alone)
+    assert strategies()["pytorch.sdpa_compiled"].applies(ctx.spec) is None  # its mask is a constant
+    around = "q = torch.nn.functional.layer_norm(q, (16,))\n            " + alone
+    task, prepared, ctx = _context(tmp_path, around)
+    strategy = strategies()["pytorch.sdpa_compiled"]
+    assert strategy.applies(ctx.spec) is not None
+    model = candidate_module(task, prepared, strategy.generate(ctx).code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
