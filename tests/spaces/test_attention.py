@@ -17,7 +17,7 @@ TASK = """
     import torch.nn as nn
     import torch.nn.functional as F
 
-    L = 24
+    L = 23
 
     class Model(nn.Module):
         def __init__(self):
@@ -119,3 +119,18 @@ def test_sdpa_compiled_is_offered_only_with_ops_around_the_attention(tmp_path):
     model = candidate_module(task, prepared, strategy.generate(ctx).code)
     with torch.no_grad():
         torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("spelling", sorted(ATTENTION))
+def test_sdpa_matches_the_reference_on_gpu(spelling, tmp_path):
+    """SDPA as the GPU runs it (the memory-efficient kernel in float32, its mask padded to an odd
+    length), on queries, keys and values that are transposed views, against the reference's ops."""
+    body, _ = ATTENTION[spelling]
+    task, prepared, ctx = _context(tmp_path, body)
+    candidate = strategies()["pytorch.sdpa"].generate(ctx)
+    model = candidate_module(task, prepared, candidate.code).cuda()
+    reference = prepared.model.cuda()
+    inputs = [torch.randn(2, 23, 3, 16, device="cuda").transpose(1, 2) for _ in range(3)]
+    with torch.no_grad():
+        torch.testing.assert_close(model(*inputs), reference(*inputs), rtol=1e-4, atol=1e-4)
