@@ -278,33 +278,24 @@ def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool
     return isinstance(mask, torch.Tensor) and causal_mask(mask)
 
 
-def generate_sdpa(ctx: ImplementContext) -> Candidate | None:
+def generate_sdpa(ctx: ImplementContext, compiled: bool = False) -> Candidate | None:
+    """The reference with its hand-written attention as SDPA; `compiled`: that forward under
+    torch.compile (default mode)."""
     rewritten = _rewritten_with_sdpa(ctx)
     if rewritten is None:
         return None
     graph_module, forms = rewritten
     imports, forward = graph_forward_source(graph_module)
-    code = model_new(ctx.reference_class, f"Hand-written attention replaced by F.scaled_dot_product_attention "
-                     f"({', '.join(forms)}).", forward=forward, imports=imports)
-    return Candidate(name="pytorch.sdpa", space="pytorch", strategy="sdpa", code=code,
-                     reason=applies_sdpa(ctx.spec) or "")
-
-
-def generate_sdpa_compiled(ctx: ImplementContext) -> Candidate | None:
-    rewritten = _rewritten_with_sdpa(ctx)
-    if rewritten is None:
-        return None
-    graph_module, forms = rewritten
-    imports, forward = graph_forward_source(graph_module)
-    rewritten_forward = forward.replace("def forward(self", "def _hiera_rewritten_forward(self", 1)
-    code = model_new(ctx.reference_class, f"Hand-written attention replaced by F.scaled_dot_product_attention "
-                     f"({', '.join(forms)}), the forward then compiled by torch.compile (inductor, default mode).",
-                     init=f"self._hiera_compiled = torch.compile(self._hiera_rewritten_forward, "
-                          f"dynamic={_dynamic_flag(ctx.spec)})",
-                     forward=f"{rewritten_forward}\n\ndef forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n",
-                     imports=imports)
-    return Candidate(name="pytorch.sdpa_compiled", space="pytorch", strategy="sdpa_compiled", code=code,
-                     reason=applies_sdpa_compiled(ctx.spec) or "")
+    doc = f"Hand-written attention replaced by F.scaled_dot_product_attention ({', '.join(forms)})"
+    name, init, reason = "sdpa", "", applies_sdpa(ctx.spec)
+    if compiled:
+        name, reason = "sdpa_compiled", applies_sdpa_compiled(ctx.spec)
+        doc += ", the forward then compiled by torch.compile (inductor, default mode)"
+        init = f"self._hiera_compiled = torch.compile(self._hiera_rewritten_forward, dynamic={_dynamic_flag(ctx.spec)})"
+        forward = (forward.replace("def forward(self", "def _hiera_rewritten_forward(self", 1)
+                   + "\n\ndef forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
+    code = model_new(ctx.reference_class, f"{doc}.", forward=forward, init=init, imports=imports)
+    return Candidate(name=f"pytorch.{name}", space="pytorch", strategy=name, code=code, reason=reason or "")
 
 
 register(Strategy("pytorch", "compile_default", "torch.compile (default mode)", applies_compile_default,
@@ -325,4 +316,4 @@ register(Strategy("pytorch", "channels_last", "channels_last (NHWC) layout", app
                   generate_channels_last, requires_cuda=True))
 register(Strategy("pytorch", "sdpa", "fused attention (scaled_dot_product_attention)", applies_sdpa, generate_sdpa))
 register(Strategy("pytorch", "sdpa_compiled", "fused attention, the rest compiled by torch.compile",
-                  applies_sdpa_compiled, generate_sdpa_compiled))
+                  applies_sdpa_compiled, lambda ctx: generate_sdpa(ctx, compiled=True)))
