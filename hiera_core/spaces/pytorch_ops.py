@@ -6,6 +6,8 @@ FX rewrite (SDPA).
 
 from __future__ import annotations
 
+import math
+
 from hiera_core.spaces.attention import attention_matches, causal_mask, mask_reads_inputs, tensor_ops_on_inputs
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
@@ -236,6 +238,10 @@ def _rewritten_with_sdpa(ctx: ImplementContext):
     return graph_module, forms
 
 
+# The causal check evaluates the mask on the CPU; larger ones (256 MiB in float32) are replayed per call.
+MOST_MASK_ELEMENTS = 2 ** 26
+
+
 def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool:
     """Whether the chain's mask, replayed on zero scores with the module's own buffers, is the causal
     triangle (attention.causal_mask). False when it cannot be evaluated here (meta inputs)."""
@@ -248,7 +254,13 @@ def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool
     if any(isinstance(v, torch.Tensor) and v.is_meta for v in values.values()):
         return False
     scores = nodes[match.scores]
-    values[scores] = torch.zeros(tuple(scores.meta["tensor_meta"].shape), dtype=scores.meta["tensor_meta"].dtype)
+    shape = tuple(scores.meta["tensor_meta"].shape)
+    if not any(nodes[name].target in ("view", "reshape", torch.reshape) for name in match.chain):
+        # Elementwise in the scores: zeros broadcast over the batch dims give the same mask, smaller.
+        shape = (1,) * (len(shape) - 2) + shape[-2:]
+    if math.prod(shape) > MOST_MASK_ELEMENTS:
+        return False
+    values[scores] = torch.zeros(shape, dtype=scores.meta["tensor_meta"].dtype)
 
     def evaluate(node):
         if node in values:
