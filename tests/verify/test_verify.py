@@ -361,3 +361,24 @@ def test_on_a_set_the_reference_computes_badly_an_accurate_candidate_is_judged_a
     wrong = _variance_candidate(tmp_path, "return 1.01 * torch.var(x, dim=-1, unbiased=False)")
     verification = evaluate(task, spec, wrong, "pytorch", "cpu", timed=False).verification
     assert not verification.passed and verification.failure().name == "values", verification.summary()
+
+
+def test_on_an_ill_conditioned_set_a_candidate_off_the_reference_but_near_float64_passes():
+    """The reference's float32 result is 0.5 off float64 on one element; a candidate 1.2 off on the
+    other side of float64 is 1.7 from the reference (more than 3x the reference's own error) but
+    within that allowance of float64: it passes. One 2.0 off float64 on another element does not."""
+    from hiera_core.spec.model import Tolerance
+    from hiera_core.verify.calls import CheckedCalls
+
+    exact = torch.linspace(-3.0, 3.0, 1000, dtype=torch.float64)
+    ref = exact.float().clone()
+    ref[0] += 0.5
+    calls = SimpleNamespace(float64_outputs=lambda model, inputs: [exact])
+    tolerance = Tolerance(rtol=1e-5, atol_rel=1e-5, atol=1e-5, note="")
+    near = exact.float().clone()
+    near[0] -= 1.2
+    assert CheckedCalls.compare_output(calls, near, ref, tolerance, object(), [], 0).ok
+    wrong = exact.float().clone()
+    wrong[3] += 2.0
+    comparison = CheckedCalls.compare_output(calls, wrong, ref, tolerance, object(), [], 0)
+    assert not comparison.ok and "reference's own float32 error" in comparison.message
