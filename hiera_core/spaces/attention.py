@@ -1,5 +1,6 @@
 """Attention written by hand, found from what the graph computes: softmax over the last dim of
-`q @ k^T` under positive scaling, additive masks, masked fills and views, times `v`.
+`q @ k^T` (a matmul with k transposed, or an einsum) under positive scaling, additive masks, masked
+fills and views, times `v`.
 
 `softmax(f(q @ k^T)) @ v` is F.scaled_dot_product_attention when `f` is affine in the scores with a
 positive slope: `f(S) = c * S + f(0)`. That holds for products and quotients by positive numbers,
@@ -59,7 +60,7 @@ def attention_matches(graph: dict) -> list[AttentionMatch]:
     users = node_users(nodes)
     found = []
     for node in nodes:
-        if _op(node) in MATMULS and len(node.get("args", [])) == 2 and not node.get("kwargs"):
+        if _is_product(node):
             match = _match(node, by_name, users)
             if match is not None:
                 found.append(match)
@@ -82,10 +83,58 @@ def _single_user(name: str, users: dict) -> bool:
     return len(users.get(name, set())) == 1
 
 
-def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
-    probs_name, value_name = (_ref(arg) for arg in out["args"])
-    if probs_name is None or value_name is None:
+def _is_product(node: dict) -> bool:
+    """A batched product of two tensors: a matmul, or a two-operand torch.einsum."""
+    if _op(node) in MATMULS:
+        return len(node.get("args", [])) == 2 and not node.get("kwargs")
+    return _einsum(node) is not None
+
+
+def _einsum(node: dict) -> tuple[str, str, str, list] | None:
+    """(first operand's subscripts, second's, the output's, the two operands) of a two-operand
+    torch.einsum, spaces removed and an ellipsis as one subscript; None otherwise."""
+    args = node.get("args", [])
+    if _op(node) not in ("torch.einsum", "torch.functional.einsum") or node.get("kwargs") or not args \
+            or not isinstance(args[0], str):
         return None
+    operands = args[1] if len(args) == 2 and isinstance(args[1], list) else args[1:]
+    equation = args[0].replace(" ", "").replace("...", "*")
+    if len(operands) != 2 or equation.count("->") != 1:
+        return None
+    inputs, output = equation.split("->")
+    if inputs.count(",") != 1:
+        return None
+    first, second = inputs.split(",")
+    return first, second, output, operands
+
+
+def _operands(node: dict, by_name: dict, scores: bool) -> tuple[str, str] | None:
+    """For the scores (`scores`), (q, k) of q @ k^T; else (p, v) of p @ v: the names of a product's
+    operands when it computes that over the same leading dims, else None."""
+    if _op(node) in MATMULS:
+        left, right = (_ref(arg) for arg in node["args"])
+        if left is None or right is None:
+            return None
+        return (left, _untransposed(by_name[right])) if scores else (left, right)
+    first, second, output, operands = _einsum(node)
+    left, right = (_ref(arg) for arg in operands)
+    if left is None or right is None or min(len(first), len(second), len(output)) < 2:
+        return None
+    batch = first[:-2]
+    if second[:-2] != batch or output[:-2] != batch or len(set(first + second[-2:])) != len(batch) + 3:
+        return None
+    row, inner = first[-2:]
+    col = second[-2] if scores else second[-1]
+    wanted = (second[-1] == inner and output[-2:] == row + col) if scores else \
+        (second[-2] == inner and output[-2:] == row + col)
+    return (left, right) if wanted else None
+
+
+def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
+    found = _operands(out, by_name, scores=False)
+    if found is None:
+        return None
+    probs_name, value_name = found
     probs = by_name[probs_name]
     identities = []
     while _is_identity(probs, by_name):  # dropout, same-dtype conversions
@@ -100,7 +149,7 @@ def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
     scales: list[tuple[str, object]] = []
     masked = False
     current = by_name[_ref(softmax["args"][0])]
-    while _op(current) not in MATMULS:
+    while not _is_product(current):
         if not _single_user(current["name"], users):
             return None
         step = _chain_step(current, by_name)
@@ -114,14 +163,10 @@ def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
         chain.append(current["name"])
         current = by_name[through]
     scores = current
-    if not _single_user(scores["name"], users) or len(scores.get("args", [])) != 2 or scores.get("kwargs"):
+    found = _operands(scores, by_name, scores=True)
+    if not _single_user(scores["name"], users) or found is None or found[1] is None:
         return None
-    query_name, key_t_name = (_ref(arg) for arg in scores["args"])
-    if query_name is None or key_t_name is None:
-        return None
-    key_name = _untransposed(by_name[key_t_name])
-    if key_name is None:
-        return None
+    query_name, key_name = found
     query, key, value = by_name[query_name], by_name[key_name], by_name[value_name]
     shapes = [node.get("shape") for node in (query, key, value, scores, softmax)]
     if any(not shape or len(shape) < 3 for shape in shapes):
@@ -221,13 +266,11 @@ def _untransposed(node: dict) -> str | None:
     op = _op(node)
     if op in ("transpose", "torch.transpose") and len(args) == 3 and all(isinstance(a, int) for a in args[1:]):
         return source if {args[1] % rank, args[2] % rank} == {rank - 2, rank - 1} else None
-    if op == "permute":
+    if op in ("permute", "torch.permute"):
         dims = args[1:] if len(args) > 2 else list(args[1]) if len(args) == 2 and isinstance(args[1], list) else []
         if len(dims) == rank and all(isinstance(d, int) for d in dims):
             expected = list(range(rank - 2)) + [rank - 1, rank - 2]
             return source if [d % rank for d in dims] == expected else None
-    if op in ("mT", "t") and rank == 2:
-        return source
     return None
 
 

@@ -56,6 +56,9 @@ ATTENTION = {
             s = s.masked_fill((v[..., 0] > 1.5).unsqueeze(-2), float('-inf'))
             return torch.softmax(s, dim=-1) @ v""", "masked"),
     "unmasked": ("""return torch.softmax(q @ k.transpose(-2, -1) / 4.0, dim=-1) @ v""", "unmasked"),
+    "einsum_with_ellipsis": ("""s = torch.einsum('... i d, ... j d -> ... i j', q, k) * 0.25
+            s = s.masked_fill(self.tri == 0, float('-inf'))
+            return torch.einsum('... i j, ... j d -> ... i d', s.softmax(dim=-1), v)""", "causal"),
 }
 
 # softmax(g(q k^T)) @ v where g is not what SDPA computes.
@@ -67,6 +70,8 @@ NOT_ATTENTION = {
     "soft_capped": "return torch.softmax(torch.tanh(q @ k.transpose(-2, -1) / 30) * 30, dim=-1) @ v",
     "scores_read_twice": """s = q @ k.transpose(-2, -1)
             return torch.softmax(s, dim=-1) @ v + s.sum(-1, keepdim=True)""",
+    "einsum_scores_transposed": """s = torch.einsum('b h i d, b h j d -> b h j i', q, k)
+            return torch.einsum('b h i j, b h j d -> b h i d', s.softmax(dim=-1), v)""",
 }
 
 
