@@ -218,7 +218,7 @@ def _rewritten_with_sdpa(ctx: ImplementContext):
                 if not causal:
                     if ctx.spec.dynamic_dims:
                         return None  # the mask is replayed on zeros of the scores' static shape
-                    shape = tuple(scores.meta["tensor_meta"].shape)
+                    shape = _zero_scores_shape(nodes, match)
                     replayed = {scores: graph.call_method("new_zeros", (nodes[match.query], shape))}
                     for name in match.chain:  # f(0): the chain replayed on zero scores
                         replayed[nodes[name]] = graph.node_copy(nodes[name], lambda arg, replayed=replayed: replayed.get(arg, arg))
@@ -238,6 +238,18 @@ def _rewritten_with_sdpa(ctx: ImplementContext):
     return graph_module, forms
 
 
+def _zero_scores_shape(nodes: dict, match) -> tuple[int, ...]:
+    """The shape of the zero scores the mask chain is replayed on: the scores' own, or, when the chain
+    is elementwise in them (no views), one over the batch dims. The mask then has only the batch dims
+    its operands have (BERT's (B, 1, 1, S) padding mask gives (B, 1, L, S)) and SDPA broadcasts it."""
+    import torch
+
+    shape = tuple(nodes[match.scores].meta["tensor_meta"].shape)
+    if any(nodes[name].target in ("view", "reshape", torch.reshape) for name in match.chain):
+        return shape
+    return (1,) * (len(shape) - 2) + shape[-2:]
+
+
 # The causal check evaluates the mask on the CPU; larger ones (256 MiB in float32) are replayed per call.
 MOST_MASK_ELEMENTS = 2 ** 26
 
@@ -254,10 +266,7 @@ def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool
     if any(isinstance(v, torch.Tensor) and v.is_meta for v in values.values()):
         return False
     scores = nodes[match.scores]
-    shape = tuple(scores.meta["tensor_meta"].shape)
-    if not any(nodes[name].target in ("view", "reshape", torch.reshape) for name in match.chain):
-        # Elementwise in the scores: zeros broadcast over the batch dims give the same mask, smaller.
-        shape = (1,) * (len(shape) - 2) + shape[-2:]
+    shape = _zero_scores_shape(nodes, match)
     if math.prod(shape) > MOST_MASK_ELEMENTS:
         return False
     values[scores] = torch.zeros(shape, dtype=scores.meta["tensor_meta"].dtype)

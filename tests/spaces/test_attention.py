@@ -91,6 +91,8 @@ def test_attention_spellings_become_sdpa_and_compute_the_reference(spelling, tmp
     assert f"({form})" in candidate.code
     assert ("is_causal = True" in forward) == (form == "causal")
     assert ("attn_mask" in forward) == (form == "masked")
+    if form == "masked":  # replayed on zeros over the batch dims: SDPA broadcasts the mask
+        assert "new_zeros((1, 1, 23, 23))" in forward
     model = candidate_module(task, prepared, candidate.code)
     with torch.no_grad():
         torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
