@@ -5,12 +5,12 @@ fills and views, times `v`.
 `softmax(f(q @ k^T)) @ v` is F.scaled_dot_product_attention when `f` is affine in the scores with a
 positive slope: `f(S) = c * S + f(0)`. That holds for products and quotients by positive numbers,
 the addition of tensors that do not read the scores, masked fills of very negative values from
-conditions that do not read them, and views that come back to the scores' shape. So `c` is SDPA's
-scale and `f(0)`, the chain replayed on zeros, its additive mask. When that mask does not depend on
-the inputs and is the lower triangle (0 on and below the diagonal, -inf or a very negative number
-above it), SDPA runs it as `is_causal`, which never reads a mask: nanoGPT's buffer compare, LLaMA's
-finfo.min triangle. Dropout in eval mode and same-dtype conversions between the softmax and the
-product are identities.
+conditions that do not read them (`masked_fill`, `torch.where`), and views that come back to the
+scores' shape. So `c` is SDPA's scale and `f(0)`, the chain replayed on zeros, its additive mask.
+When that mask does not depend on the inputs and is the lower triangle (0 on and below the
+diagonal, -inf or a very negative number above it), SDPA runs it as `is_causal`, which never reads
+a mask: nanoGPT's buffer compare, LLaMA's finfo.min triangle. Dropout in eval mode and same-dtype
+conversions between the softmax and the product are identities.
 
 The match works on the spec's JSON graph (spec/contract.trace_graph), so the planner (no FX graph)
 and the generator (which rewrites the FX graph by the same node names) agree on what is attention.
@@ -224,6 +224,12 @@ def _chain_step(node: dict, by_name: dict) -> tuple[str, str, object] | None:
     the op is not affine in the scores with a positive slope."""
     args, kwargs = node.get("args", []), node.get("kwargs", {})
     op = _op(node)
+    if op == "torch.where" and len(args) == 3 and not kwargs:  # where(cond, scores, -inf) or (cond, -inf, scores)
+        condition, kept, fill = args if _ref(args[1]) is not None else (args[0], args[2], args[1])
+        if _ref(condition) is None or _ref(kept) is None or not isinstance(fill, (int, float)) \
+                or fill > MASKED_BELOW or by_name[_ref(kept)].get("shape") != node.get("shape"):
+            return None
+        return "fill", _ref(kept), _ref(condition)
     if op in SCALINGS and SCALINGS[op] == "mul" and len(args) == 2 and not kwargs \
             and _is_scalar(args[0], by_name) and not _is_scalar(args[1], by_name):
         args = [args[1], args[0]]  # scale * scores

@@ -56,6 +56,10 @@ ATTENTION = {
             s = s.masked_fill((v[..., 0] > 1.5).unsqueeze(-2), float('-inf'))
             return torch.softmax(s, dim=-1) @ v""", "masked"),
     "unmasked": ("""return torch.softmax(q @ k.transpose(-2, -1) / 4.0, dim=-1) @ v""", "unmasked"),
+    "where_keeps_the_triangle": ("""s = torch.where(self.tri.bool(), q @ k.transpose(-2, -1), float('-inf'))
+            return torch.softmax(s * 0.25, dim=-1) @ v""", "causal"),
+    "where_fills_above": ("""s = torch.where(self.tri == 0, -1e9, q @ k.transpose(-2, -1) / 4)
+            return torch.softmax(s, dim=-1) @ v""", "causal"),
     "einsum_with_ellipsis": ("""s = torch.einsum('... i d, ... j d -> ... i j', q, k) * 0.25
             s = s.masked_fill(self.tri == 0, float('-inf'))
             return torch.einsum('... i j, ... j d -> ... i d', s.softmax(dim=-1), v)""", "causal"),
