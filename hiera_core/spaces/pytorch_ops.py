@@ -255,8 +255,9 @@ MOST_MASK_ELEMENTS = 2 ** 26
 
 
 def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool:
-    """Whether the chain's mask, replayed on zero scores with the module's own buffers, is the causal
-    triangle (attention.causal_mask). False when it cannot be evaluated here (meta inputs)."""
+    """Whether the chain's mask, replayed on zero scores with the module's own buffers (on the inputs'
+    device), is the causal triangle (attention.causal_mask). False when it cannot be evaluated here
+    (meta inputs)."""
     import torch
     from torch.fx.node import map_arg
 
@@ -269,7 +270,9 @@ def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool
     shape = _zero_scores_shape(nodes, match)
     if math.prod(shape) > MOST_MASK_ELEMENTS:
         return False
-    values[scores] = torch.zeros(shape, dtype=scores.meta["tensor_meta"].dtype)
+    # Where the inputs are: a worker on a GPU holds the module and its buffers there.
+    device = next((v.device for v in values.values() if isinstance(v, torch.Tensor)), torch.device("cpu"))
+    values[scores] = torch.zeros(shape, dtype=scores.meta["tensor_meta"].dtype, device=device)
 
     def evaluate(node):
         if node in values:

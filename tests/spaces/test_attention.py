@@ -145,3 +145,18 @@ def test_sdpa_matches_the_reference_on_gpu(spelling, tmp_path):
     inputs = [torch.randn(2, 23, 3, 16, device="cuda").transpose(1, 2) for _ in range(3)]
     with torch.no_grad():
         torch.testing.assert_close(model(*inputs), reference(*inputs), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.gpu
+def test_a_causal_mask_is_found_with_the_module_on_the_gpu(tmp_path):
+    """A worker on a GPU prepares the reference there: the mask is evaluated beside its buffers
+    (it once made its zeros on the CPU, failed, and fell back to a per-call mask)."""
+    from hiera_core.spaces.strategy import ImplementContext
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+
+    body, _ = ATTENTION["nanogpt_buffer_compare"]
+    task = load_task(str(write_task(tmp_path, "attention.py", TASK.replace("{body}", body))))
+    prepared = prepare(task, "cuda", measure=False)
+    ctx = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
+    assert "(causal)" in strategies()["pytorch.sdpa"].generate(ctx).code
