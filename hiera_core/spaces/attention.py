@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hiera_core.spaces.gemm_epilogue import SAME_DTYPE_IDENTITY
 from hiera_core.spec.model import node_refs, node_users
 
 MATMULS = {"operator.matmul", "torch.matmul", "torch.bmm", "matmul", "bmm"}
 # Between the softmax and the product with v: identities in an inference contract.
-IDENTITIES = {"dropout", "Dropout", "contiguous", "clone", "to", "float", "type_as"}
+IDENTITIES = {"dropout", "Dropout"} | SAME_DTYPE_IDENTITY
 # A masked fill or an additive mask at most this value removes a score from the softmax as -inf does
 # (exp(-1e4) underflows float32 and half); finfo.min triangles and -1e9 fills qualify.
 MASKED_BELOW = -1e4
@@ -46,6 +47,7 @@ class AttentionMatch:
     chain: tuple[str, ...]  # from the scores (exclusive) to the softmax's input (inclusive), in order
     scales: tuple[tuple[str, object], ...]  # ("mul" | "div", a number or a scalar node's name), in order
     masked: bool  # the chain adds or fills a mask
+    elementwise: bool  # the chain has no views: the mask can be replayed over the batch dims alone
     softmax: str
     identities: tuple[str, ...]  # between the softmax and the product with v
     out: str  # the product with v, which SDPA replaces
@@ -147,7 +149,7 @@ def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
     softmax = probs
     chain: list[str] = []
     scales: list[tuple[str, object]] = []
-    masked = False
+    masked, elementwise = False, True
     current = by_name[_ref(softmax["args"][0])]
     while not _is_product(current):
         if not _single_user(current["name"], users):
@@ -160,6 +162,8 @@ def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
             scales.append((kind, operand))
         elif kind in ("add", "fill"):
             masked = True
+        elif kind == "view":
+            elementwise = False
         chain.append(current["name"])
         current = by_name[through]
     scores = current
@@ -179,7 +183,7 @@ def _match(out: dict, by_name: dict, users: dict) -> AttentionMatch | None:
     if len(dtypes) != 1 or dtypes.pop() not in ("float32", "float16", "bfloat16"):
         return None
     return AttentionMatch(scores=scores["name"], query=query_name, key=key_name, value=value_name,
-                          chain=tuple(reversed(chain)), scales=tuple(reversed(scales)), masked=masked,
+                          chain=tuple(reversed(chain)), scales=tuple(reversed(scales)), masked=masked, elementwise=elementwise,
                           softmax=softmax["name"], identities=tuple(reversed(identities)), out=out["name"])
 
 

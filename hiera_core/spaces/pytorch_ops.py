@@ -242,12 +242,8 @@ def _zero_scores_shape(nodes: dict, match) -> tuple[int, ...]:
     """The shape of the zero scores the mask chain is replayed on: the scores' own, or, when the chain
     is elementwise in them (no views), one over the batch dims. The mask then has only the batch dims
     its operands have (BERT's (B, 1, 1, S) padding mask gives (B, 1, L, S)) and SDPA broadcasts it."""
-    import torch
-
     shape = tuple(nodes[match.scores].meta["tensor_meta"].shape)
-    if any(nodes[name].target in ("view", "reshape", torch.reshape) for name in match.chain):
-        return shape
-    return (1,) * (len(shape) - 2) + shape[-2:]
+    return (1,) * (len(shape) - 2) + shape[-2:] if match.elementwise else shape
 
 
 # The causal check evaluates the mask on the CPU; larger ones (256 MiB in float32) are replayed per call.
