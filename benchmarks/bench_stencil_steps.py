@@ -4,11 +4,14 @@ single step takes),
 torch.compile of the slices, and a copy of the grid (the floor for any kernel that reads the grid
 once and writes it once). GPU time per call from the profiler's trace; the bound is the grid read
 once and written once at the GPU's attainable bandwidth (hiera_core.spec.gpus), as the module's
-roofline counts it.
+roofline counts it. Each figure twice: warm (the grid left in L2 by the call before, from the
+profiler) and cold (L2 flushed before each call, by hiera bench's own timing: what its roofline
+share is taken from).
 
-    python3 benchmarks/bench_stencil_steps.py [--tiles 256x16,256x16b] [--steps 2,3]
+    python3 benchmarks/bench_stencil_steps.py [--tiles 256x16,256x16b,256x16v] [--steps 2,3]
 
-A tile's trailing "b" sets the template's `batched` option (all of a thread's loads in flight at once).
+A tile's trailing "b" sets the template's `batched` option (a thread's loads 8 at a time), "v" its
+`vector` option (float4 loads, all of a thread's in flight at once).
 """
 
 from __future__ import annotations
@@ -49,10 +52,11 @@ def contenders(steps: int, tiles: list[str]) -> dict:
     taps = nonzero_taps(JACOBI, 2)
     functions = {}
     for asked in tiles:
-        tw, th = (int(n) for n in asked.rstrip("b").split("x"))
-        tile = stencil_steps_tile(steps, {"tw": tw, "th": th, "batched": asked.endswith("b")})  # as a proposal shrinks it
+        tw, th = (int(n) for n in asked.rstrip("bv").split("x"))
+        options = {"batched": asked.endswith("b"), "vector": asked.endswith("v")}
+        tile = stencil_steps_tile(steps, {"tw": tw, "th": th, **options})  # as a proposal shrinks it
         source = stencil_steps_source("hiera_stencil0", [taps] * steps, tile).source
-        label = f"fused {tile['tw']}x{tile['th']}{'b' if tile['batched'] else ''}"
+        label = f"fused {tile['tw']}x{tile['th']}{asked[len(asked.rstrip('bv')):]}"
         functions[label] = (lambda s, t: lambda a: _hiera_stencil_steps(
             s, "hiera_stencil0", a, (JACOBI,) * steps, t))(source, (tile["tw"], tile["th"]))
     single = columns_source("hiera_stencil0", 3, taps).source
@@ -70,12 +74,13 @@ def contenders(steps: int, tiles: list[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tiles", default="256x16,256x16b,256x8,256x8b,128x32")
+    parser.add_argument("--tiles", default="256x16,256x16b,256x16v,256x8v,128x16v,128x32v")
     parser.add_argument("--steps", default="2,3")
     args = parser.parse_args()
 
     import torch
 
+    from hiera_core.profile.timing import time_module
     from hiera_core.spec.gpus import lookup
 
     peaks = lookup(torch.cuda.get_device_name())
@@ -94,7 +99,9 @@ def main() -> None:
                         if error > 1e-5:
                             raise SystemExit(f"{name} differs from the slices by {error:.2e}: not timing a wrong kernel")
                     us = kernel_ms(function, (a,), calls=50) * 1e3
-                    print(f"  {name:<20} {us:8.1f} us  {100 * bound_us / us:5.1f}% of the bound")
+                    cold_us = time_module(function, [a], "cuda", profile=False).gpu_median_ms * 1e3
+                    print(f"  {name:<20} warm {us:8.1f} us {100 * bound_us / us:5.1f}%   "
+                          f"cold {cold_us:8.1f} us {100 * bound_us / cold_us:5.1f}% of the bound")
 
 
 if __name__ == "__main__":

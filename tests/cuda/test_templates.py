@@ -419,20 +419,22 @@ def test_stencil_steps_that_feed_each_other_fuse_in_time_in_order(sweeps, return
     check_emulated(task, candidate.code, **emulated_stencils())
 
 
-@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("option", ["plain", "batched", "vector"])
 @pytest.mark.parametrize("steps", [1, 2, 3, 4])
-def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, batched):
+def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, option):
     from hiera_core.spaces.custom_cuda.stencil_template import (
         STENCIL_STEPS_TILE,
+        VECTOR_WIDTH,
         stencil_steps_source,
         stencil_steps_tile,
     )
 
     five = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
-    tile = stencil_steps_tile(steps, dict(STENCIL_STEPS_TILE, batched=batched))
+    tile = stencil_steps_tile(steps, {**STENCIL_STEPS_TILE, option: True})
     (kernel,) = kernel_resources(stencil_steps_source("hiera_stencil0", [five] * steps, tile).source).kernels
     assert kernel.spill_stores == 0 and kernel.launch_bounds == 256
-    assert kernel.static_smem == 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * steps) <= 48 * 1024
+    halo_columns = VECTOR_WIDTH if option == "vector" else steps
+    assert kernel.static_smem == 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * halo_columns) <= 48 * 1024
 
 
 @pytest.mark.parametrize("name", ["depthwise7_module", "depthwise5_same"])

@@ -117,13 +117,13 @@ def test_extra_proposal_with_compiled_glue_matches_reference(name, replayed, tmp
     check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=replayed, composed=True)
 
 
-@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("option", ["plain", "batched", "vector"])
 @pytest.mark.parametrize("steps", [1, 2, 3, 4])
-@pytest.mark.parametrize("shape", [(37, 53), (3, 130, 257), (2, 1, 1), (1, 300, 33)])
-def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape, batched):
-    """Odd grids (one point, narrower and wider than a tile, several grids), a non-contiguous input,
-    different coefficients per step with some taps zero: the fused kernel against F.conv2d step by
-    step, and the input left untouched."""
+@pytest.mark.parametrize("shape", [(37, 53), (3, 130, 257), (2, 1, 1), (1, 300, 33), (2, 45, 100), (1, 9, 4)])
+def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape, option):
+    """Odd grids (one point, narrower and wider than a tile, several grids; rows a multiple of 4 long,
+    which the vector loads take, and not), a non-contiguous input, different coefficients per step
+    with some taps zero: the fused kernel against F.conv2d step by step, and the input left untouched."""
     import torch.nn.functional as F
 
     from hiera_core.cuda.proposal_convolutions import _hiera_stencil_steps
@@ -137,7 +137,7 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     generator = torch.Generator().manual_seed(steps)
     coefficients = tuple(tuple(float(c) if c > -0.3 else 0.0 for c in torch.randn(9, generator=generator).tolist())
                          for _ in range(steps))
-    tile = stencil_steps_tile(steps, dict(STENCIL_STEPS_TILE, batched=batched))
+    tile = stencil_steps_tile(steps, {**STENCIL_STEPS_TILE, option: True})
     source = stencil_steps_source("hiera_stencil0", [nonzero_taps(c, 2) for c in coefficients], tile).source
     x = noncontiguous(torch.randn(shape, device="cuda"))
     before = x.clone()

@@ -290,9 +290,18 @@ def stencil_steps_tile(steps: int, tile: dict | None = None) -> dict:
     until both grids of the ping-pong buffer (tile plus a `steps`-point halo) fit in static shared
     memory."""
     tile = dict(tile or STENCIL_STEPS_TILE)
-    while 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * steps) > _SHARED_LIMIT:
+    while 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * _halo_columns(steps, tile)) > _SHARED_LIMIT:
         tile["th" if tile["th"] > 8 else "tw"] //= 2
     return tile
+
+
+def _halo_columns(steps: int, tile: dict) -> int:
+    """Columns kept each side of a block's tile: the steps' halo, or with `vector` loads a float4's 4,
+    so that each row's loads start 16-byte aligned (at most STENCIL_STEPS_MAX steps, so 4 covers it)."""
+    return VECTOR_WIDTH if tile.get("vector") else steps
+
+
+VECTOR_WIDTH = 4
 
 
 def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: dict | None = None) -> KernelSource:
@@ -306,11 +315,15 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
     the halo the steps after it still need (values outside the grid are zero), ping-ponging between
     two buffers; the last step writes the tile. The halo's points are recomputed by the
     neighbouring blocks: (TW + 2K)(TH + 2K) / (TW TH) of the loads, the extra ones mostly from L2.
-    The tile's option `batched` issues a thread's loads 8 at a time before storing them (not yet measured).
+    The tile's option `batched` issues a thread's loads 8 at a time before storing them; `vector` loads
+    the tile as float4s, all of a thread's in flight at once, its rows starting VECTOR_WIDTH columns
+    left of the tile so that each is 16-byte aligned (when the grid's rows and base are: a uniform
+    branch takes the scalar loads otherwise). bench_stencil_steps.py measures them.
     """
     if not 1 <= len(steps) <= STENCIL_STEPS_MAX:
         raise ValueError(f"the time-fused stencil takes 1 to {STENCIL_STEPS_MAX} steps, not {len(steps)}")
     tile = stencil_steps_tile(len(steps), tile)
+    px = _halo_columns(len(steps), tile)
     coefficients = "\n    ".join(f"const float k{number}_{dy + 1}{dx + 1} = __ldg(w + {number * 9 + (dy + 1) * 3 + dx + 1});"
                                   for number, taps in enumerate(steps) for dy, dx in taps)
 
@@ -323,7 +336,7 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
         read, write = (number - 1) & 1, number & 1
         stages.append(f"""// step {number}: the tile and a {len(steps) - number}-point halo, zero outside the grid
         for (int r = {number} + ty; r < SH - {number}; r += 8)
-            for (int c = {number} + tx; c < SW - {number}; c += 32) {{
+            for (int c = PX - K + {number} + tx; c < SW - (PX - K) - {number}; c += 32) {{
                 float acc = 0.0f;
                 {update(number - 1, read)}
                 const int gy = y0 + r, gx = x0 + c;
@@ -354,17 +367,37 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
                 const int gy = y0 + r, gx = x0 + c;
                 buf[0][r][c] = (gy >= 0 && gy < H && gx >= 0 && gx < W) ? __ldg(src + gy * W + gx) : 0.0f;
             }"""
+    if tile.get("vector"):
+        # float4s, a thread's all issued before any is stored; a float4 starting inside the grid ends
+        # inside it (rows a multiple of 4 long, x0 a multiple of 4), so one test covers its 4 columns.
+        load = f"""if ((W & 3) == 0 && (reinterpret_cast<unsigned long long>(src) & 15) == 0) {{
+            constexpr int QW = SW / 4, LOADS = (SH * QW + 255) / 256;
+            float4 loaded[LOADS];
+            #pragma unroll
+            for (int i = 0; i < LOADS; ++i) {{
+                const int k = ty * 32 + tx + i * 256, r = k / QW, gy = y0 + r, gx = x0 + 4 * (k - r * QW);
+                loaded[i] = (k < SH * QW && gy >= 0 && gy < H && gx >= 0 && gx < W)
+                    ? __ldg(reinterpret_cast<const float4*>(src + gy * W + gx)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            }}
+            #pragma unroll
+            for (int i = 0; i < LOADS; ++i) {{
+                const int k = ty * 32 + tx + i * 256, r = k / QW, c = 4 * (k - r * QW);
+                if (k < SH * QW) *reinterpret_cast<float4*>(&buf[0][r][c]) = loaded[i];
+            }}
+        }} else {{
+            {load}
+        }}"""
     source = f"""// HIERA 2D stencil {name}: {len(steps)} steps fused in time
-constexpr int K = {len(steps)}, TW = {tile['tw']}, TH = {tile['th']}, SW = TW + 2 * K, SH = TH + 2 * K;
+constexpr int K = {len(steps)}, PX = {px}, TW = {tile['tw']}, TH = {tile['th']}, SW = TW + 2 * PX, SH = TH + 2 * K;
 // Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
 extern "C" __global__ void __launch_bounds__(256) {name}(
         const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ out, long long grids,
         long long H_, long long W_) {{
     const int H = (int)H_, W = (int)W_;
-    __shared__ float buf[2][SH][SW];
+    __shared__ __align__(16) float buf[2][SH][SW];
     {coefficients}
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int x0 = blockIdx.x * TW - K, y0 = blockIdx.y * TH - K;  // the halo's corner
+    const int x0 = blockIdx.x * TW - PX, y0 = blockIdx.y * TH - K;  // the halo's corner
     for (long long grid = blockIdx.z; grid < grids; grid += gridDim.z) {{
         const float* src = x + grid * H * W;
         float* dst = out + grid * H * W;
@@ -373,7 +406,7 @@ extern "C" __global__ void __launch_bounds__(256) {name}(
         {(chr(10) + '        ').join(stages)}
         // step {len(steps)}: the tile itself, to memory
         for (int r = K + ty; r < K + TH; r += 8)
-            for (int c = K + tx; c < K + TW; c += 32) {{
+            for (int c = PX + tx; c < PX + TW; c += 32) {{
                 const int gy = y0 + r, gx = x0 + c;
                 if (gy >= H || gx >= W) continue;
                 float acc = 0.0f;
