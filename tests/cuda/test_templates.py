@@ -572,6 +572,13 @@ def test_more_stencil_steps_than_the_kernel_fuses_are_refused():
         stencil_steps_source("hiera_stencil0", [[(0, 0)]] * (STENCIL_STEPS_MAX + 1))
 
 
+def test_vector_loads_refuse_a_tile_whose_rows_would_start_unaligned():
+    from hiera_core.spaces.custom_cuda.stencil_template import stencil_steps_source
+
+    with pytest.raises(ValueError, match="multiple of 4 columns wide, not 30"):
+        stencil_steps_source("hiera_stencil0", [[(0, 0)]] * 2, {"tw": 30, "th": 8, "vector": True})
+
+
 def test_windows_of_a_padded_grid_that_are_not_shifts_are_left_to_pytorch(tmp_path):
     path = tmp_path / "task.py"
     path.write_text("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Model(nn.Module):\n"

@@ -324,6 +324,8 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
         raise ValueError(f"the time-fused stencil takes 1 to {STENCIL_STEPS_MAX} steps, not {len(steps)}")
     tile = stencil_steps_tile(len(steps), tile)
     px = _halo_columns(len(steps), tile)
+    if tile.get("vector") and tile["tw"] % VECTOR_WIDTH:
+        raise ValueError(f"vector loads need a tile a multiple of {VECTOR_WIDTH} columns wide, not {tile['tw']}")
     coefficients = "\n    ".join(f"const float k{number}_{dy + 1}{dx + 1} = __ldg(w + {number * 9 + (dy + 1) * 3 + dx + 1});"
                                   for number, taps in enumerate(steps) for dy, dx in taps)
 
