@@ -162,33 +162,17 @@ def function_target(target) -> str:
     return f"{module}.{getattr(target, '__name__', repr(target))}"
 
 
-def buffer_trace(model):
-    """torch.fx.symbolic_trace of `model`, with the buffers forward reads as graph nodes: plain
-    symbolic_trace runs ops on a buffer (`self.bias == 0`, rotary tables, a relative-position bias)
-    at trace time and bakes the result into the graph as a `_tensor_constant`, which a candidate
-    cannot read from the module. Where proxied buffers cannot be traced (Python control flow on a
-    buffer's values), the plain trace."""
-    import torch.fx
-
-    class BufferTracer(torch.fx.Tracer):
-        proxy_buffer_attributes = True
-
-    try:
-        tracer = BufferTracer()
-        graph = tracer.trace(model)
-        return torch.fx.GraphModule(tracer.root, graph, type(model).__name__)
-    except Exception:
-        return torch.fx.symbolic_trace(model)
-
-
-def trace_graph(model, inputs: list):
-    """(GraphModule with shape metadata, JSON summary) or (None, summary saying why not)."""
+def trace_graph(model, inputs: list, specialise: bool = True):
+    """(GraphModule with shape metadata, JSON summary) or (None, summary saying why not).
+    `specialise`: whether the graph may be specialised to the inputs' shapes where symbolic tracing
+    fails (spec.trace)."""
     import torch
-    import torch.fx
     from torch.fx.passes.shape_prop import ShapeProp
 
+    from hiera_core.spec.trace import trace_forward
+
     try:
-        graph_module = buffer_trace(model)
+        graph_module, traced = trace_forward(model, inputs, specialise)
         with torch.no_grad():
             ShapeProp(graph_module).propagate(*inputs)
     except Exception as error:
@@ -222,7 +206,7 @@ def trace_graph(model, inputs: list):
             summary["constants"] = {name: _jsonable(getattr(module, name))
                                     for name in getattr(type(module), "__constants__", []) if hasattr(module, name)}
         nodes.append(summary)
-    return graph_module, {"traceable": True, "reason": "", "nodes": nodes}
+    return graph_module, {"traceable": True, "reason": "", "traced": traced, "nodes": nodes}
 
 
 # ---- the spec ------------------------------------------------------------------------------------
@@ -342,7 +326,8 @@ def prepare(task: Task, device: str, gpu: str | None = None, force_meta: bool = 
         else:
             not_measured.append("reference time and op time shares: skipped (--no-measure)")
     with stopwatch(seconds, "trace"):
-        graph_module, graph = trace_graph(model, originals if originals is not None else inputs)
+        graph_module, graph = trace_graph(model, originals if originals is not None else inputs,
+                                          specialise=not task.directives.dynamic)
 
     peaks = gpus.lookup(gpu) if gpu else (gpus.match_name(torch.cuda.get_device_name()) or
                                            gpus.lookup(torch.cuda.get_device_name())

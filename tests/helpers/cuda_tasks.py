@@ -20,9 +20,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from hiera_core.spaces.strategy import ImplementContext  # noqa: E402
-from hiera_core.spec.contract import buffer_trace  # noqa: E402
 from hiera_core.spec.model import ParamInfo, Roofline, Spec, TensorInfo  # noqa: E402
 from hiera_core.spec.opkinds import kind_of_module, kind_of_name  # noqa: E402
+from hiera_core.spec.trace import trace_forward  # noqa: E402
 from hiera_core.task.load import load_task as engine_load_task  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -325,7 +325,7 @@ def task_context(task: Task) -> ImplementContext:
     """The worker's context for `task`, with the spec the planner would see."""
     torch.manual_seed(0)
     model = task.cls(*task.init).eval()  # the engine's inference contract (hiera_core.task.load)
-    gm = buffer_trace(model)  # the engine's trace (hiera_core.spec.contract.trace_graph)
+    gm, _ = trace_forward(model, list(task.inputs))  # the engine's trace (hiera_core.spec.contract.trace_graph)
     torch.fx.passes.shape_prop.ShapeProp(gm).propagate(*task.inputs)
     output = model(*task.inputs)
     outputs = list(output) if isinstance(output, tuple) else [output]

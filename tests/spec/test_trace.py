@@ -1,0 +1,97 @@
+"""The reference's graph where plain torch.fx symbolic tracing fails: real model code reads sizes in
+Python (a mask built from a length, a slice of a rotary table, an assert on sizes, a loop over
+chunks), and forward parameters the inputs leave at their defaults. The graph is then specialised to
+the example's shapes (never with dynamic dims), and the strategies that rewrite it work on it."""
+
+import pytest
+import torch
+from helpers.engine import write_task
+from helpers.spaces import candidate_module, implement_context
+
+from hiera_core.spaces import strategies
+from hiera_core.spec.contract import trace_graph
+
+# A decoder's self-attention as Whisper's and DeepSeek's eager code writes it.
+SIZES_IN_PYTHON = """
+    import math
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(32, 96)
+            self.register_buffer("cos_cached", torch.randn(64, 8))
+
+        def forward(self, x):
+            batch, length, width = x.shape
+            assert length * width == x.numel() // batch
+            q, k, v = [t.view(batch, length, 4, 8).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1)]
+            q = q * self.cos_cached[:length]
+            mask = torch.triu(torch.ones(length, length, device=x.device), diagonal=1).bool()
+            att = (q @ k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+            att = att.masked_fill(mask, float("-inf"))
+            return (F.softmax(att, dim=-1) @ v).transpose(1, 2).reshape(batch, length, width)
+
+    def get_inputs():
+        return [torch.randn(2, 11, 32)]
+
+    def get_init_inputs():
+        return []
+"""
+
+
+def test_python_on_sizes_is_traced_specialised_and_its_attention_runs_as_causal_sdpa(tmp_path):
+    task, prepared, ctx = implement_context(write_task(tmp_path, "decoder.py", SIZES_IN_PYTHON))
+    assert ctx.spec.graph["traceable"] and ctx.spec.graph["traced"] == "specialised to the example's shapes"
+    assert any(node["target"] == "torch.ones" for node in ctx.spec.graph["nodes"])  # the mask is built per call
+    candidate = strategies()["pytorch.sdpa"].generate(ctx)
+    forward = candidate.code.split("class ModelNew")[1]
+    assert "is_causal = True" in forward and "softmax" not in forward
+    model = candidate_module(task, prepared, candidate.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_dynamic_dims_are_never_specialised(tmp_path):
+    source = SIZES_IN_PYTHON.replace("    class Model", "    # hiera: dynamic=x:1\n    class Model", 1)
+    _, _, ctx = implement_context(write_task(tmp_path, "decoder.py", source))
+    assert not ctx.spec.graph["traceable"]
+    assert "cannot trace" in ctx.spec.graph["reason"]
+
+
+def test_a_parameter_left_at_its_default_is_traced_at_it():
+    class Encoder(torch.nn.Module):
+        def forward(self, x, attention_mask=None):
+            scores = x @ x.transpose(-1, -2)
+            if attention_mask is not None:
+                scores = scores + attention_mask
+            return scores.softmax(-1) @ x
+
+    inputs = [torch.randn(2, 5, 4)]
+    graph_module, graph = trace_graph(Encoder(), inputs)
+    assert graph["traced"] == "symbolic"
+    assert [node["target"] for node in graph["nodes"] if node["op"] == "call_function"] == [
+        "operator.matmul", "operator.matmul"]
+    torch.testing.assert_close(graph_module(*inputs), Encoder()(*inputs))
+
+
+class BranchOnValues(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+
+class ScaleByAValue(torch.nn.Module):
+    def forward(self, x):
+        ones = torch.ones(x.shape[0], 1, device=x.device)  # sizes in Python: only the specialised trace gets here
+        return x * ones.squeeze(1) / x.abs().max().item()
+
+
+@pytest.mark.parametrize("model", [BranchOnValues(), ScaleByAValue()], ids=lambda m: type(m).__name__)
+def test_python_on_a_tensors_values_is_not_specialised(model):
+    """A graph fixed to the example's values would compute something else on other inputs."""
+    graph_module, graph = trace_graph(model, [torch.randn(6)])
+    assert graph_module is None and "cannot trace" in graph["reason"]
