@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from hiera_core.spaces.attention import attention_matches
+from hiera_core.spaces.attention import attention_matches, unread_attention_weights
 from hiera_core.spec.model import Spec, node_refs, node_users
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
@@ -199,9 +199,26 @@ def _flops(spec: Spec, by_name: dict, node: dict) -> float:
             transposed = "transpose" in (node.get("module_type") or node["target"]).lower()
             per_output = weight[0] * _numel(weight[2:]) if transposed else weight[1] * _numel(weight[2:])
             return 2.0 * (_numel(first) if transposed else _numel(out)) * per_output
+    if node.get("module_type") == "MultiheadAttention" and len(refs) >= 2:
+        return _multihead_flops(node, refs[0]["shape"], refs[1]["shape"])
     if kind in ("reduction", "softmax", "norm", "pool", "attention") and first:
         return 5.0 * _numel(first) if kind in ("softmax", "norm") else float(_numel(first))
     return float(_numel(out)) if out is not None else 0.0
+
+
+# The profile's op kinds a library module runs inside it, which its region holds: nn.MultiheadAttention's
+# projections and products, its softmax, and the average of its weights over the heads.
+INSIDE_MODULES = {"MultiheadAttention": ("matmul", "softmax", "reduction")}
+
+
+def _multihead_flops(node: dict, query: list, key: list) -> float:
+    """nn.MultiheadAttention's: its four projections (q and the output over the queries, k and v over
+    the keys) and q k^T and @ v in each batch, 2 per multiply-add."""
+    width = query[-1]
+    batch_first = (node.get("constants") or {}).get("batch_first")
+    batch = (query[0] if batch_first else query[1]) if len(query) == 3 else 1
+    queries, keys = _numel(query) // width, _numel(key) // width
+    return 2.0 * 2 * (queries + keys) * width * width + 4.0 * queries * (keys // batch) * width
 
 
 def _bounds_and_shares(spec: Spec, regions: list[Region], by_name: dict) -> None:
@@ -224,7 +241,10 @@ def _bounds_and_shares(spec: Spec, regions: list[Region], by_name: dict) -> None
     if spec.measured and sum(kind_share.values()) > 0:
         holders: dict[str, list[Region]] = {}
         for region in regions:
-            for kind in {by_name[name].get("kind") or "other" for name in region.nodes}:
+            kinds = {by_name[name].get("kind") or "other" for name in region.nodes}
+            for name in region.nodes:
+                kinds.update(INSIDE_MODULES.get(by_name[name].get("module_type") or "", ()))
+            for kind in kinds:
                 holders.setdefault(kind, []).append(region)
         for kind, share in kind_share.items():
             holding = holders.get(kind) or holders.get("other") or []
@@ -268,9 +288,12 @@ def plan_regions(spec: Spec, regions: list[Region], lowering) -> list[Region]:
 
     epilogue_gemms = {match.gemm for match in gemm_epilogues(spec.graph)} \
         if spec.device == "cuda" and any(region.kind == "matmul" for region in regions) else set()
+    # Attention SDPA can run: written by hand (anchored at its scores), or a module whose weights
+    # nothing reads (hiera_core.spaces.attention).
+    fusable = {match.scores for match in attention_matches(spec.graph)} | set(unread_attention_weights(spec.graph))
     for region in regions:
         region.choices = _choices(spec, region, covered, fallbacks, lowering, epilogue_gemms)
-        if region.kind == "attention" and region.anchor in region.nodes:  # written by hand
+        if region.kind == "attention" and region.anchor in fusable:
             region.choices.insert(0, RegionChoice(
                 "pytorch", "F.scaled_dot_product_attention",
                 f"{region.workload_class}: one fused kernel computes q k^T, its mask, softmax and @ v without "

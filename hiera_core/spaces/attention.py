@@ -12,6 +12,10 @@ diagonal, -inf or a very negative number above it), SDPA runs it as `is_causal`,
 a mask: nanoGPT's buffer compare, LLaMA's finfo.min triangle. Dropout in eval mode and same-dtype
 conversions between the softmax and the product are identities.
 
+nn.MultiheadAttention called for its output alone (its attention weights, the second output, read
+by nothing) computes the same with `need_weights=False`, through F.scaled_dot_product_attention,
+instead of writing the softmax and averaging it over the heads (unread_attention_weights).
+
 The match works on the spec's JSON graph (spec/contract.trace_graph), so the planner (no FX graph)
 and the generator (which rewrites the FX graph by the same node names) agree on what is attention.
 """
@@ -330,5 +334,31 @@ def tensor_ops_on_inputs(graph: dict) -> list[str]:
             continue
         computes_on_inputs.add(node["name"])
         if node.get("kind") not in ("view", "output", "get_attr"):
+            found.append(node["name"])
+    return found
+
+
+# nn.MultiheadAttention.forward(query, key, value, key_padding_mask, need_weights, ...): its fifth
+# positional argument is need_weights.
+MHA_NEED_WEIGHTS_POSITION = 4
+
+
+def unread_attention_weights(graph: dict) -> list[str]:
+    """The spec graph's nn.MultiheadAttention calls that compute their attention weights (need_weights
+    not already False) for nothing: every reader takes the output alone (`out, _ = self.attn(...)`)."""
+    if not graph.get("traceable"):
+        return []
+    nodes = graph.get("nodes", [])
+    by_name = {node["name"]: node for node in nodes}
+    users = node_users(nodes)
+    found = []
+    for node in nodes:
+        if node["op"] != "call_module" or node.get("module_type") != "MultiheadAttention":
+            continue
+        if len(node.get("args", [])) > MHA_NEED_WEIGHTS_POSITION or node.get("kwargs", {}).get("need_weights") is False:
+            continue
+        readers = [by_name[name] for name in users.get(node["name"], ())]
+        if readers and all(_op(reader) == "operator.getitem" and (reader["args"][1] == 0 or not users.get(reader["name"]))
+                           for reader in readers):
             found.append(node["name"])
     return found

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import math
 
-from hiera_core.spaces.attention import attention_matches, causal_mask, mask_reads_inputs, tensor_ops_on_inputs
+from hiera_core.spaces.attention import (
+    attention_matches,
+    causal_mask,
+    mask_reads_inputs,
+    tensor_ops_on_inputs,
+    unread_attention_weights,
+)
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
@@ -165,42 +171,52 @@ def generate_channels_last(ctx: ImplementContext) -> Candidate:
 # ---- SDPA: softmax(f(q @ k^T)) @ v  ->  F.scaled_dot_product_attention (spaces/attention.py) ---------
 
 def applies_sdpa(spec: Spec) -> str | None:
-    found = attention_matches(spec.graph)
-    if not found:
+    found, modules = attention_matches(spec.graph), unread_attention_weights(spec.graph)
+    reasons = []
+    if found:
+        masked = " with its mask" if any(match.masked for match in found) else ""
+        reasons.append(f"softmax(q k^T) v written by hand{masked} ({len(found)} found from what the ops compute)")
+    if modules:
+        reasons.append(f"nn.MultiheadAttention whose attention weights nothing reads ({len(modules)}), called with "
+                       "need_weights=False")
+    if not reasons:
         return None
-    masked = " with its mask" if any(match.masked for match in found) else ""
-    return (f"softmax(q k^T) v written by hand{masked} ({len(found)} found from what the ops compute): "
-            "F.scaled_dot_product_attention runs each as one fused kernel that never writes the scores")
+    return "; ".join(reasons) + ": F.scaled_dot_product_attention runs each as one fused kernel that never writes the scores"
 
 
 def applies_sdpa_compiled(spec: Spec) -> str | None:
-    found = attention_matches(spec.graph)
-    if not found:
+    found, modules = attention_matches(spec.graph), unread_attention_weights(spec.graph)
+    if not found and not modules:
         return None
     inside = {name for match in found for name in (*match.chain, match.scores, match.softmax, *match.identities,
-                                                     match.out)}
+                                                     match.out)} | set(modules)
     rest = [name for name in tensor_ops_on_inputs(spec.graph) if name not in inside]
     if not rest:
         return None
-    return (f"hand-written attention ({len(found)}) as F.scaled_dot_product_attention, and the {len(rest)} other "
+    return (f"attention ({len(found) + len(modules)}) as F.scaled_dot_product_attention, and the {len(rest)} other "
             "ops around it fused by inductor (torch.compile)")
 
 
 def _rewritten_with_sdpa(ctx: ImplementContext):
     """A copy of the reference's FX graph with each hand-written attention replaced by
-    F.scaled_dot_product_attention, and what each became; None when there is none to replace."""
+    F.scaled_dot_product_attention and each nn.MultiheadAttention whose weights nothing reads called
+    with need_weights=False, and what each became; None when there is none to replace."""
     import copy
     import operator
 
     import torch
 
     found = attention_matches(ctx.spec.graph) if ctx.graph is not None else []
-    if not found:
+    modules = unread_attention_weights(ctx.spec.graph) if ctx.graph is not None else []
+    if not found and not modules:
         return None
     graph_module = copy.deepcopy(ctx.graph)
     graph = graph_module.graph
     nodes = {node.name: node for node in graph.nodes}
     forms = []
+    for name in modules:
+        nodes[name].kwargs = {**nodes[name].kwargs, "need_weights": False}
+        forms.append("nn.MultiheadAttention, weights not computed")
     for match in found:
         out, scores = nodes[match.out], nodes[match.scores]
         causal = False

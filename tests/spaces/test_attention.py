@@ -160,3 +160,62 @@ def test_a_causal_mask_is_found_with_the_module_on_the_gpu(tmp_path):
     prepared = prepare(task, "cuda", measure=False)
     ctx = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
     assert "(causal)" in strategies()["pytorch.sdpa"].generate(ctx).code
+
+
+MULTIHEAD = """
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn = nn.MultiheadAttention(32, 4)
+            self.norm = nn.LayerNorm(32)
+
+        def forward(self, x):
+            {body}
+
+    def get_inputs():
+        return [torch.randn(19, 2, 32)]
+
+    def get_init_inputs():
+        return []
+"""
+
+
+def test_multihead_attention_whose_weights_nothing_reads_skips_them(tmp_path):
+    body = """out, _ = self.attn(x, x, x)
+            return self.norm(out + x)"""
+    task, prepared, ctx = implement_context(write_task(tmp_path, "mha.py", MULTIHEAD.replace("{body}", body)))
+    candidate = strategies()["pytorch.sdpa"].generate(ctx)
+    assert "need_weights = False" in candidate.code.split("class ModelNew")[1]
+    model = candidate_module(task, prepared, candidate.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_a_multihead_attention_region_holds_its_work_and_its_time(tmp_path):
+    """The module's region: its projections and products counted (not just the elements it reads),
+    the profile's matmuls and softmax inside it measured as its time, and SDPA its first choice."""
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+
+    body = """out, _ = self.attn(x, x, x)
+            return self.norm(out + x)"""
+    task = load_task(str(write_task(tmp_path, "mha.py", MULTIHEAD.replace("{body}", body))))
+    spec = prepare(task, "cpu").spec
+    spec.device = "cuda"
+    (region,) = [r for r in plan_regions(spec, partition(spec), "no lowering") if r.kind == "attention"]
+    tokens, batch, width = 19 * 2, 2, 32
+    module = 2 * 2 * (tokens + tokens) * width * width + 4 * tokens * (tokens // batch) * width
+    assert module <= region.flops < 1.05 * module  # and the residual add the region fuses
+    assert region.share_source == "measured" and region.share > 0.5
+    assert region.choices[0].strategy == "pytorch.sdpa"
+
+
+@pytest.mark.parametrize("body", ["""out, weights = self.attn(x, x, x)
+            return out * weights.mean()""", "return self.attn(x, x, x, need_weights=False)[0]"],
+                         ids=["weights_read", "already_without_weights"])
+def test_multihead_attention_that_needs_its_weights_is_left_alone(body, tmp_path):
+    _, _, ctx = implement_context(write_task(tmp_path, "mha.py", MULTIHEAD.replace("{body}", body)))
+    assert strategies()["pytorch.sdpa"].applies(ctx.spec) is None
