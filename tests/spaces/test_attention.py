@@ -4,6 +4,7 @@ the rewrite computes what the reference does."""
 
 import pytest
 import torch
+from helpers.attention_tasks import SIZES_IN_PYTHON
 from helpers.engine import write_task
 from helpers.spaces import candidate_module, implement_context
 
@@ -211,6 +212,26 @@ def test_a_multihead_attention_region_holds_its_work_and_its_time(tmp_path):
     assert module <= region.flops < 1.05 * module  # and the residual add the region fuses
     assert region.share_source == "measured" and region.share > 0.5
     assert region.choices[0].strategy == "pytorch.sdpa"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("module", ["decoder", "multihead"])
+def test_specialised_and_module_attention_match_the_reference_on_gpu(module, tmp_path):
+    """The shape-specialised trace's causal SDPA (a mask built from a length) and the multi-head
+    module without its weights, prepared on the GPU as a worker does, against the reference there."""
+    from hiera_core.spaces.strategy import ImplementContext
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+
+    source = SIZES_IN_PYTHON if module == "decoder" else MULTIHEAD.replace("{body}", """out, _ = self.attn(x, x, x)
+            return self.norm(out + x)""")
+    task = load_task(str(write_task(tmp_path, "attention.py", source)))
+    prepared = prepare(task, "cuda", measure=False)
+    ctx = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
+    candidate = strategies()["pytorch.sdpa"].generate(ctx)
+    model = candidate_module(task, prepared, candidate.code).cuda()
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("body", ["""out, weights = self.attn(x, x, x)
