@@ -23,15 +23,18 @@ from typing import Any
 
 # Tensor factories recorded as graph nodes while tracing beside the inputs, instead of run at trace
 # time and baked in as constants a candidate cannot read (a causal mask built from a size).
-# Methods whose result is a tensor's values in Python: a graph specialised to the example's values
-# would be wrong on any other input, so tracing stops there.
-DATA_DEPENDENT_METHODS = ("item", "tolist", "numpy")
+# Tensor methods whose Python result is the tensor's metadata, which the specialised graph takes as
+# the example's. Any other op that turns a tensor into a Python value (`.item()`, `torch.equal`)
+# reads its values: a graph fixed to the example's values would be wrong on the next input, so the
+# trace stops there.
+METADATA_METHODS = ("size", "dim", "ndimension", "numel", "nelement", "stride", "element_size", "get_device",
+                    "is_contiguous", "is_floating_point", "is_complex")
 FACTORIES = ("ones", "zeros", "full", "empty", "arange", "eye", "tril_indices", "triu_indices", "linspace")
 
 
 def trace_forward(model, inputs: list | None, specialise: bool = True):
     """(GraphModule, how it was traced: "symbolic", "symbolic, buffers baked in" or "specialised to the
-    example's shapes"); raises the first tracer's error when none manages. `specialise`: whether the
+    example's shapes"); raises the last tracer's error when none manages. `specialise`: whether the
     third tracer may be tried (not with dynamic dims)."""
     import torch.fx
 
@@ -45,13 +48,42 @@ def trace_forward(model, inputs: list | None, specialise: bool = True):
     if specialise and inputs is not None:
         attempts.append(lambda: _traced(shape_tracer(model, inputs, defaults), model, defaults))
         labels.append("specialised to the example's shapes")
-    first_error = None
+    last_error = None
     for attempt, label in zip(attempts, labels):
         try:
             return attempt(), label
         except Exception as error:  # any tracer failure means: try the next one
-            first_error = first_error or error
-    raise first_error
+            last_error = error  # the most permissive tracer's says what really stops tracing
+    raise last_error
+
+
+class _module_state_kept:
+    """Each submodule's attributes as they were before tracing: a forward that stores a tensor on its
+    module (`self.hidden = ...`) stores a proxy there while traced, which broke the module's next call
+    and the graph's reads of it. What tracing added (FX's `_tensor_constant`s) stays, but proxies."""
+
+    def __init__(self, model):
+        self.saved = [(module, {name: dict(getattr(module, name)) for name in self.TABLES}, dict(module.__dict__))
+                      for module in model.modules()]
+
+    TABLES = ("_parameters", "_buffers", "_modules")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        from torch.fx import Proxy
+
+        for module, tables, attributes in self.saved:
+            for name, saved in tables.items():
+                table = getattr(module, name)
+                added = {key: value for key, value in table.items() if key not in saved and not isinstance(value, Proxy)}
+                table.clear()
+                table.update(saved | added)
+            for key in [key for key, value in module.__dict__.items() if key not in attributes and isinstance(value, Proxy)]:
+                del module.__dict__[key]
+            module.__dict__.update({key: value for key, value in attributes.items() if key not in self.TABLES})
+        return False
 
 
 def absent_defaults(model, inputs: list | None) -> dict[str, Any]:
@@ -70,7 +102,8 @@ def _traced(tracer, model, defaults: dict[str, Any]):
     import torch.fx
     from torch.fx._symbolic_trace import _assert_is_none
 
-    graph = tracer.trace(model, concrete_args=defaults or None)
+    with _module_state_kept(model):  # before the GraphModule copies the attributes the graph reads
+        graph = tracer.trace(model, concrete_args=defaults or None)
     # A default traced as a constant leaves an assertion that no other value is passed: candidates
     # are called with the task's inputs only, and the assertion is no op of the model's.
     for node in list(graph.nodes):
@@ -87,8 +120,10 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
     from torch.fx import Proxy
     from torch.fx.node import map_aggregate
 
-    names = [name for name in inspect.signature(model.forward).parameters if name not in defaults]
-    example = dict(zip(names, inputs))
+    # Placeholders come in forward's parameter order; torch.fx renames those of parameters traced
+    # at a default (`mask` -> `mask_1`), so they are matched by position, not by name.
+    parameters = [name for name in inspect.signature(model.forward).parameters]
+    example = dict(zip([name for name in parameters if name not in defaults], inputs)) | defaults
 
     class ValueProxy(Proxy):
         """A proxy whose sizes, lengths and non-tensor attributes are its value's."""
@@ -110,6 +145,7 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
             super().__init__()
             self.values: dict[torch.fx.Node, Any] = {}
             self.evaluating = False  # running the model's own code: factories run, not recorded
+            self.placeholders = 0
 
         def proxy(self, node):
             return ValueProxy(node, self)
@@ -127,25 +163,25 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
             finally:
                 self.evaluating = False
             self.values[proxy.node] = value
+            # An attribute read stays a node (a device, once used); a size, a length or arithmetic on
+            # them is the example's value, not a node.
             if kind in ("call_function", "call_method") and target is not getattr and not _holds_tensors(value):
-                # A size, a length, a comparison of sizes: the example's value, not a node. (An
-                # attribute read stays a node: a proxy's attribute is a node once used, e.g. a device.)
+                operands = map_aggregate((args, kwargs), self.value_of)
+                if _holds_tensors(operands) and not (kind == "call_method" and target in METADATA_METHODS):
+                    raise torch.fx.proxy.TraceError(f"{getattr(target, '__name__', target)} reads a tensor's values "
+                                                    "into Python")
                 self.graph.erase_node(proxy.node)
                 return value
             return proxy
 
         def evaluate(self, kind, target, args, kwargs):
-            if kind == "call_method" and target in DATA_DEPENDENT_METHODS:
-                raise torch.fx.proxy.TraceError(f"`.{target}()` reads a tensor's values into Python")
             args = map_aggregate(args, self.value_of)
             kwargs = map_aggregate(kwargs, self.value_of)
             if kind == "placeholder":
-                name = target.lstrip("*")
-                if name in defaults:
-                    return defaults[name]
-                if name not in example:
-                    raise RuntimeError(f"no example input for forward's parameter {name!r}")
-                return example[name]
+                if self.placeholders >= len(parameters) or parameters[self.placeholders] not in example:
+                    raise torch.fx.proxy.TraceError(f"no example input for forward's parameter {target!r}")
+                self.placeholders += 1
+                return example[parameters[self.placeholders - 1]]
             if kind == "get_attr":
                 value = self.root
                 for part in target.split("."):

@@ -48,6 +48,40 @@ def test_a_parameter_left_at_its_default_is_traced_at_it():
     torch.testing.assert_close(graph_module(*inputs), Encoder()(*inputs))
 
 
+def test_a_default_and_sizes_in_python_together_trace_specialised():
+    """torch.fx renames the placeholder of a parameter traced at its default (`mask` -> `mask_1`)."""
+
+    class Masked(torch.nn.Module):
+        def forward(self, x, mask=None):
+            weights = torch.ones(x.shape[0], x.shape[0], device=x.device)
+            if mask is not None:
+                weights = weights + mask
+            return x @ weights
+
+    inputs = [torch.randn(4, 4)]
+    graph_module, graph = trace_graph(Masked(), inputs)
+    assert graph["traced"] == "specialised to the example's shapes"
+    torch.testing.assert_close(graph_module(*inputs), Masked()(*inputs))
+
+
+def test_tracing_leaves_a_module_that_stores_state_as_it_was():
+    class Recurrent(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = torch.nn.Linear(3, 3)
+            self.hidden = torch.zeros(2, 3)
+
+        def forward(self, x):
+            self.hidden = torch.tanh(self.cell(x) + self.hidden)
+            return self.hidden
+
+    model, inputs = Recurrent(), [torch.randn(2, 3)]
+    graph_module, _ = trace_graph(model, inputs)
+    assert torch.equal(model.hidden, torch.zeros(2, 3))
+    expected = Recurrent.forward(model, *inputs)  # the first call's output, from the state before it
+    torch.testing.assert_close(graph_module(*inputs), expected)
+
+
 class BranchOnValues(torch.nn.Module):
     def forward(self, x):
         if x.sum() > 0:
@@ -61,7 +95,13 @@ class ScaleByAValue(torch.nn.Module):
         return x * ones.squeeze(1) / x.abs().max().item()
 
 
-@pytest.mark.parametrize("model", [BranchOnValues(), ScaleByAValue()], ids=lambda m: type(m).__name__)
+class BranchOnEquality(torch.nn.Module):
+    def forward(self, x):
+        ones = torch.ones(x.shape[0], 1, device=x.device).squeeze(1)
+        return x + ones if torch.equal(x, x.abs()) else x - ones
+
+
+@pytest.mark.parametrize("model", [BranchOnValues(), ScaleByAValue(), BranchOnEquality()], ids=lambda m: type(m).__name__)
 def test_python_on_a_tensors_values_is_not_specialised(model):
     """A graph fixed to the example's values would compute something else on other inputs."""
     graph_module, graph = trace_graph(model, [torch.randn(6)])
