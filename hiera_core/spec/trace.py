@@ -231,13 +231,16 @@ def _holds_tensors(value) -> bool:
 
     if isinstance(value, torch.Tensor):
         return True
+    if isinstance(value, dict):
+        return any(_holds_tensors(item) for item in value.values())
     if isinstance(value, (list, tuple)):
         return any(_holds_tensors(item) for item in value)
     return False
 
 
 class _recorded_factories:
-    """torch's tensor factories (FACTORIES) recorded by `tracer` while it traces."""
+    """torch's tensor factories (FACTORIES) recorded by `tracer` while it traces (patched in the torch
+    module, for the process: tracing runs in a worker's one thread)."""
 
     def __init__(self, tracer):
         self.tracer = tracer
