@@ -275,21 +275,24 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
     return KernelSource(name, source)
 
 
-# Outputs per block of the time-fused 2D stencil (a 32 x 8 thread block): the best of five tiles at 3
-# steps on three grids on an H100 (benchmarks/bench_stencil_steps.py; kernel time, the grid in L2;
-# benchmarks/results/h100-2026-12-05-s21). 2 steps on 2048^2 in 17.1 us, 65% of the bound, against
-# 19.4 us for 128x32 and 46.3 us for one kernel per step; 256x8 was 2-10% faster in those 2-step runs
-# (not yet measured at 3 or 4 steps, where the halo is a larger share of its rows).
-STENCIL_STEPS_TILE = {"tw": 256, "th": 16}
+# Outputs per block of the time-fused 2D stencil (a 32 x 8 thread block) and its loads: 128 x 16 with
+# float4 loads, the best cold (L2 flushed before each call, as hiera bench times) of four tiles at 2
+# steps on three grids on an H100 (benchmarks/bench_stencil_steps.py, session 30): on 2048^2 20.7 us,
+# 53.9% of the bound, against 26.6 us (42.1%) for the 256 x 16 scalar tile before it; 73.1% against
+# 59.0% on 4096^2, 49.0% against 35.0% on 3 x 1000^2. Warm (the grid in L2) 256 x 16 with float4 loads
+# was 2% faster on 2048^2 only.
+STENCIL_STEPS_TILE = {"tw": 128, "th": 16, "vector": True}
 STENCIL_STEPS_MAX = 4  # steps fused in one kernel: the halo grows by one point per step
 _SHARED_LIMIT = 48 * 1024  # static shared memory per block
 
 
 def stencil_steps_tile(steps: int, tile: dict | None = None) -> dict:
-    """The tile for `steps` fused steps, its rows (down to a block's 8), then its columns, halved
-    until both grids of the ping-pong buffer (tile plus a `steps`-point halo) fit in static shared
-    memory."""
+    """The tile for `steps` fused steps (float4 loads up to VECTOR_STEPS_MAX), its rows (down to a
+    block's 8), then its columns, halved until both grids of the ping-pong buffer (tile plus a
+    `steps`-point halo) fit in static shared memory."""
     tile = dict(tile or STENCIL_STEPS_TILE)
+    if steps > VECTOR_STEPS_MAX:
+        tile["vector"] = False
     while 2 * 4 * (tile["th"] + 2 * steps) * (tile["tw"] + 2 * _halo_columns(steps, tile)) > _SHARED_LIMIT:
         tile["th" if tile["th"] > 8 else "tw"] //= 2
     return tile
@@ -302,6 +305,9 @@ def _halo_columns(steps: int, tile: dict) -> int:
 
 
 VECTOR_WIDTH = 4
+# Steps fused with float4 loads: at 4, the loads in flight beside the steps' 20 coefficients spilled
+# (NVRTC, 128 x 16), so 4 steps take the scalar loads.
+VECTOR_STEPS_MAX = 3
 
 
 def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: dict | None = None) -> KernelSource:
