@@ -57,13 +57,15 @@ class AttentionMatch:
     out: str  # the product with v, which SDPA replaces
 
 
+def _indexed(graph: dict) -> tuple[list[dict], dict[str, dict], dict[str, set[str]]]:
+    """The spec graph's nodes, by name, and each one's readers; no nodes when it was not traced."""
+    nodes = graph.get("nodes", []) if graph.get("traceable") else []
+    return nodes, {node["name"]: node for node in nodes}, node_users(nodes)
+
+
 def attention_matches(graph: dict) -> list[AttentionMatch]:
     """The spec graph's hand-written attentions, in graph order."""
-    if not graph.get("traceable"):
-        return []
-    nodes = graph.get("nodes", [])
-    by_name = {node["name"]: node for node in nodes}
-    users = node_users(nodes)
+    nodes, by_name, users = _indexed(graph)
     found = []
     for node in nodes:
         if _is_product(node):
@@ -346,11 +348,7 @@ MHA_NEED_WEIGHTS_POSITION = 4
 def unread_attention_weights(graph: dict) -> list[str]:
     """The spec graph's nn.MultiheadAttention calls that compute their attention weights (need_weights
     not already False) for nothing: every reader takes the output alone (`out, _ = self.attn(...)`)."""
-    if not graph.get("traceable"):
-        return []
-    nodes = graph.get("nodes", [])
-    by_name = {node["name"]: node for node in nodes}
-    users = node_users(nodes)
+    nodes, by_name, users = _indexed(graph)
     found = []
     for node in nodes:
         if node["op"] != "call_module" or node.get("module_type") != "MultiheadAttention":
