@@ -112,7 +112,7 @@ class Spec:
     op_kinds: list[str]
     kernel_launches: int
     workload_class: str
-    graph: dict  # {"traceable": bool, "reason": str, "nodes": [...]}
+    graph: dict  # {"traceable": bool, "reason": str, "traced": how (spec/trace.py), "nodes": [...]}
     mutated_inputs: list[str] | None = None  # None = not measured
     deterministic: bool | None = None
     reference_ms: float | None = None
@@ -232,6 +232,10 @@ def render_text(spec: Spec) -> str:
     out.append(f"  precision policy: {spec.precision}"
                + (f" ({'; '.join(spec.reference_precision_notes)})" if spec.reference_precision_notes else ""))
     out.append("  dynamic dims: " + (", ".join(f"{n}:{d}" for n, d in spec.dynamic_dims) or "none (static shapes)"))
+    graph = spec.graph or {}
+    traced = f" (torch.fx: {graph['traced']})" if graph.get("traced") else ""
+    out.append(f"  graph: {len(graph.get('nodes', []))} nodes{traced}" if graph.get("traceable")
+               else f"  graph: none ({graph.get('reason') or 'not traced'}): strategies that rewrite it do not apply")
     r = spec.roofline
     out.append("Workload:")
     out.append(f"  {human_flops(spec.flops)}, {human_bytes(spec.bytes_min)} moved at least, "

@@ -11,12 +11,14 @@ from helpers.spaces import candidate_module, implement_context
 
 from hiera_core.spaces import strategies
 from hiera_core.spec.contract import trace_graph
+from hiera_core.spec.model import render_text
 
 
 def test_python_on_sizes_is_traced_specialised_and_its_attention_runs_as_causal_sdpa(tmp_path):
     task, prepared, ctx = implement_context(write_task(tmp_path, "decoder.py", SIZES_IN_PYTHON))
     assert ctx.spec.graph["traceable"] and ctx.spec.graph["traced"] == "specialised to the example's shapes"
     assert any(node["target"] == "torch.ones" for node in ctx.spec.graph["nodes"])  # the mask is built per call
+    assert "(torch.fx: specialised to the example's shapes)" in render_text(ctx.spec)  # `hiera spec` says so
     candidate = strategies()["pytorch.sdpa"].generate(ctx)
     forward = candidate.code.split("class ModelNew")[1]
     assert "is_causal = True" in forward and "softmax" not in forward
@@ -29,7 +31,7 @@ def test_dynamic_dims_are_never_specialised(tmp_path):
     source = SIZES_IN_PYTHON.replace("    class Model", "    # hiera: dynamic=x:1\n    class Model", 1)
     _, _, ctx = implement_context(write_task(tmp_path, "decoder.py", source))
     assert not ctx.spec.graph["traceable"]
-    assert "cannot trace" in ctx.spec.graph["reason"]
+    assert "graph: none (torch.fx cannot trace forward" in render_text(ctx.spec)
 
 
 def test_a_parameter_left_at_its_default_is_traced_at_it():
