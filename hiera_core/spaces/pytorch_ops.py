@@ -18,6 +18,7 @@ from hiera_core.spaces.attention import (
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
+from hiera_core.spec.trace import run_op
 
 
 def _dynamic_flag(spec: Spec) -> str:
@@ -289,20 +290,7 @@ def _replayed_mask_is_causal(ctx: ImplementContext, graph_module, match) -> bool
     def evaluate(node):
         if node in values:
             return values[node]
-        args = map_arg(node.args, evaluate)
-        kwargs = map_arg(node.kwargs, evaluate)
-        if node.op == "get_attr":
-            result = graph_module
-            for part in node.target.split("."):
-                result = getattr(result, part)
-        elif node.op == "call_function":
-            result = node.target(*args, **kwargs)
-        elif node.op == "call_method":
-            result = getattr(args[0], node.target)(*args[1:], **kwargs)
-        elif node.op == "call_module":
-            result = graph_module.get_submodule(node.target)(*args, **kwargs)
-        else:
-            raise ValueError(f"cannot evaluate {node.op} {node.name}")
+        result = run_op(graph_module, node.op, node.target, map_arg(node.args, evaluate), map_arg(node.kwargs, evaluate))
         values[node] = result
         return result
 

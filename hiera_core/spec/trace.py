@@ -21,14 +21,14 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-# Tensor factories recorded as graph nodes while tracing beside the inputs, instead of run at trace
-# time and baked in as constants a candidate cannot read (a causal mask built from a size).
 # Tensor methods whose Python result is the tensor's metadata, which the specialised graph takes as
 # the example's. Any other op that turns a tensor into a Python value (`.item()`, `torch.equal`)
 # reads its values: a graph fixed to the example's values would be wrong on the next input, so the
 # trace stops there.
 METADATA_METHODS = ("size", "dim", "ndimension", "numel", "nelement", "stride", "element_size", "get_device",
                     "is_contiguous", "is_floating_point", "is_complex")
+# Tensor factories recorded as graph nodes while tracing beside the inputs, instead of run at trace
+# time and baked in as constants a candidate cannot read (a causal mask built from a size).
 FACTORIES = ("ones", "zeros", "full", "empty", "arange", "eye", "tril_indices", "triu_indices", "linspace")
 
 
@@ -62,11 +62,11 @@ class _module_state_kept:
     module (`self.hidden = ...`) stores a proxy there while traced, which broke the module's next call
     and the graph's reads of it. What tracing added (FX's `_tensor_constant`s) stays, but proxies."""
 
+    TABLES = ("_parameters", "_buffers", "_modules")
+
     def __init__(self, model):
         self.saved = [(module, {name: dict(getattr(module, name)) for name in self.TABLES}, dict(module.__dict__))
                       for module in model.modules()]
-
-    TABLES = ("_parameters", "_buffers", "_modules")
 
     def __enter__(self):
         return self
@@ -122,7 +122,7 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
 
     # Placeholders come in forward's parameter order; torch.fx renames those of parameters traced
     # at a default (`mask` -> `mask_1`), so they are matched by position, not by name.
-    parameters = [name for name in inspect.signature(model.forward).parameters]
+    parameters = list(inspect.signature(model.forward).parameters)
     example = dict(zip([name for name in parameters if name not in defaults], inputs)) | defaults
 
     class ValueProxy(Proxy):
@@ -157,16 +157,16 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
 
         def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
             proxy = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
+            operands = map_aggregate((args, kwargs), self.value_of)
             self.evaluating = True
             try:
-                value = self.evaluate(kind, target, args, kwargs)
+                value = self.evaluate(kind, target, *operands)
             finally:
                 self.evaluating = False
             self.values[proxy.node] = value
             # An attribute read stays a node (a device, once used); a size, a length or arithmetic on
             # them is the example's value, not a node.
             if kind in ("call_function", "call_method") and target is not getattr and not _holds_tensors(value):
-                operands = map_aggregate((args, kwargs), self.value_of)
                 if _holds_tensors(operands) and not (kind == "call_method" and target in METADATA_METHODS):
                     raise torch.fx.proxy.TraceError(f"{getattr(target, '__name__', target)} reads a tensor's values "
                                                     "into Python")
@@ -175,25 +175,12 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
             return proxy
 
         def evaluate(self, kind, target, args, kwargs):
-            args = map_aggregate(args, self.value_of)
-            kwargs = map_aggregate(kwargs, self.value_of)
             if kind == "placeholder":
                 if self.placeholders >= len(parameters) or parameters[self.placeholders] not in example:
                     raise torch.fx.proxy.TraceError(f"no example input for forward's parameter {target!r}")
                 self.placeholders += 1
                 return example[parameters[self.placeholders - 1]]
-            if kind == "get_attr":
-                value = self.root
-                for part in target.split("."):
-                    value = getattr(value, part)
-                return value
-            if kind == "call_function":
-                return target(*args, **kwargs)
-            if kind == "call_method":
-                return getattr(args[0], target)(*args[1:], **kwargs)
-            if kind == "call_module":
-                return self.root.get_submodule(target)(*args, **kwargs)
-            return None
+            return run_op(self.root, kind, target, args, kwargs)
 
         # While the model's own code runs for a value, torch.fx's patches of nn.Module stay out of it.
         def call_module(self, module, forward, args, kwargs):
@@ -224,6 +211,23 @@ def shape_tracer(model, inputs: list, defaults: dict[str, Any]):
             return graph
 
     return ShapeTracer()
+
+
+def run_op(root, kind: str, target, args, kwargs):
+    """One graph op of `root`'s graph on values: an attribute read, a function, a method or a
+    submodule call (placeholders and the output are the caller's)."""
+    if kind == "get_attr":
+        value = root
+        for part in target.split("."):
+            value = getattr(value, part)
+        return value
+    if kind == "call_function":
+        return target(*args, **kwargs)
+    if kind == "call_method":
+        return getattr(args[0], target)(*args[1:], **kwargs)
+    if kind == "call_module":
+        return root.get_submodule(target)(*args, **kwargs)
+    raise ValueError(f"cannot run a graph's {kind} op {target!r} on values")
 
 
 def _holds_tensors(value) -> bool:

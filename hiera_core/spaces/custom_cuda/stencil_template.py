@@ -284,6 +284,10 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
 STENCIL_STEPS_TILE = {"tw": 128, "th": 16, "vector": True}
 STENCIL_STEPS_MAX = 4  # steps fused in one kernel: the halo grows by one point per step
 _SHARED_LIMIT = 48 * 1024  # static shared memory per block
+VECTOR_WIDTH = 4  # floats per vector load
+# Steps fused with float4 loads: at 4, the loads in flight beside the steps' 20 coefficients spilled
+# (NVRTC, 128 x 16), so 4 steps take the scalar loads.
+VECTOR_STEPS_MAX = 3
 
 
 def stencil_steps_tile(steps: int, tile: dict | None = None) -> dict:
@@ -302,12 +306,6 @@ def _halo_columns(steps: int, tile: dict) -> int:
     """Columns kept each side of a block's tile: the steps' halo, or with `vector` loads a float4's 4,
     so that each row's loads start 16-byte aligned (at most STENCIL_STEPS_MAX steps, so 4 covers it)."""
     return VECTOR_WIDTH if tile.get("vector") else steps
-
-
-VECTOR_WIDTH = 4
-# Steps fused with float4 loads: at 4, the loads in flight beside the steps' 20 coefficients spilled
-# (NVRTC, 128 x 16), so 4 steps take the scalar loads.
-VECTOR_STEPS_MAX = 3
 
 
 def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: dict | None = None) -> KernelSource:
