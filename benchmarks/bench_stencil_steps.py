@@ -10,8 +10,9 @@ share is taken from).
 
     python3 benchmarks/bench_stencil_steps.py [--tiles 256x16,256x16b,256x16v] [--steps 2,3]
 
-A tile's trailing "b" sets the template's `batched` option (a thread's loads 8 at a time), "v" its
-`vector` option (float4 loads, all of a thread's in flight at once).
+A tile's trailing letters set the template's options: "b" `batched` (a thread's loads 8 at a time), "v"
+`vector` (float4 loads, all of a thread's in flight at once), "s" `sweep` (each thread sweeps a column
+down a band of rows, the rows its taps read in registers).
 """
 
 from __future__ import annotations
@@ -52,11 +53,13 @@ def contenders(steps: int, tiles: list[str]) -> dict:
     taps = nonzero_taps(JACOBI, 2)
     functions = {}
     for asked in tiles:
-        tw, th = (int(n) for n in asked.rstrip("bv").split("x"))
-        options = {"batched": asked.endswith("b"), "vector": asked.endswith("v")}
+        size = asked.rstrip("bvs")
+        tw, th = (int(n) for n in size.split("x"))
+        suffix = asked[len(size):]
+        options = {"batched": "b" in suffix, "vector": "v" in suffix, "sweep": "s" in suffix}
         tile = stencil_steps_tile(steps, {"tw": tw, "th": th, **options})  # as a proposal shrinks it
         source = stencil_steps_source("hiera_stencil0", [taps] * steps, tile).source
-        label = f"fused {tile['tw']}x{tile['th']}{asked[len(asked.rstrip('bv')):]}"
+        label = f"fused {tile['tw']}x{tile['th']}{suffix}"
         functions[label] = (lambda s, t: lambda a: _hiera_stencil_steps(
             s, "hiera_stencil0", a, (JACOBI,) * steps, t))(source, (tile["tw"], tile["th"]))
     single = columns_source("hiera_stencil0", 3, taps).source
@@ -74,7 +77,7 @@ def contenders(steps: int, tiles: list[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tiles", default="256x16,256x16b,256x16v,256x8v,128x16v,128x32v")
+    parser.add_argument("--tiles", default="256x16v,128x16v,128x16vs,256x16vs,128x32vs,256x8vs")
     parser.add_argument("--steps", default="2,3")
     args = parser.parse_args()
 

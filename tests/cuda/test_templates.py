@@ -420,10 +420,11 @@ def test_stencil_steps_that_feed_each_other_fuse_in_time_in_order(sweeps, return
 
 
 # The time-fused stencil's load options (the default tile has float4 loads).
-STEPS_OPTIONS = {"plain": {"vector": False}, "batched": {"batched": True, "vector": False}, "vector": {"vector": True}}
+STEPS_OPTIONS = {"plain": {"vector": False}, "batched": {"batched": True, "vector": False}, "vector": {"vector": True},
+                 "swept": {"vector": True, "sweep": True}}
 
 
-@pytest.mark.parametrize("option", ["plain", "batched", "vector"])
+@pytest.mark.parametrize("option", list(STEPS_OPTIONS))
 @pytest.mark.parametrize("steps", [1, 2, 3, 4])
 def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, option):
     from hiera_core.spaces.custom_cuda.stencil_template import (

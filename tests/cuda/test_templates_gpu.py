@@ -117,11 +117,13 @@ def test_extra_proposal_with_compiled_glue_matches_reference(name, replayed, tmp
     check_task(task, [[noncontiguous(t) for t in task.inputs]], replayed=replayed, composed=True)
 
 
-# The time-fused stencil's load options (the default tile has float4 loads).
-STEPS_OPTIONS = {"plain": {"vector": False}, "batched": {"batched": True, "vector": False}, "vector": {"vector": True}}
+# The time-fused stencil's load options (the default tile has float4 loads); a 256-column tile sweeps
+# each of its columns twice.
+STEPS_OPTIONS = {"plain": {"vector": False}, "batched": {"batched": True, "vector": False}, "vector": {"vector": True},
+                 "swept": {"vector": True, "sweep": True}, "swept wide": {"tw": 256, "th": 8, "vector": True, "sweep": True}}
 
 
-@pytest.mark.parametrize("option", ["plain", "batched", "vector"])
+@pytest.mark.parametrize("option", list(STEPS_OPTIONS))
 @pytest.mark.parametrize("steps", [1, 2, 3, 4])
 @pytest.mark.parametrize("shape", [(37, 53), (3, 130, 257), (2, 1, 1), (1, 300, 33), (2, 45, 100), (1, 9, 4)])
 def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape, option):

@@ -340,14 +340,20 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
     stages = []
     for number in range(1, len(steps)):
         read, write = (number - 1) & 1, number & 1
-        stages.append(f"""// step {number}: the tile and a {len(steps) - number}-point halo, zero outside the grid
-        for (int r = {number} + ty; r < SH - {number}; r += 8)
+        in_grid = f"buf[{write}][r][c] = (gy >= 0 && gy < H && gx >= 0 && gx < W) ? acc : 0.0f;"
+        if tile.get("sweep"):
+            body = _swept_stage(steps[number - 1], number, read, f"{number}", f"SH - {number}",
+                                f"PX - K + {number}", f"SW - (PX - K) - {number}", in_grid)
+        else:
+            body = f"""for (int r = {number} + ty; r < SH - {number}; r += 8)
             for (int c = PX - K + {number} + tx; c < SW - (PX - K) - {number}; c += 32) {{
                 float acc = 0.0f;
                 {update(number - 1, read)}
                 const int gy = y0 + r, gx = x0 + c;
-                buf[{write}][r][c] = (gy >= 0 && gy < H && gx >= 0 && gx < W) ? acc : 0.0f;
-            }}
+                {in_grid}
+            }}"""
+        stages.append(f"""// step {number}: the tile and a {len(steps) - number}-point halo, zero outside the grid
+        {body}
         __syncthreads();""")
     last = (len(steps) - 1) & 1
     if tile.get("batched"):
@@ -393,6 +399,17 @@ def stencil_steps_source(name: str, steps: list[list[tuple[int, int]]], tile: di
         }} else {{
             {load}
         }}"""
+    store = "if (gy < H && gx < W) dst[gy * W + gx] = acc;"
+    if tile.get("sweep"):
+        last_stage = _swept_stage(steps[-1], len(steps), last, "K", "K + TH", "PX", "PX + TW", store)
+    else:
+        last_stage = f"""for (int r = K + ty; r < K + TH; r += 8)
+            for (int c = PX + tx; c < PX + TW; c += 32) {{
+                float acc = 0.0f;
+                {update(len(steps) - 1, last)}
+                const int gy = y0 + r, gx = x0 + c;
+                {store}
+            }}"""
     source = f"""// HIERA 2D stencil {name}: {len(steps)} steps fused in time
 constexpr int K = {len(steps)}, PX = {px}, TW = {tile['tw']}, TH = {tile['th']}, SW = TW + 2 * PX, SH = TH + 2 * K;
 // Offsets inside one grid are 32-bit (the host checks H*W < 2^31); grids are addressed in 64 bits.
@@ -411,16 +428,60 @@ extern "C" __global__ void __launch_bounds__(256) {name}(
         __syncthreads();
         {(chr(10) + '        ').join(stages)}
         // step {len(steps)}: the tile itself, to memory
-        for (int r = K + ty; r < K + TH; r += 8)
-            for (int c = PX + tx; c < PX + TW; c += 32) {{
-                const int gy = y0 + r, gx = x0 + c;
-                if (gy >= H || gx >= W) continue;
-                float acc = 0.0f;
-                {update(len(steps) - 1, last)}
-                dst[gy * W + gx] = acc;
-            }}
+        {last_stage}
         __syncthreads();  // the next grid's loads overwrite the buffers
     }}
 }}
 """
     return KernelSource(name, source)
+
+
+SWEEP_LANES = 128  # columns a block's threads sweep side by side; its 256 threads make two bands of rows
+
+
+def _swept_stage(taps: list[tuple[int, int]], number: int, read: int, row_begin: str, row_end: str,
+                 column_begin: str, column_end: str, write: str) -> str:
+    """One step with each thread sweeping a column down a band of rows, the three rows its taps read
+    held in registers: per point it loads one new row's values from shared memory (the columns the
+    taps read) instead of every tap's. Columns past the last whole SWEEP_LANES (an earlier step's
+    halo) are computed a point per thread, so that no warp sweeps twice as many. `write` stores `acc`
+    for the point (r, c) at (gy, gx)."""
+    columns = sorted({dx for _, dx in taps})
+    names = {-1: "up", 0: "mid", 1: "down"}
+
+    def row(dy: int, source: str) -> str:
+        return " ".join(f"float {names[dy]}{dx + 1} = buf[{read}][{source}][c + {dx}];" for dx in columns)
+
+    def fmas(operand, indent: int) -> str:
+        return ("\n" + " " * indent).join(f"acc = fmaf(k{number - 1}_{dy + 1}{dx + 1}, {operand(dy, dx)}, acc);"
+                                            for dy, dx in taps)
+
+    shift = " ".join(f"up{dx + 1} = mid{dx + 1}; mid{dx + 1} = down{dx + 1};" for dx in columns)
+    return f"""{{
+            constexpr int R0 = {row_begin}, R1 = {row_end}, BAND = (R1 - R0 + 1) / 2;
+            constexpr int C0 = {column_begin}, C1 = {column_end}, SWEPT = (C1 - C0) / {SWEEP_LANES} * {SWEEP_LANES};
+            constexpr int REST = C1 - C0 - SWEPT, REST_DIVISOR = REST > 0 ? REST : 1;
+            const int t = ty * 32 + tx, lane = t % {SWEEP_LANES}, first = R0 + t / {SWEEP_LANES} * BAND;
+            for (int c = C0 + lane; c < C0 + SWEPT; c += {SWEEP_LANES}) {{
+                {row(-1, "first - 1")}
+                {row(0, "first")}
+                #pragma unroll
+                for (int i = 0; i < BAND; ++i) {{
+                    const int r = first + i;
+                    if (r >= R1) break;
+                    {row(1, "r + 1")}
+                    float acc = 0.0f;
+                    {fmas(lambda dy, dx: f"{names[dy]}{dx + 1}", 20)}
+                    const int gy = y0 + r, gx = x0 + c;
+                    {write}
+                    {shift}
+                }}
+            }}
+            for (int p = t; p < REST * (R1 - R0); p += 256) {{
+                const int r = R0 + p / REST_DIVISOR, c = C0 + SWEPT + p % REST_DIVISOR;
+                float acc = 0.0f;
+                {fmas(lambda dy, dx: f"buf[{read}][r + {dy}][c + {dx}]", 16)}
+                const int gy = y0 + r, gx = x0 + c;
+                {write}
+            }}
+        }}"""
