@@ -76,3 +76,11 @@ class HieraError(Exception):
             except ValueError:  # a kind from another HIERA version: still an error with its message and hint
                 fields["kind"] = ErrorKind.GENERAL
         return cls(**fields)
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """An allocation that failed: Python's MemoryError, torch's OutOfMemoryError (a GPU's), or the
+    RuntimeError torch's CPU allocator raises ("can't allocate memory")."""
+    message = str(error).lower()
+    return (isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
+            or "out of memory" in message or "can't allocate memory" in message)

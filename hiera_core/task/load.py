@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.errors import ErrorKind, HieraError, is_out_of_memory
 from hiera_core.task.directives import Directives, directives_above
 
 INPUTS_HINT = ("add `# hiera: inputs=make_inputs init=make_init` directly above `class {cls}` "
@@ -158,16 +158,12 @@ class Task:
     # ---- running user code, with errors mapped back to the task file -------------------------
     def user_error(self, error: BaseException, doing: str, fallback_line: int | None, hint: str,
                    kind: ErrorKind) -> HieraError:
-        import torch
-
         line = fallback_line
         for frame in reversed(traceback.extract_tb(error.__traceback__)):
             if os.path.abspath(frame.filename) == os.path.abspath(self.path):
                 line = frame.lineno
                 break
-        message = str(error).lower()
-        if isinstance(error, (torch.OutOfMemoryError, MemoryError)) or "out of memory" in message \
-                or "can't allocate memory" in message:
+        if is_out_of_memory(error):
             return HieraError(f"ran out of memory while {doing}", file=self.path, line=line, kind=ErrorKind.OOM,
                               hint="reduce the sizes in the inputs function, or use --device cpu / a larger GPU")
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""

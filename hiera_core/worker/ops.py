@@ -26,7 +26,7 @@ import time
 import traceback
 
 from hiera_core.bench.worker_ops import op_bench_time
-from hiera_core.errors import ErrorKind, HieraError
+from hiera_core.errors import ErrorKind, HieraError, is_out_of_memory
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
 from hiera_core.worker.isolate import die_with_parent, store_cache_environment
@@ -223,14 +223,16 @@ def main(argv: list[str]) -> int:
         reply = WorkerReply(ok=True, result=result.to_dict())
     except HieraError as error:
         reply = WorkerReply(ok=False, error=error.to_dict())
-    except MemoryError:
-        reply = WorkerReply(ok=False, error=HieraError(
-            f"ran out of host memory during '{op}'", kind=ErrorKind.OOM,
-            hint="shrink the task's inputs or use a machine with more memory").to_dict())
     except Exception as error:
-        reply = WorkerReply(ok=False, error=HieraError(
-            f"internal error in the worker: {type(error).__name__}: {error}", kind=ErrorKind.INTERNAL,
-            details={"traceback": traceback.format_exc()[-4000:]}).to_dict())
+        if is_out_of_memory(error):
+            memory = "GPU" if "cuda" in str(error).lower() else "host"
+            reply = WorkerReply(ok=False, error=HieraError(
+                f"ran out of {memory} memory during '{op}': {str(error).strip().splitlines()[0][:300]}",
+                kind=ErrorKind.OOM, hint="shrink the task's inputs or use a machine with more memory").to_dict())
+        else:
+            reply = WorkerReply(ok=False, error=HieraError(
+                f"internal error in the worker: {type(error).__name__}: {error}", kind=ErrorKind.INTERNAL,
+                details={"traceback": traceback.format_exc()[-4000:]}).to_dict())
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(reply.to_dict(), handle, default=str)
     return 0

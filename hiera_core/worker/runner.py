@@ -21,6 +21,7 @@ import sys
 import threading
 import traceback
 
+from hiera_core.errors import is_out_of_memory
 from hiera_core.profile.harness import op_profiler, profiled_events
 from hiera_core.verify.inputs import POISON_BYTE, tensors_equal
 from hiera_core.worker import messages
@@ -232,7 +233,7 @@ class Runner:
         except _Refused as refused:
             return messages.RunnerReply(ok=False, check=refused.check, message=refused.message), []
         except Exception as error:
-            return messages.RunnerReply(ok=False, check="oom" if _is_oom(error) else "runs",
+            return messages.RunnerReply(ok=False, check="oom" if is_out_of_memory(error) else "runs",
                                         message=f"{type(error).__name__}: {str(error)[:400]}{self._where(error)}",
                                         traceback=traceback.format_exc()[-3000:]), []
 
@@ -416,12 +417,6 @@ def aten_op_counts(profiler) -> dict[str, int]:
         if event.name.startswith("aten::"):
             counts[event.name] = counts.get(event.name, 0) + 1
     return counts
-
-
-def _is_oom(error: BaseException) -> bool:
-    import torch
-
-    return isinstance(error, (torch.OutOfMemoryError, MemoryError)) or "can't allocate memory" in str(error).lower()
 
 
 def warm_up(device: str) -> None:

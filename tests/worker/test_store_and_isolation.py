@@ -124,6 +124,27 @@ def test_out_of_memory_is_a_clear_error(tmp_path):
     assert caught.value.kind == "oom" and caught.value.line == 11
 
 
+def test_an_allocation_that_fails_in_the_engine_is_out_of_memory_not_an_internal_error(tmp_path, monkeypatch):
+    """torch's CPU allocator raises a RuntimeError, not MemoryError: the worker's reply still says the
+    step ran out of memory and how to fix it (a 41-task sweep's plans said "internal error")."""
+    import json
+
+    from hiera_core.worker import ops
+
+    def allocates(request):
+        raise RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+                           "memory: you tried to allocate 17449353216 bytes. Error code 12")
+
+    monkeypatch.setitem(ops.OPS, "prepare", allocates)
+    request, result = tmp_path / "request.json", tmp_path / "result.json"
+    request.write_text(json.dumps(PrepareRequest(address="task.py", device="cpu").to_dict()))
+    monkeypatch.setattr(ops, "die_with_parent", lambda: None)
+    assert ops.main([str(request), str(result)]) == 0
+    error = HieraError.from_dict(json.loads(result.read_text())["error"])
+    assert error.kind == "oom" and "ran out of host memory during 'prepare'" in error.message
+    assert "17449353216 bytes" in error.message and "shrink the task's inputs" in error.hint
+
+
 def test_a_store_that_cannot_be_written_is_one_error_naming_it(tmp_path):
     folder = workspace(tmp_path)
     write_task(folder, "task.py", SIMPLE_TASK)
