@@ -162,6 +162,9 @@ SPACE_REASONS = {
 }
 
 
+NEEDS_CUDA = "needs a CUDA device (planning for CPU)"
+
+
 class ExpertPlanner:
     """Offline planning from expert rules: workload class, op mix, device."""
 
@@ -173,13 +176,15 @@ class ExpertPlanner:
         regions = plan_regions(spec, partition(spec), lower_spec(spec))
         served = [r for r in regions if _gets_kernels(r)]
         kernel_ceiling = best_case_speedup(spec, regions, served)
+        needs_cuda: set[str] = set()  # spaces with a strategy that applies but needs a GPU
         for key, strategy in sorted(strategies().items()):
             reason = strategy.applies(spec)
             if reason is None:
                 skipped.append({"strategy": key, "reason": "does not apply to this workload"})
                 continue
             if strategy.requires_cuda and spec.device != "cuda":
-                skipped.append({"strategy": key, "reason": "needs a CUDA device (planning for CPU)"})
+                skipped.append({"strategy": key, "reason": NEEDS_CUDA})
+                needs_cuda.add(strategy.space)
                 continue
             if strategy.space == "custom_cuda" and (missing := custom_cuda_unavailable()):
                 skipped.append({"strategy": key, "reason": missing})
@@ -215,7 +220,7 @@ class ExpertPlanner:
             best = max((entry.score for entry in entries if entry.space == space), default=0.0)
             reason = SPACE_REASONS[spec.workload_class][space]
             if not any(entry.space == space for entry in entries):
-                reason += " (no strategy applies here)"
+                reason += f" ({NEEDS_CUDA})" if space in needs_cuda else " (no strategy applies here)"
             spaces.append(SpaceRank(space, title, best, reason))
         spaces.sort(key=lambda rank: -rank.score)
         summary = f"{spec.workload_class}: {workload_reason(spec)}"

@@ -153,6 +153,9 @@ def test_cpu_plans_skip_cuda_only_strategies():
     plan = ExpertPlanner().plan(spec)
     assert [e.strategy for e in plan.entries] == ["pytorch.compile_default"]
     assert any(s["strategy"] == "pytorch.cuda_graph" and "CUDA" in s["reason"] for s in plan.skipped)
+    # The spaces whose strategies apply but need a GPU say so, not that nothing applies.
+    custom = next(rank for rank in plan.spaces if rank.space == "custom_cuda")
+    assert custom.score == 0.0 and "needs a CUDA device" in custom.reason
 
 
 def test_gpu_roofline_uses_the_tf32_peak_where_the_reference_itself_runs_on_tensor_cores():
@@ -228,3 +231,22 @@ def test_a_gemm_bound_module_still_gets_kernels_for_the_regions_after_its_gemm(t
     assert kernels.score > entries["pytorch.compile_default"].score
     served = [r for r in plan.regions if r.choices and r.choices[0].space == "custom_cuda"]
     assert served and all(r.workload_class != "compute-bound" for r in served)
+
+
+def test_the_tolerance_scale_is_the_rms_of_the_finite_values_summed_a_chunk_at_a_time(monkeypatch):
+    """An output's RMS (what atol scales with) over its finite values, inf and nan left out, the same
+    when summed in chunks (which keeps a large output from being copied whole in float64)."""
+    import math
+
+    import torch
+
+    from hiera_core.spec import contract
+
+    values = torch.randn(1000, generator=torch.Generator().manual_seed(0)) * 3
+    values[7], values[500] = math.inf, math.nan
+    kept = values[values.isfinite()].double()
+    expected = float(kept.pow(2).mean().sqrt())
+    assert math.isclose(contract.finite_rms(values), expected, rel_tol=1e-12)
+    monkeypatch.setattr(contract, "RMS_CHUNK", 64)
+    assert math.isclose(contract.finite_rms(values.reshape(10, 100).t()), expected, rel_tol=1e-12)
+    assert contract.finite_rms(torch.full((5,), math.nan)) is None
