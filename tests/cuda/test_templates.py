@@ -259,6 +259,30 @@ def test_group_norm_gets_its_two_kernel_template_with_the_activation_fused(tmp_p
     assert {k.name for k in kernel_resources(source).kernels} == {"hiera_group_norm0_stats", "hiera_group_norm0_apply"}
 
 
+def test_a_layer_norm_over_several_dims_gets_the_group_norm_template(tmp_path):
+    """LayerNorm([C, H, W]) (KernelBench's, long rows and few): each row one group of the two-kernel
+    template, its points the group's "channels", so the per-point weight and bias apply; on the CPU
+    with the kernel emulated by the group norm it computes, the reference's values. A GELU after the
+    functional form is applied as it stores."""
+    import torch.nn.functional as F
+
+    task = extra_task("layer_norm_dims_module", tmp_path)
+    key, module = candidate_for(task_context(task))
+    assert key == "custom_cuda.row_reduction"
+    assert ("_hiera_group_norm(_HIERA_SRC_0, 'hiera_group_norm0', x.reshape(-1, 240, 1), 1, "
+            "self.norm.weight.reshape(-1), self.norm.bias.reshape(-1), 1e-05).view_as(x)") in forward_source(module.code)
+
+    def emulated(source, name, x, groups, weight, bias, eps):
+        return F.group_norm(x, groups, weight, bias, eps)
+
+    check_emulated(task, module.code, _hiera_group_norm=emulated)
+    _, functional = candidate_for(task_context(extra_task("layer_norm_dims_functional", tmp_path)))
+    forward = forward_source(functional.code)
+    assert "x.reshape(-1, 60, 1), 1, None, None, 0.001).view_as(x)" in forward and "_hiera_pointwise" not in forward
+    (source,) = functional.cuda_sources
+    assert {k.name for k in kernel_resources(source).kernels} == {"hiera_group_norm0_stats", "hiera_group_norm0_apply"}
+
+
 def test_a_group_norm_output_read_twice_keeps_its_own_value(tmp_path):
     path = tmp_path / "task.py"
     path.write_text("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"

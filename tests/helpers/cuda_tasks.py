@@ -225,6 +225,11 @@ EXTRA_TASKS = {
                           "nn.init.uniform_(self.norm.bias, -0.5, 0.5)"),
     "group_norm_functional": ("row_reduction", "x", "F.silu(F.group_norm(x, 2, None, None, 1e-3))",
                               "[torch.randn(4, 6, 8, 16)]", ""),
+    "layer_norm_dims_module": ("row_reduction", "x", "self.norm(x)", "[torch.randn(3, 4, 6, 10) * 2 + 1]",
+                               "self.norm = nn.LayerNorm([4, 6, 10]); nn.init.uniform_(self.norm.weight, 0.5, 1.5); "
+                               "nn.init.uniform_(self.norm.bias, -0.5, 0.5)"),
+    "layer_norm_dims_functional": ("row_reduction", "x", "F.gelu(F.layer_norm(x, (6, 10), None, None, 1e-3))",
+                                   "[torch.randn(2, 5, 6, 10)]", ""),
     "mse_loss_sum": ("row_reduction", "a, b", "F.mse_loss(a, b, reduction='sum') + (a * 0.5).mean()",
                      "[torch.randn(33, 127), torch.randn(33, 127)]", ""),
     # Stencils spelled as scientific codes write them: slices of a zero-padded grid (one explicit

@@ -8,6 +8,8 @@ space, gets its own template.
 
 from __future__ import annotations
 
+import math
+
 from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, row_reduction
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
@@ -36,22 +38,45 @@ def layer_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
         prefix = attr_expr(op.target)
         has_weight = module is None or module.weight is not None
         has_bias = module is None or module.bias is not None
+        if len(shape) > 1:
+            paths = [f"{prefix}.{name}" if present else None for name, present in (("weight", has_weight),
+                                                                                     ("bias", has_bias))]
+            return _layer_norm_over_dims(lw, op, x, shape, eps, *paths)
         weight = leaf(f"{prefix}.weight", x.shape[-1:]) if has_weight else None
         bias = leaf(f"{prefix}.bias", x.shape[-1:]) if has_bias else None
     else:
         shape = tuple(args["normalized_shape"]) if isinstance(args["normalized_shape"], (list, tuple)) \
             else (args["normalized_shape"],)
         eps = float(args.get("eps", 1e-5))
+        if len(shape) > 1:
+            paths = [tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
+                     for name in ("weight", "bias")]
+            return _layer_norm_over_dims(lw, op, x, shape, eps, *paths)
         weight = lw.operand(args["weight"]) if args.get("weight") is not None else None
         bias = lw.operand(args["bias"]) if args.get("bias") is not None else None
-    if len(shape) != 1:
-        raise Unsupported(f"layer_norm over {len(shape)} dims ({op.name}): the row template normalizes the last dim")
     n = x.shape
     mean = Expr("mul", (Expr("rsum", (x,), shape=n[:-1] + (1,)), Expr("inv_n")), shape=n[:-1] + (1,))
     centred = Expr("sub", (x, mean), (1.0,), n)
     var = Expr("mul", (Expr("rsum", (Expr("square", (centred,), shape=n),), shape=mean.shape), Expr("inv_n")),
                shape=mean.shape)
     return lw.cover(op, normalized(centred, var, eps, weight, bias))
+
+
+def _layer_norm_over_dims(lw: Lowerer, op: Op, x: Expr, shape: tuple, eps: float, weight: str | None,
+                          bias: str | None) -> Expr:
+    """Layer norm over several trailing dims (LayerNorm([C, H, W])) by the group-norm template: each
+    row of the input viewed as (rows, points, 1) is one group whose "channels" are its points, so the
+    per-channel affine is the per-point weight and bias, flattened. Its statistics are spread over
+    many blocks: such rows are long (C * H * W points) and few."""
+    if tuple(x.shape[-len(shape):]) != shape:
+        raise Unsupported(f"layer_norm ({op.name}) over {shape}: the input's trailing dims are {x.shape[-len(shape):]}")
+    (source_var,) = lw.materialize([x])
+    out = lw.new_var(op.name)
+    flat = [f"{path}.reshape(-1)" if path is not None else None for path in (weight, bias)]
+    lw.steps.append(Step("group_norm", [out], inputs=[source_var], covers=[op.name],
+                         config={"groups": 1, "eps": eps, "weight": flat[0], "bias": flat[1],
+                                 "view": (-1, math.prod(shape), 1)}))
+    return leaf(out, op.shape or x.shape)
 
 
 @register_lowering("rms_norm")
