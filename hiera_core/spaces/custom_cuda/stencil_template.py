@@ -280,7 +280,9 @@ extern "C" __global__ void __launch_bounds__({bounds}) {name}(
 # steps on three grids on an H100 (benchmarks/bench_stencil_steps.py, session 30): on 2048^2 20.7 us,
 # 53.9% of the bound, against 26.6 us (42.1%) for the 256 x 16 scalar tile before it; 73.1% against
 # 59.0% on 4096^2, 49.0% against 35.0% on 3 x 1000^2. Warm (the grid in L2) 256 x 16 with float4 loads
-# was 2% faster on 2048^2 only.
+# was 2% faster on 2048^2 only. The `sweep` option (registers down a column) was slower cold on all
+# three grids (session 31: 21.6 us against 20.6 on 2048^2; 256 x 16 swept 22.0) though faster warm
+# (256 x 16 swept 13.0 us against 15.0): cold, the loads bound it, not shared memory.
 STENCIL_STEPS_TILE = {"tw": 128, "th": 16, "vector": True}
 STENCIL_STEPS_MAX = 4  # steps fused in one kernel: the halo grows by one point per step
 _SHARED_LIMIT = 48 * 1024  # static shared memory per block
