@@ -48,7 +48,8 @@ def contenders(steps: int, tiles: list[str]) -> dict:
 
     from hiera_core.cuda.proposal_convolutions import _hiera_stencil_constant, _hiera_stencil_steps
     from hiera_core.spaces.custom_cuda.columns_template import columns_source
-    from hiera_core.spaces.custom_cuda.stencil_template import nonzero_taps, stencil_steps_source, stencil_steps_tile
+    from hiera_core.spaces.custom_cuda.stencil_steps_template import stencil_steps_source, stencil_steps_tile
+    from hiera_core.spaces.custom_cuda.stencil_template import nonzero_taps
 
     taps = nonzero_taps(JACOBI, 2)
     functions = {}

@@ -451,7 +451,7 @@ STEPS_OPTIONS = {"plain": {"vector": False}, "batched": {"batched": True, "vecto
 @pytest.mark.parametrize("option", list(STEPS_OPTIONS))
 @pytest.mark.parametrize("steps", [1, 2, 3, 4])
 def test_stencil_steps_compile_without_spills_in_static_shared_memory(steps, option):
-    from hiera_core.spaces.custom_cuda.stencil_template import (
+    from hiera_core.spaces.custom_cuda.stencil_steps_template import (
         STENCIL_STEPS_TILE,
         VECTOR_WIDTH,
         stencil_steps_source,
@@ -595,14 +595,14 @@ def test_the_depthwise_template_compiles_without_spills_for_each_kernel_and_widt
 
 
 def test_more_stencil_steps_than_the_kernel_fuses_are_refused():
-    from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX, stencil_steps_source
+    from hiera_core.spaces.custom_cuda.stencil_steps_template import STENCIL_STEPS_MAX, stencil_steps_source
 
     with pytest.raises(ValueError, match="1 to 4 steps"):
         stencil_steps_source("hiera_stencil0", [[(0, 0)]] * (STENCIL_STEPS_MAX + 1))
 
 
 def test_vector_loads_refuse_a_tile_whose_rows_would_start_unaligned():
-    from hiera_core.spaces.custom_cuda.stencil_template import stencil_steps_source
+    from hiera_core.spaces.custom_cuda.stencil_steps_template import stencil_steps_source
 
     with pytest.raises(ValueError, match="multiple of 4 columns wide, not 30"):
         stencil_steps_source("hiera_stencil0", [[(0, 0)]] * 2, {"tw": 30, "th": 8, "vector": True})

@@ -133,12 +133,12 @@ def test_stencil_steps_fused_in_time_match_one_convolution_per_step(steps, shape
     import torch.nn.functional as F
 
     from hiera_core.cuda.proposal_convolutions import _hiera_stencil_steps
-    from hiera_core.spaces.custom_cuda.stencil_template import (
+    from hiera_core.spaces.custom_cuda.stencil_steps_template import (
         STENCIL_STEPS_TILE,
-        nonzero_taps,
         stencil_steps_source,
         stencil_steps_tile,
     )
+    from hiera_core.spaces.custom_cuda.stencil_template import nonzero_taps
 
     generator = torch.Generator().manual_seed(steps)
     coefficients = tuple(tuple(float(c) if c > -0.3 else 0.0 for c in torch.randn(9, generator=generator).tolist())

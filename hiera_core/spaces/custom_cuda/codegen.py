@@ -12,12 +12,11 @@ from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
 from hiera_core.spaces.custom_cuda.fused_rows import rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
+from hiera_core.spaces.custom_cuda.stencil_steps_template import stencil_steps_source, stencil_steps_tile
 from hiera_core.spaces.custom_cuda.stencil_template import (
     nonzero_taps,
     stencil_launch_tile,
     stencil_source,
-    stencil_steps_source,
-    stencil_steps_tile,
     stencil_tile,
 )
 from hiera_core.spaces.custom_cuda.templates import group_norm_source, pool_source, reduce_source

@@ -13,7 +13,8 @@ from hiera_core.spaces.custom_cuda.depthwise_template import DEPTHWISE_KERNELS
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lowering import STEP_PASSES, Deferred, Lowerer, reads, register_lowering
-from hiera_core.spaces.custom_cuda.stencil_template import STENCIL_STEPS_MAX, nonzero_taps
+from hiera_core.spaces.custom_cuda.stencil_steps_template import STENCIL_STEPS_MAX
+from hiera_core.spaces.custom_cuda.stencil_template import nonzero_taps
 
 
 @dataclass(frozen=True)
