@@ -132,12 +132,11 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
                                f"{config['ceil_mode']}{_values(config.get('per_channel', []))})")
     if step.family == "group_norm":
         kernel = group_norm_source(name, config.get("epilogue"))
-        source = step.inputs[0]
-        # A layer norm over several dims: the input viewed as (rows, points, 1), the output as the input.
-        viewed = f"{source}.reshape{tuple(config['view'])}" if "view" in config else source
-        call = (f"_hiera_group_norm({constant}, {name!r}, {viewed}, {config['groups']}, {config['weight']}, "
-                f"{config['bias']}, {config['eps']!r})")
-        return kernel.source, f"{target} = {call}.view_as({source})" if "view" in config else f"{target} = {call}"
+        source, shaped = step.inputs[0], ""
+        if "view" in config:  # a layer norm over several dims: the input viewed as (rows, points, 1)
+            source, shaped = f"{source}.reshape{tuple(config['view'])}", f".view_as({source})"
+        return kernel.source, (f"{target} = _hiera_group_norm({constant}, {name!r}, {source}, {config['groups']}, "
+                               f"{config['weight']}, {config['bias']}, {config['eps']!r}){shaped}")
     if "steps" in config:  # constant 2D stencils fused in time
         tile = stencil_steps_tile(len(config["steps"]))
         kernel = stencil_steps_source(name, [nonzero_taps(c, 2) for c in config["steps"]], tile)

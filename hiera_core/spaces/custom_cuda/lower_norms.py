@@ -39,9 +39,8 @@ def layer_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
         has_weight = module is None or module.weight is not None
         has_bias = module is None or module.bias is not None
         if len(shape) > 1:
-            paths = [f"{prefix}.{name}" if present else None for name, present in (("weight", has_weight),
-                                                                                     ("bias", has_bias))]
-            return _layer_norm_over_dims(lw, op, x, shape, eps, *paths)
+            return _layer_norm_over_dims(lw, op, x, shape, eps, f"{prefix}.weight" if has_weight else None,
+                                         f"{prefix}.bias" if has_bias else None)
         weight = leaf(f"{prefix}.weight", x.shape[-1:]) if has_weight else None
         bias = leaf(f"{prefix}.bias", x.shape[-1:]) if has_bias else None
     else:
@@ -49,9 +48,7 @@ def layer_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
             else (args["normalized_shape"],)
         eps = float(args.get("eps", 1e-5))
         if len(shape) > 1:
-            paths = [tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
-                     for name in ("weight", "bias")]
-            return _layer_norm_over_dims(lw, op, x, shape, eps, *paths)
+            return _layer_norm_over_dims(lw, op, x, shape, eps, *_affine_paths(lw, op, args))
         weight = lw.operand(args["weight"]) if args.get("weight") is not None else None
         bias = lw.operand(args["bias"]) if args.get("bias") is not None else None
     n = x.shape
@@ -173,8 +170,7 @@ def group_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
         groups, eps = args.get("num_groups"), float(args.get("eps", 1e-5))
         if not isinstance(groups, int):
             raise Unsupported(f"group_norm ({op.name}) with a group count computed in the graph")
-        weight, bias = (tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
-                        for name in ("weight", "bias"))
+        weight, bias = _affine_paths(lw, op, args)
     (source_var,) = lw.materialize([x])
     out = lw.new_var(op.name)
     lw.steps.append(Step("group_norm", [out], inputs=[source_var], covers=[op.name],
@@ -201,8 +197,7 @@ def instance_norm(lw: Lowerer, op: Op, args: dict) -> Expr:
     else:
         if args.get("running_mean") is not None or args.get("use_input_stats") is False:
             raise Unsupported(f"instance_norm ({op.name}) by running statistics has no template")
-        weight, bias = (tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
-                        for name in ("weight", "bias"))
+        weight, bias = _affine_paths(lw, op, args)
         eps = float(args.get("eps", 1e-5))
     (source_var,) = lw.materialize([x])
     out = lw.new_var(op.name)
@@ -232,6 +227,12 @@ def _tensor_argument(lw: Lowerer, op: Op, args: dict, name: str) -> Expr | None:
     if not isinstance(value, Expr) or value.op != "leaf":
         raise Unsupported(f"{op.fn} ({op.name}): its {name} is computed in the graph, not a tensor")
     return value
+
+
+def _affine_paths(lw: Lowerer, op: Op, args: dict) -> tuple[str | None, str | None]:
+    """The paths of the tensors a functional norm got as `weight` and `bias`, None where not given."""
+    return tuple(tensor.params[0] if (tensor := _tensor_argument(lw, op, args, name)) is not None else None
+                 for name in ("weight", "bias"))
 
 
 def is_last_dim(x: Expr, dim) -> bool:

@@ -193,7 +193,7 @@ def _swept_stage(taps: list[tuple[int, int]], number: int, read: int, row_begin:
 
     shift = " ".join(f"up{dx + 1} = mid{dx + 1}; mid{dx + 1} = down{dx + 1};" for dx in columns)
     return f"""{{
-            constexpr int R0 = {row_begin}, R1 = {row_end}, BAND = (R1 - R0 + 1) / 2;
+            constexpr int R0 = {row_begin}, R1 = {row_end}, BANDS = 256 / {SWEEP_LANES}, BAND = (R1 - R0 + BANDS - 1) / BANDS;
             constexpr int C0 = {column_begin}, C1 = {column_end}, SWEPT = (C1 - C0) / {SWEEP_LANES} * {SWEEP_LANES};
             constexpr int REST = C1 - C0 - SWEPT, REST_DIVISOR = REST > 0 ? REST : 1;
             const int t = ty * 32 + tx, lane = t % {SWEEP_LANES}, first = R0 + t / {SWEEP_LANES} * BAND;
