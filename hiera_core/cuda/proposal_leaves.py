@@ -14,9 +14,12 @@ def _hiera_check(*tensors, masks=False):
     for t in tensors:
         if not (isinstance(t, torch.Tensor) and t.is_cuda
                 and (t.dtype == torch.float32 or (masks and t.dtype == torch.bool))):
+            on_cpu = isinstance(t, torch.Tensor) and not t.is_cuda
             raise TypeError("this proposal's CUDA kernels take float32 CUDA tensors"
                             + (" and bool masks" if masks else "") + "; got "
-                            + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__))
+                            + (f"{t.dtype} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__)
+                            + (": it runs on an NVIDIA GPU only (verify it with --device cuda on a machine that "
+                               "has one)" if on_cpu else ""))
 
 
 def _hiera_channel_values(per_channel, channels, reader):

@@ -136,7 +136,8 @@ def test_a_cpu_leaf_is_refused_on_every_call(runtime, monkeypatch):
     R, _ = runtime
     monkeypatch.setattr(proposal_leaves, "_hiera_check", CHECK)
     for _ in range(2):
-        with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.float32 on cpu"):
+        with pytest.raises(TypeError, match="float32 CUDA tensors; got torch.float32 on cpu: it runs on an "
+                                            "NVIDIA GPU only \\(verify it with --device cuda"):
             R._hiera_pointwise("src", "k", (torch.randn(3), torch.randn(3)), (True, False), 1)
     assert R._HIERA_PLANS == {}
 
