@@ -9,19 +9,16 @@ process by (source, device, name) and on disk by (hash of the program, arch) und
 $HIERA_CACHE_DIR/cubin (default ~/.cache/hiera/cubin). Launches go to torch's current stream
 (wrapped once per stream handle). Kernel arguments: tensors as device pointers, Python ints as
 64-bit integers (`long long`), floats as float32 (`float`). The launch path is kept lean (no
-torch.broadcast_shapes, no per-argument boxing; one driver call): it runs on every call, and a
-single-kernel proposal too large to graph is bound by it (benchmarks/bench_launch.py).
+torch.broadcast_shapes, no ctypes boxing of ints): it runs on every call.
 """
 
 import ctypes
 import hashlib
 import math
 import os
-import struct
 
 import torch
-from cuda.bindings import driver
-from cuda.core import Device, ObjectCode, Program, ProgramOptions
+from cuda.core import Device, LaunchConfig, ObjectCode, Program, ProgramOptions, Stream, launch
 
 from hiera_core.cuda.proposal_leaves import (
     _hiera_broadcast,
@@ -32,11 +29,8 @@ from hiera_core.cuda.proposal_leaves import (
 )
 
 _HIERA_KERNELS = {}
-_HIERA_LIBRARIES = {}
 _HIERA_STREAMS = {}
-_HIERA_DIMS = {}
-_HIERA_LAYOUTS = {}
-_HIERA_ARGUMENT_BUFFERS = []
+_HIERA_CONFIGS = {}
 _HIERA_SMS = {}
 _HIERA_PLANS = {}
 _HIERA_ORDERS = {}
@@ -69,40 +63,25 @@ def _hiera_kernel(source, name, device):
             with open(temp, "wb") as stream:
                 stream.write(module.code)
             os.replace(temp, path)
-    kernel = _HIERA_LIBRARIES[(source, device, name)] = module.get_kernel(name)  # keeps the library loaded
-    handle = _HIERA_KERNELS[(source, device, name)] = kernel.handle
-    return handle
+    kernel = _HIERA_KERNELS[(source, device, name)] = module.get_kernel(name)
+    return kernel
 
 
 def _hiera_launch(kernel, device, grid, block, shared_bytes, *args):
-    """Launch `kernel` (a handle from `_hiera_kernel`) on torch's current stream of `device`, by one
-    cuLaunchKernel. Tensors pass as pointers, Python ints as 64-bit integers, floats as float32; each
-    in an 8-byte slot of an argument buffer that this call takes from a pool and returns, so threads
-    launching at once (nn.DataParallel) never share one while the driver reads it."""
-    values = [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]
-    kinds = tuple(map(type, values))
-    layout = _HIERA_LAYOUTS.get(kinds)
-    if layout is None:
-        layout = _HIERA_LAYOUTS[kinds] = struct.Struct("<" + "".join("f4x" if k is float else "q" for k in kinds))
-    buffer = _HIERA_ARGUMENT_BUFFERS.pop() if _HIERA_ARGUMENT_BUFFERS else None
-    if buffer is None or len(buffer[0]) < len(values):
-        slots = (ctypes.c_uint64 * max(64, len(values)))()
-        pointers = (ctypes.c_void_p * len(slots))(*[ctypes.addressof(slots) + 8 * i for i in range(len(slots))])
-        buffer = (slots, pointers, ctypes.addressof(pointers))
-    layout.pack_into(buffer[0], 0, *values)
+    """Launch on torch's current stream of `device`. Tensors pass as pointers; a Python int is
+    passed by cuda.core as an intptr_t, which is the layout of a `long long` parameter; floats
+    are boxed as float32."""
+    values = [a.data_ptr() if isinstance(a, torch.Tensor) else ctypes.c_float(a) if isinstance(a, float) else a
+              for a in args]
     handle = torch._C._cuda_getCurrentRawStream(device)  # what torch.cuda.current_stream() wraps, minus the wrapper
     stream = _HIERA_STREAMS.get(handle)
     if stream is None:
-        stream = _HIERA_STREAMS[handle] = driver.CUstream(handle)
-    dims = _HIERA_DIMS.get((grid, block))
-    if dims is None:
-        dims = _HIERA_DIMS[(grid, block)] = tuple(
-            (*d, 1, 1)[:3] if isinstance(d, tuple) else (d, 1, 1) for d in (grid, block))
-    (error,) = driver.cuLaunchKernel(kernel, *dims[0], *dims[1], shared_bytes, stream, buffer[2], 0)
-    _HIERA_ARGUMENT_BUFFERS.append(buffer)
-    if error != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"the kernel's launch failed ({driver.cuGetErrorString(error)[1].decode()}): grid "
-                           f"{grid}, block {block}, {shared_bytes} bytes of shared memory")
+        stream = _HIERA_STREAMS[handle] = Stream.from_handle(handle)
+    config = _HIERA_CONFIGS.get((grid, block, shared_bytes))
+    if config is None:
+        config = _HIERA_CONFIGS[(grid, block, shared_bytes)] = LaunchConfig(grid=grid, block=block,
+                                                                             shmem_size=shared_bytes)
+    launch(stream, config, kernel, *values)
 
 
 def _hiera_sms(device):

@@ -46,7 +46,7 @@ def test_an_extension_only_runtime_needs_torch_and_the_standard_library_only():
     assert "def _hiera_extension(" in source and "def _hiera_extension_build(" in source
     # The NVRTC helpers carry cuda.core, but only the names they use, and no extension code.
     launch = runtime_source({"_hiera_launch"})
-    assert "from cuda.bindings import driver" in launch and "fcntl" not in launch
+    assert "from cuda.core import LaunchConfig, Stream, launch" in launch and "fcntl" not in launch
     both = runtime_source({"_hiera_launch", "_hiera_kernel", "_hiera_extension"})
     assert "def _hiera_kernel(" in both and "def _hiera_extension(" in both
     compile(both, "<runtime>", "exec")

@@ -66,7 +66,7 @@ def check_candidate(ctx, key, candidate):
     assert [b.id for b in classes["ModelNew"].bases] == [ctx.reference_class]
     imports = {alias.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for alias in n.names}
     imports |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert imports <= {"ctypes", "hashlib", "math", "os", "struct", "torch", "cuda"}, imports
+    assert imports <= {"ctypes", "hashlib", "math", "os", "torch", "cuda"}, imports
     assert not any(isinstance(n, ast.Try) for n in ast.walk(tree)), "no try/except fallback"
     defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
