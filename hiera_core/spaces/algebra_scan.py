@@ -41,6 +41,11 @@ class PrefixOuterScan:
     positions: int  # t, the scanned length
 
 
+def _names_axis(dim, rank: int, axis: int) -> bool:
+    """Whether the dim argument `dim` (an int, negative from the end) names `axis` of a rank-`rank` tensor."""
+    return isinstance(dim, int) and not isinstance(dim, bool) and -rank <= dim < rank and dim % rank == axis
+
+
 def _einsum(node: dict) -> tuple[list[list[str]], list[str], list[str]] | None:
     """(operand subscripts, output subscripts, operand node names) of an einsum of nodes; '...' is one
     subscript, accepted only in front of the letters."""
@@ -67,11 +72,8 @@ def _unsqueezed(node: dict | None, axis_from_end: int) -> str | None:
     """The node that `node` unsqueezes at this axis, counted from the end of its result (-1: last)."""
     if node is None or node["target"] not in ("unsqueeze", "torch.unsqueeze") or not node.get("shape"):
         return None
-    dim = _arg(node, 1, "dim")
     rank = len(node["shape"])
-    if not isinstance(dim, int) or isinstance(dim, bool) or dim % rank != rank + axis_from_end:
-        return None
-    return _ref(node["args"][0])
+    return _ref(node["args"][0]) if _names_axis(_arg(node, 1, "dim"), rank, rank + axis_from_end) else None
 
 
 def _outer_product(node: dict, by_name: dict[str, dict]) -> tuple[str, str, list[str]] | None:
@@ -122,8 +124,7 @@ def _read_through_query(node: dict, scan: str, by_name: dict[str, dict]) -> tupl
         product = by_name.get(_ref(node["args"][0]) or "")
         dim = _arg(node, 1, "dim")
         if product is None or product["target"] not in PRODUCTS or len(product.get("args", [])) != 2 \
-                or not isinstance(dim, int) or isinstance(dim, bool) or not product.get("shape") \
-                or dim % len(product["shape"]) != len(product["shape"]) - 2:
+                or not product.get("shape") or not _names_axis(dim, len(product["shape"]), len(product["shape"]) - 2):
             return None
         names = [_ref(a) for a in product["args"]]
         if scan not in names:
@@ -145,8 +146,7 @@ def prefix_outer_scans(graph: dict) -> list[PrefixOuterScan]:
             continue
         outer = by_name.get(_ref(_arg(scan, 0, "input")) or "")
         shape = scan.get("shape") or []
-        dim = _arg(scan, 1, "dim")
-        if outer is None or len(shape) < 3 or not isinstance(dim, int) or dim % len(shape) != len(shape) - 3 \
+        if outer is None or len(shape) < 3 or not _names_axis(_arg(scan, 1, "dim"), len(shape), len(shape) - 3) \
                 or readers.get(outer["name"]) != [scan["name"]] or len(readers.get(scan["name"], [])) != 1:
             continue
         product = _outer_product(outer, by_name)
