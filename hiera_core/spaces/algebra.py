@@ -50,11 +50,10 @@ TRANSPOSES = {"t", "torch.t", "transpose", "torch.transpose"}
 
 
 def rewrites_the_work(space: str, strategy: str) -> bool:
-    """Whether a candidate of this space and strategy is an engine's exact rewrite, replayed as a CUDA
-    graph or not. A model's candidates never are: their strategies read "llm: ..."."""
-    from hiera_core.spaces.pytorch_ops import GRAPH_SUFFIX
-
-    return space == "pytorch" and strategy.removesuffix(GRAPH_SUFFIX) in EXACT_REWRITES
+    """Whether a candidate of this space and strategy is an engine's exact rewrite, as generated or
+    composed (compiled, replayed as a CUDA graph: "<rewrite>+compiled+graph"). A model's candidates
+    never are: their strategies read "llm: ..."."""
+    return space == "pytorch" and strategy.split("+", 1)[0] in EXACT_REWRITES
 
 
 @dataclass

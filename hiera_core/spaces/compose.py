@@ -1,7 +1,8 @@
 """Candidates composed across spaces: a custom-CUDA candidate's kernels with a library choice for
 its library regions (the convolutions it leaves to cuDNN autotuned for the task's shapes; its
 GEMMs and convolutions on TF32 tensor cores where the contract allows it), or with the PyTorch ops
-between its kernels compiled by inductor (`compiled_glue`).
+between its kernels compiled by inductor (`compiled_glue`), and an exact rewrite with its ops compiled
+by inductor (`compiled_rewrite`).
 
 The budget counts candidates: when the plan's strategies give fewer than the budget, the library
 combinations fill it (issue 23: region combinations count). The compiled glue is the profile's
@@ -100,6 +101,18 @@ def compiled_glue(candidate: Candidate, dynamic: bool) -> Candidate | None:
                     init=f"self._hiera_compiled = torch.compile(self._hiera_kernels_forward, "
                          f"dynamic={'None' if dynamic else 'False'})",
                     forward="def _hiera_kernels_forward(self, *inputs):\n    return _HieraKernels.forward(self, *inputs)\n\n"
+                            "def forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
+
+
+def compiled_rewrite(candidate: Candidate, dynamic: bool) -> Candidate:
+    """`candidate` (an exact rewrite: PyTorch ops doing less work than the reference's) with its
+    forward compiled by torch.compile (inductor, default mode): the rewrite saves the work, inductor
+    fuses the pointwise ops and reductions around its GEMMs as it does the reference's."""
+    what = "its ops compiled by torch.compile (inductor, default mode)"
+    return _wrapped(candidate, f"{candidate.name}.compiled", "compiled", what,
+                    init=f"self._hiera_compiled = torch.compile(self._hiera_rewritten_forward, "
+                         f"dynamic={'None' if dynamic else 'False'})",
+                    forward="def _hiera_rewritten_forward(self, *inputs):\n    return _HieraKernels.forward(self, *inputs)\n\n"
                             "def forward(self, *inputs):\n    return self._hiera_compiled(*inputs)\n")
 
 

@@ -200,3 +200,37 @@ def test_compiled_glue_passes_over_a_faster_custom_candidate_with_nothing_to_com
                 outcome("pytorch.compile_default", 0.0115, 0.088, "pytorch")]
     names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
     assert names[-1] == "custom_cuda.stencil.compiled_glue.graphed"
+
+
+REWRITE_CODE = '''import torch
+
+class ModelNew(Model):
+    def forward(self, q, k, v):
+        return torch.matmul(torch.tril(torch.matmul(q, k.transpose(-2, -1))), v)
+'''
+
+
+def test_an_exact_rewrite_behind_inductors_kernels_gets_its_own_ops_compiled_and_graphed():
+    """Performer's causal linear attention on the H100 (2026-12-06): the rewrite verified, its nine
+    launches 0.143 ms of GPU work and 0.446 ms to queue, max-autotune's fusion of the reference's ops
+    0.073 and 0.143; the rewrite was left ungraphed and uncompiled. It is tried with inductor
+    compiling its ops, graphed, and stays an exact rewrite (held to the bytes it moves)."""
+    from hiera_core.spaces.algebra import rewrites_the_work
+
+    candidates = [candidate("pytorch.scan_as_masked_matmul", "pytorch") | {"code": REWRITE_CODE},
+                  candidate("pytorch.compile_max_autotune", "pytorch")]
+    outcomes = [outcome("pytorch.scan_as_masked_matmul", 0.143, 0.446, "pytorch"),
+                outcome("pytorch.compile_max_autotune", 0.0727, 0.1426, "pytorch")]
+    refinements = host_bound_refinements(static_spec(), candidates, outcomes)
+    assert [r["name"] for r in refinements] == ["pytorch.compile_max_autotune.graphed",
+                                                "pytorch.scan_as_masked_matmul.compiled.graphed"]
+    composed = refinements[-1]
+    assert composed["space"] == "pytorch" and composed["strategy"] == "scan_as_masked_matmul+compiled+graph"
+    assert rewrites_the_work(composed["space"], composed["strategy"])
+    assert "torch.compile(self._hiera_rewritten_forward" in composed["code"]
+    assert "took 0.0727 ms of GPU work, pytorch.scan_as_masked_matmul's 0.143 ms" in composed["reason"]
+    assert static_verification(composed["code"], "pytorch", "Model", 1).passed
+    # Already the least GPU work, the rewrite is graphed as it is: nothing else to compile it against.
+    outcomes[0] = outcome("pytorch.scan_as_masked_matmul", 0.05, 0.446, "pytorch")
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names == ["pytorch.scan_as_masked_matmul.graphed"]

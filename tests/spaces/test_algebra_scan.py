@@ -83,3 +83,14 @@ def test_the_planner_puts_the_rewrite_first_whatever_the_workload_class(tmp_path
         ctx.spec.workload_class = workload_class
         assert ExpertPlanner().plan(ctx.spec).entries[0].strategy == KEY, workload_class
     assert rewrites_the_work("pytorch", "scan_as_masked_matmul+graph")  # held to the bytes it moves
+
+
+def test_the_rewrite_compiled_by_inductor_computes_the_references_values(tmp_path):
+    """The profile's refinement for a rewrite behind inductor's kernels (compose.compiled_rewrite)."""
+    from hiera_core.spaces.compose import compiled_rewrite
+
+    task, prepared, ctx = implement_context(_task(tmp_path, PERFORMER))
+    composed = compiled_rewrite(strategies()[KEY].generate(ctx), dynamic=False)
+    model = candidate_module(task, prepared, composed.code)
+    with torch.no_grad():
+        torch.testing.assert_close(model(*prepared.inputs), prepared.model(*prepared.inputs), rtol=1e-4, atol=1e-4)
