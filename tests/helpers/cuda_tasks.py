@@ -127,6 +127,15 @@ EXTRA_TASKS = {
                          "self.fc = nn.Linear(8, 5); self.scale = nn.Parameter(torch.rand(3, 1, 1) + 0.5)"),
     "sum_trailing_3d_keepdim": ("row_reduction", "x", "x - torch.sum(torch.tanh(x + self.b), dim=(2, 3, 4), keepdim=True)",
                                 "[torch.randn(2, 3, 5, 7, 9)]", "self.b = nn.Parameter(torch.randn(3, 1, 1, 1))"),
+    # Reductions over several dims that are not all trailing (a batch norm's statistics over (0, 2, 3),
+    # a sum over the leading dims, a max over all): the trailing run by rows, each other dim by the
+    # dim template, a variance's mean shared with the forward's own
+    "batch_statistics_dims": ("row_reduction", "x",
+                              "(x - x.mean(dim=(0, 2, 3), keepdim=True)) * torch.rsqrt(x.var(dim=(0, 2, 3), "
+                              "keepdim=True, unbiased=False) + 1e-5), torch.std(x, dim=(0, 2), keepdim=True) "
+                              "+ x.var(dim=(0, 2, 3))[None, :, None, None], x.sum(dim=(0, 1)) "
+                              "+ torch.amax(x, dim=(0, 1, 2, 3))",
+                              "[torch.randn(4, 6, 9, 11) * 2 + 1]", ""),
     # Row ops along another dim than the last (softmax over channels): a thread a row
     "softmax_channels_epilogue": ("row_reduction", "x", "torch.sigmoid(torch.softmax(self.conv(x), dim=1))",
                                   "[torch.randn(2, 3, 17, 19)]", "self.conv = nn.Conv2d(3, 16, 3)"),

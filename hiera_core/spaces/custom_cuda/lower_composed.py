@@ -8,10 +8,12 @@ fuses with what surrounds it instead of ending a kernel. Pure (no torch).
 
 from __future__ import annotations
 
+import math
+
 from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, row_reduction, without_dim
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, row_dim
-from hiera_core.spaces.custom_cuda.lower_reductions import reduction, total
+from hiera_core.spaces.custom_cuda.lower_reductions import dims_reduction, reduction, total
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 
 # reduction= of the losses -> what follows the elementwise loss
@@ -73,6 +75,8 @@ def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
     form a layer norm's row kernel computes."""
     x = lw.lazy(args["input"])
     correction = _correction(op, args)
+    if isinstance(args.get("dim"), (list, tuple)) and len(args["dim"]) > 1:
+        return lw.cover(op, _dims_variance(lw, op, x, args["dim"], correction, bool(args.get("keepdim", False))))
     dim = row_dim(lw, op, x, args.get("dim"))
     summed = _row("rsum", x, dim)
     mean = Expr("mul", (summed, Expr("inv_n")), shape=summed.shape)
@@ -82,6 +86,27 @@ def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
                  mean.shape)
     value = Expr("div", (Expr("mul", (squares, Expr("inv_n")), shape=mean.shape), scale), shape=mean.shape)
     return _kept(lw, op, _unary("sqrt", value) if op.fn == "std" else value, bool(args.get("keepdim", False)), dim)
+
+
+def _dims_variance(lw: Lowerer, op: Op, x: Expr, dims, correction: float, keepdim: bool) -> Expr:
+    """var/std over several dims (a batch norm's statistics over (0, 2, 3)): the mean of the squared
+    deviations from the mean, both reduced as dims_reduction does, scaled by n / (n - correction)."""
+    rank = len(x.shape)
+    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
+        raise Unsupported(f"{op.fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
+    reduced = sorted({d % rank for d in dims})
+    sizes = [x.shape[d] for d in reduced]
+    count = math.prod(sizes) if all(isinstance(size, int) for size in sizes) else None
+    if count is None or count <= correction:
+        raise Unsupported(f"{op.fn} over {dims!r} ({op.name}): the count of values must be known and above "
+                          f"the correction {correction:g}")
+    kept = tuple(1 if d in reduced else size for d, size in enumerate(x.shape))
+    averaged = Op(op.name, "call_function", "mean", "torch.mean", None, [], {}, kept, op.dtype)
+    mean = dims_reduction(lw, averaged, "mean", x, reduced, keepdim=True)
+    squares = _unary("square", Expr("sub", (x, mean), (1.0,), x.shape))
+    spread = dims_reduction(lw, averaged if keepdim else op, "mean", squares, reduced, keepdim)
+    value = Expr("mul", (spread, const(count / (count - correction))), shape=spread.shape) if correction else spread
+    return _unary("sqrt", value) if op.fn == "std" else value
 
 
 def _correction(op: Op, args: dict) -> float:

@@ -2,7 +2,7 @@
 
 A reduction over the last dim stays a lazy row reduction (fused into a row kernel with its
 prologue and epilogue); over another dim, and argmax/argmin, it is a step of the dim-reduction
-template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim
+template; over several dims, the trailing ones by rows and each other by the dim template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim
 (any dim, the last too) is a step of the dim-reduction template. torch.max/min(x, dim)
 is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template, which
 applies the pointwise ops before it as it reads (`_pool_input`).
@@ -47,7 +47,7 @@ def reduction(lw: Lowerer, op: Op, args: dict):
         raise Unsupported(f"{fn} with a dtype ({op.name}) has no template")
     keepdim = bool(args.get("keepdim", False))
     if isinstance(dim, (list, tuple)) and fn in ("sum", "mean", "amax", "amin"):
-        return trailing_reduction(lw, op, fn, lw.lazy(args["input"]), dim, keepdim)
+        return dims_reduction(lw, op, fn, lw.lazy(args["input"]), dim, keepdim)
     if not isinstance(dim, int):
         raise Unsupported(f"{fn} over {dim!r} ({op.name}): the templates reduce one given dim")
     x = lw.lazy(args["input"])
@@ -66,6 +66,46 @@ def reduction(lw: Lowerer, op: Op, args: dict):
     if not keepdim:
         value = Expr("dropdim", (value,), shape=x.shape[:-1])
     return lw.cover(op, value)
+
+
+def dims_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -> Expr:
+    """sum/mean/amax/amin over several dims. Over trailing ones, one row reduction
+    (trailing_reduction); over others (a batch norm's statistics over (0, 2, 3)), the trailing run
+    first and then each other dim, the innermost first, by the dim-reduction template: the first
+    pass reads x once and the others its per-row results (a mean of equally sized means is the mean)."""
+    rank = len(x.shape)
+    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
+        raise Unsupported(f"{fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
+    reduced = sorted({d % rank for d in dims})
+    if len(reduced) == 1:
+        return reduction(lw, op, {"input": x, "dim": reduced[0], "keepdim": keepdim})
+    first = rank
+    while first - 1 in reduced:
+        first -= 1
+    first = max(first, 1)  # every dim: the trailing ones by rows, the first by the dim template
+    if first < rank and first == reduced[0]:
+        return trailing_reduction(lw, op, fn, x, reduced, keepdim)
+    shape, key = x.shape, (fn, x, tuple(reduced))
+
+    def stage(dims_now: list[int]) -> Op:
+        kept = tuple(1 if d in dims_now else size for d, size in enumerate(x.shape))
+        return Op(op.name, "call_function", fn, f"torch.{fn}", None, [], {}, kept, op.dtype)
+
+    if key not in lw.reduced:
+        done, value = [d for d in reduced if d >= first], x
+        if done:
+            value = trailing_reduction(lw, stage(done), fn, x, done, keepdim=True)
+        for d in reversed([d for d in reduced if d < first]):
+            done.append(d)
+            value = _reduce_step(lw, stage(done), fn, value, d, keepdim=True)
+        lw.reduced[key] = value
+    value = lw.reduced[key]
+    if keepdim:
+        return value
+    (kept,) = lw.materialize([value])
+    out = lw.new_var(op.name)
+    lw.steps.append(Step("library", [out], call=f"{kept}.squeeze({tuple(reduced)})", covers=[op.name]))
+    return leaf(out, tuple(size for d, size in enumerate(shape) if d not in reduced))
 
 
 def trailing_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -> Expr:
