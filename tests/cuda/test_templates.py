@@ -324,7 +324,7 @@ def test_per_channel_leaves_of_one_shape_share_one_broadcast_index(tmp_path):
 @pytest.mark.parametrize("body, why", [
     ("torch.cummax(x, dim=1).values", "cummax"),
     ("torch.nn.functional.dropout(x, 0.5) * 2", "dropout"),
-    ("x.sum(dim=(0, 1))", "trailing dims of a batch"),
+    ("x.sum(dim=(0, 1), dtype=torch.float64)", "float32 (and masks) only"),
     ("torch.logcumsumexp(x, dim=1)", "logcumsumexp"),
 ])
 def test_graphs_without_a_template_are_refused_with_a_reason(body, why, tmp_path):
@@ -677,7 +677,7 @@ def test_norms_statistics_and_losses_are_written_out_into_the_row_and_total_kern
     assert [step.family for step in lowering.steps if step.family != "library"] == steps
 
 
-@pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.var(x, dim=(0, 1))", "torch.logsumexp(x, dim=(0, 1))",
+@pytest.mark.parametrize("body", ["torch.norm(x, p=3, dim=1)", "torch.logsumexp(x, dim=(0, 1))",
                                   "torch.nn.functional.cosine_similarity(x, x[:1], dim=1)",
                                   "torch.nn.functional.smooth_l1_loss(x, x[:1])",
                                   "torch.nn.functional.triplet_margin_loss(x, x, x, swap=True)"])
@@ -769,10 +769,24 @@ def test_a_reduction_over_trailing_dims_is_one_row_kernel_reading_its_prologue_f
     assert [call.endswith("None,)]") for call in calls[len(leaves):]] == ([True] if keepdim else [])
 
 
-@pytest.mark.parametrize("body", ["x.view(2, 4, 25, 12).sum(dim=(1, 2))", "x.view(2, 4, 25, 12).mean(dim=(0, 1, 2, 3))",
-                                  "torch.nn.functional.adaptive_avg_pool2d(x.view(2, 4, 25, 12), (2, 2))"])
-def test_reductions_over_leading_or_inner_dims_and_pools_to_more_than_a_point_are_left_to_pytorch(body, tmp_path):
+def test_pools_to_more_than_a_point_are_left_to_pytorch(tmp_path):
+    body = "torch.nn.functional.adaptive_avg_pool2d(x.view(2, 4, 25, 12), (2, 2))"
     assert _lowered(body, tmp_path).fallbacks, body
+
+
+@pytest.mark.parametrize("body, steps", [
+    # inner dims: each by the dim-reduction template, the innermost first
+    ("x.sum(dim=(1, 2))", ["reduce", "reduce"]),
+    # every dim: the trailing ones by rows, the first by the dim template
+    ("x.mean(dim=(0, 1, 2, 3))", ["rows", "reduce"]),
+    # a batch norm's statistics: the variance's mean is the forward's mean, computed once
+    ("(x - x.mean(dim=(0, 2, 3), keepdim=True)) / torch.sqrt(torch.var(x, dim=(0, 2, 3), keepdim=True) + 1e-5)",
+     ["rows", "reduce", "rows", "reduce", "pointwise"]),
+])
+def test_reductions_over_several_dims_not_all_trailing_are_row_and_dim_kernels(body, steps, tmp_path):
+    lowering = _lowered(body, tmp_path, inputs="[torch.randn(2, 4, 25, 12)]")
+    assert not lowering.fallbacks, lowering.fallbacks
+    assert [step.family for step in lowering.steps if step.family != "library"] == steps
 
 
 @pytest.mark.parametrize("body, dim, kinds", [
