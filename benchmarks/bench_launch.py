@@ -11,7 +11,10 @@ Rows: an eager torch op and torch.empty_like (for scale); the driver's cuLaunchK
 cuda.bindings with its arguments packed once (the floor of any Python launch); the runtime's
 `_hiera_launch` (cuda.core's launch); one cuLaunchKernel with the arguments packed per call by a
 cached struct layout (the launch the runtime took for one commit of session 32); and the whole
-`_hiera_stencil_steps` call, bare and inside an nn.Module.
+`_hiera_stencil_steps` call, bare and inside an nn.Module; a CUDA graph's replay of that call and of 20
+eager ops, and the module under the graph-replay wrapper a graphed candidate gets (its input copied
+in, its output cloned out): on level2/12 (H100, session 33) graphed candidates measured 60-90 us to
+queue a call, several times a replay's expected cost.
 
 Measured on an H100 (session 32, torch 2.11): cuda.core's launch 5.45 us a call, the per-call packed
 driver launch 6.82, the driver call alone 4.35; the stencil's whole call 12.0 us, 13.5 inside a
@@ -102,6 +105,9 @@ def pieces() -> dict:
             return _hiera_stencil_steps(source, "hiera_stencil0", a, STEPS, shaped)
 
     module = Module()
+    replay_stencil = _captured(lambda: module(x))
+    replay_ops = _captured(lambda: _twenty_ops(x))
+    graphed = _graph_replay_wrapper(Module)()
     return {
         "torch: x * 0.2 (eager op)": lambda: x * 0.2,
         "torch.empty_like": lambda: torch.empty_like(x),
@@ -110,7 +116,47 @@ def pieces() -> dict:
         "driver cuLaunchKernel, packed per call": driver_packed_per_call,
         "_hiera_stencil_steps": lambda: _hiera_stencil_steps(source, "hiera_stencil0", x, STEPS, shaped),
         "nn.Module calling it": lambda: module(x),
+        "CUDAGraph.replay(), that call captured": replay_stencil.replay,
+        "CUDAGraph.replay(), 20 eager ops captured": replay_ops.replay,
+        "the graph-replay wrapper around the module": lambda: graphed(x),
     }
+
+
+def _twenty_ops(a):
+    for _ in range(10):
+        a = a * 0.5 + 0.1
+    return a
+
+
+def _captured(call):
+    """`call` captured once in a CUDA graph (after a warm-up on a side stream, as the wrapper does)."""
+    import torch
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        call()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        call()
+    return graph
+
+
+def _graph_replay_wrapper(inner: type) -> type:
+    """`inner` under the forward a graphed candidate gets (pytorch_ops.graph_replay_methods: inputs
+    copied into the graph's buffers, outputs cloned out), as its code defines it."""
+    import textwrap
+
+    import torch
+
+    from hiera_core.spaces.pytorch_ops import graph_replay_methods
+
+    methods = textwrap.indent(textwrap.dedent(graph_replay_methods("Inner")), "    ")
+    namespace = {"torch": torch, "Inner": inner}
+    exec("class Graphed(Inner):\n    def __init__(self):\n        super().__init__()\n"
+         "        self._hiera_graphs = {}\n" + methods, namespace)
+    return namespace["Graphed"]
 
 
 def stencil(a):

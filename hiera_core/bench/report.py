@@ -276,8 +276,8 @@ def _task_table(records: list[TaskRecord]) -> str:
     for r in records:
         values = r.to_dict()
         note = r.error["message"].splitlines()[0] if r.error else (r.check or "")
-        if r.compile_error:
-            note += f" (torch.compile failed: {r.compile_error})"
+        for mode, why in (r.compile_errors or ({"default": r.compile_error} if r.compile_error else {})).items():
+            note += f" (torch.compile {mode}, no baseline: {why})"
         rows.append(f'<tr data-task="{html.escape(r.id)}"><th>{html.escape(r.id)}</th>'
                     + "".join(_cell(name, values[name], kind) for name, _, kind in TASK_COLUMNS)
                     + f'<td class="note">{html.escape(note)}</td></tr>')
