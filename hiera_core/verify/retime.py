@@ -1,5 +1,5 @@
 """The bench's check of a proposal file, as KernelBench checks one (`allclose` on fresh random
-trials, independently of HIERA's verifier), and its paired timing against the reference by the
+trials, and on the first once more, independently of HIERA's verifier), and its paired timing against the reference by the
 judge's method (hiera_core.verify.judge): the figures of the `bench_time` op, for `hiera bench` and
 for the fresh-process confirmation of `hiera optimize`'s contenders.
 """
@@ -66,24 +66,29 @@ class Retiming:
                 with stopwatch(seconds, "first_call" if index == 0 else "trials"):
                     reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
                 with stopwatch(seconds, "compare"):
-                    self.failure = self._compared(index, reply, reference.outputs)
+                    self.failure = self._compared(f"trial {index}", reply, reference.outputs)
                 if self.failure is not None:
                     return
+            # The first trial once more: kernels that race (max-autotune's for Performer's attention on
+            # the H100, 2026-12-06) give other values on the same inputs, call after call.
+            with stopwatch(seconds, "trials"):
+                reply = judge.send_call("main", references[0].input_set, "t0-again")
+            self.failure = self._compared("trial 0 again", reply, references[0].outputs)
         except Rejected as rejected:
             self.failure = self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
 
-    def _compared(self, index: int, reply, expected: list) -> KernelBenchCheck | None:
-        """KernelBench's check of trial `index`'s outputs, keeping the worst error; the failure, or
-        None when they pass."""
+    def _compared(self, trial: str, reply, expected: list) -> KernelBenchCheck | None:
+        """KernelBench's check of the outputs of `trial` ("trial 2"), keeping the worst error; the
+        failure, or None when they pass."""
         import torch
 
         outs = reply.tensors[:len(expected)]
         count = reply.answer.result.outputs
         if count != len(expected):
-            return self._failed(f"trial {index}: {count} outputs, the reference has {len(expected)}", "trials")
+            return self._failed(f"{trial}: {count} outputs, the reference has {len(expected)}", "trials")
         for out, ref in zip(outs, expected):
             if out.shape != ref.shape or out.dtype != ref.dtype:
-                return self._failed(f"trial {index}: output {out.dtype}{list(out.shape)}, the reference's is "
+                return self._failed(f"{trial}: output {out.dtype}{list(out.shape)}, the reference's is "
                                     f"{ref.dtype}{list(ref.shape)}", "trials")
             # Floats of 32 bits or fewer compare in float32, as KernelBench's allclose does (float64
             # copies of large outputs made this check the confirmation's costliest step on a CPU).
@@ -93,7 +98,7 @@ class Retiming:
             if finite.any():
                 self.worst = max(self.worst, float(torch.where(finite, (out_w - ref_w).abs(), 0.0).max()))
             if not torch.allclose(out_w, ref_w, atol=self.tolerance, rtol=self.tolerance, equal_nan=True):
-                return self._failed(f"trial {index}: values differ beyond atol = rtol = {self.tolerance:g}", "trials")
+                return self._failed(f"{trial}: values differ beyond atol = rtol = {self.tolerance:g}", "trials")
         return None
 
     def time(self) -> tuple[ProposalTiming, dict[str, float]]:

@@ -41,6 +41,11 @@ PROPOSALS = {
                "        return torch.addcmul(self.bias, x, torch.full_like(x, self.scale)).tanh().add(x, alpha=0.5)\n",
     "wrong_values": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x) + 0.1\n",
     "wrong_shape": "class ModelNew(Model):\n    def forward(self, x):\n        return Model.forward(self, x)[:, :8]\n",
+    # right on each trial's first call, wrong once called more often than there are trials: what a
+    # kernel that races looks like from outside (other values on the same inputs)
+    "wrong_on_a_repeat": "class ModelNew(Model):\n    calls = 0\n\n    def forward(self, x):\n"
+                         "        ModelNew.calls += 1\n"
+                         "        return Model.forward(self, x) + (0.1 if ModelNew.calls > 5 else 0.0)\n",
     "raises_on_import": "raise RuntimeError('the proposal cannot be imported')\n",
     "raises_in_forward": "class ModelNew(Model):\n    def forward(self, x):\n        raise RuntimeError('boom')\n",
     "no_model_new": "",
@@ -87,6 +92,7 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
 @pytest.mark.parametrize("kind, message", [
     ("wrong_values", "trial 0: values differ beyond atol = rtol = 0.01"),
     ("wrong_shape", "trial 0: output torch.float32[32, 8], the reference's is torch.float32[32, 64]"),
+    ("wrong_on_a_repeat", "trial 0 again: values differ beyond atol = rtol = 0.01"),
     ("raises_on_import", "load: importing the candidate raised RuntimeError: the proposal cannot be imported"),
     # where in its own file: the innermost frame of the candidate's code
     ("raises_in_forward", "runs: forward raised RuntimeError: boom (task_raises_in_forward.py, line "),
