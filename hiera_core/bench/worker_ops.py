@@ -30,8 +30,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     from hiera_core.events import stopwatch
     from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import environment
-    from hiera_core.task.load import load_task, outputs_as_list
-    from hiera_core.verify.inputs import clone_inputs
+    from hiera_core.task.load import load_task
     from hiera_core.verify.retime import retime
     from hiera_core.worker.devicelock import timing, verifying
 
@@ -42,9 +41,6 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
         reference = task.build_model(device, seed=0)
     result = BenchTimeResult(environment=environment(device), seconds=seconds)
     inputs = task.make_inputs(device, seed=0)
-    trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
-    expected = [outputs_as_list(task.run_forward(reference, clone_inputs(trial))) for trial in trials] \
-        if request.compile_modes else []
     lock = request.device_lock
 
     def time_eager() -> None:
@@ -65,7 +61,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
         with stopwatch(seconds, f"compile_{mode}"):  # and its timing (and eager's, in the first mode's)
             with verifying(lock):  # compiled beside candidates; max-autotune's autotuning runs on the device
                 compiled, error = _compile_reference(reference, inputs, mode)
-                if compiled is not None and (error := _wrong_values(task, compiled, trials, expected)):
+                if compiled is not None and (error := _wrong_values(task, reference, compiled, device)):
                     compiled = None
             with timing(lock):
                 if eager_due:
@@ -79,6 +75,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
         with timing(lock):
             time_eager()
     with stopwatch(seconds, "time_proposals"):
+        trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
         # Each proposal in a process of its own, timed against the reference alternately by the judge
         # here: this process never imports proposal code (hiera_core.verify.judge).
         timed = []
@@ -118,24 +115,27 @@ def _compile_reference(reference, inputs: list, mode: str) -> tuple[object | Non
     return compiled, None
 
 
-def _wrong_values(task, compiled, trials: list[list], expected: list[list]) -> str | None:
-    """Why a compiled reference is no baseline: the first trial on which its outputs differ from
-    eager's beyond the bench's check (a mode that computes wrong values is not one a user can take:
-    max-autotune's kernels for Performer's attention on the H100, 2026-12-06, off by up to 121, and
-    differently on each call); None when every trial passes."""
+def _wrong_values(task, reference, compiled, device: str) -> str | None:
+    """Why a compiled reference is no baseline: the first of the check's trials on which its outputs
+    differ from eager's beyond the check's tolerance (a mode that computes wrong values is not one a
+    user can take: max-autotune's kernels for Performer's attention on the H100, 2026-12-06, off by up
+    to 121, and differently on each call); None when every trial passes. One trial at a time, so a
+    task near the GPU's memory holds one set of inputs and outputs more, not five."""
     import torch
 
     from hiera_core.task.load import outputs_as_list
     from hiera_core.verify.inputs import clone_inputs
 
-    for index, (trial, reference) in enumerate(zip(trials, expected)):
-        try:
-            with torch.no_grad():
-                outs = outputs_as_list(compiled(*clone_inputs(trial)))
-        except Exception as error:
-            return f"raised on trial {index}: {_first_lines(error)}"
-        for out, ref in zip(outs, reference):
-            if out.shape != ref.shape or not torch.allclose(out.double(), ref.double(), atol=CHECK_TOLERANCE,
+    for index in range(CHECK_TRIALS):
+        trial = task.make_inputs(device, seed=CHECK_SEED + index)
+        with torch.no_grad():
+            expected = outputs_as_list(reference(*clone_inputs(trial)))
+            try:
+                outs = outputs_as_list(compiled(*trial))
+            except Exception as error:
+                return f"raised on trial {index}: {_first_lines(error)}"
+        for out, ref in zip(outs, expected):
+            if out.shape != ref.shape or not torch.allclose(out.to(ref.dtype), ref, atol=CHECK_TOLERANCE,
                                                            rtol=CHECK_TOLERANCE, equal_nan=True):
                 error = float((out.double() - ref.double()).abs().max()) if out.shape == ref.shape else float("inf")
                 return (f"wrong values: on trial {index} its output differs from eager's beyond atol = rtol = "

@@ -1,7 +1,8 @@
 """The bench's check of a proposal file, as KernelBench checks one (`allclose` on fresh random
-trials, and on the first once more, independently of HIERA's verifier), and its paired timing against the reference by the
-judge's method (hiera_core.verify.judge): the figures of the `bench_time` op, for `hiera bench` and
-for the fresh-process confirmation of `hiera optimize`'s contenders.
+trials, and on the first once more, independently of HIERA's verifier), and its paired timing
+against the reference by the judge's method (hiera_core.verify.judge): the figures of the
+`bench_time` op, for `hiera bench` and for the fresh-process confirmation of `hiera optimize`'s
+contenders.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 A reduction over the last dim stays a lazy row reduction (fused into a row kernel with its
 prologue and epilogue); over another dim, and argmax/argmin, it is a step of the dim-reduction
-template; over several dims, the trailing ones by rows and each other by the dim template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim
-(any dim, the last too) is a step of the dim-reduction template. torch.max/min(x, dim)
+template; over several dims, the trailing ones by rows and each other by the dim template; over
+every element (sum, mean, mse_loss) one of the total template. A product over a dim (any dim, the
+last too) is a step of the dim-reduction template. torch.max/min(x, dim)
 is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template, which
 applies the pointwise ops before it as it reads (`_pool_input`).
 """
