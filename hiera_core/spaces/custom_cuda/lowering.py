@@ -117,9 +117,7 @@ class Lowerer:
         self.contracts: list[str] = []
         self.fallbacks: dict[str, str] = {}
         self.bools: dict[Expr, str] = {}  # mask expression -> the bool tensor made of it (as_bool)
-        # (fn, expression, dims) -> its reduction with the dims kept (dims_reduction): a variance's mean
-        # is the mean the forward takes too
-        self.reduced: dict[tuple, Expr] = {}
+        self.reduced: dict[tuple, Expr] = {}  # (fn, expression, dims) -> dims_reduction's, reused
         self.deferred_values: dict[int, Expr] = {}  # id(a Deferred: stencil sum, padded grid, flip) -> its value
 
     def run(self) -> Lowering:
