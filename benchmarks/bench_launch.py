@@ -145,18 +145,13 @@ def _captured(call):
 
 def _graph_replay_wrapper(inner: type) -> type:
     """`inner` under the forward a graphed candidate gets (pytorch_ops.graph_replay_methods: inputs
-    copied into the graph's buffers, outputs cloned out), as its code defines it."""
-    import textwrap
-
-    import torch
-
+    copied into the graph's buffers, outputs cloned out), from the code the candidate's generator writes."""
+    from hiera_core.spaces.codegen import model_new
     from hiera_core.spaces.pytorch_ops import graph_replay_methods
 
-    methods = textwrap.indent(textwrap.dedent(graph_replay_methods("Inner")), "    ")
-    namespace = {"torch": torch, "Inner": inner}
-    exec("class Graphed(Inner):\n    def __init__(self):\n        super().__init__()\n"
-         "        self._hiera_graphs = {}\n" + methods, namespace)
-    return namespace["Graphed"]
+    namespace = {"Inner": inner}
+    exec(model_new("Inner", "graphed", init="self._hiera_graphs = {}", forward=graph_replay_methods("Inner")), namespace)
+    return namespace["ModelNew"]
 
 
 def stencil(a):

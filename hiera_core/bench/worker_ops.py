@@ -137,9 +137,9 @@ def _wrong_values(task, reference, compiled, device: str) -> str | None:
         for out, ref in zip(outs, expected):
             if out.shape != ref.shape or not torch.allclose(out.to(ref.dtype), ref, atol=CHECK_TOLERANCE,
                                                            rtol=CHECK_TOLERANCE, equal_nan=True):
-                error = float((out.double() - ref.double()).abs().max()) if out.shape == ref.shape else float("inf")
+                largest = float((out.double() - ref.double()).abs().max()) if out.shape == ref.shape else float("inf")
                 return (f"wrong values: on trial {index} its output differs from eager's beyond atol = rtol = "
-                        f"{CHECK_TOLERANCE:g} (largest error {error:.3g}), so it is no baseline")
+                        f"{CHECK_TOLERANCE:g} (largest error {largest:.3g}), so it is no baseline")
     return None
 
 

@@ -13,7 +13,7 @@ import math
 from hiera_core.spaces.custom_cuda.expr import Expr, const, leaf, row_reduction, without_dim
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_norms import is_last_dim, row_dim
-from hiera_core.spaces.custom_cuda.lower_reductions import dims_reduction, reduction, total
+from hiera_core.spaces.custom_cuda.lower_reductions import dims_reduction, reduced_dims, reduction, total
 from hiera_core.spaces.custom_cuda.lowering import Lowerer, register_lowering
 
 # reduction= of the losses -> what follows the elementwise loss
@@ -91,10 +91,7 @@ def variance(lw: Lowerer, op: Op, args: dict) -> Expr:
 def _dims_variance(lw: Lowerer, op: Op, x: Expr, dims, correction: float, keepdim: bool) -> Expr:
     """var/std over several dims (a batch norm's statistics over (0, 2, 3)): the mean of the squared
     deviations from the mean, both reduced as dims_reduction does, scaled by n / (n - correction)."""
-    rank = len(x.shape)
-    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
-        raise Unsupported(f"{op.fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
-    reduced = sorted({d % rank for d in dims})
+    reduced = reduced_dims(op, op.fn, dims, len(x.shape))
     sizes = [x.shape[d] for d in reduced]
     count = math.prod(sizes) if all(isinstance(size, int) for size in sizes) else None
     if count is None or count <= correction:

@@ -75,9 +75,7 @@ def dims_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -
     first and then each other dim, the innermost first, by the dim-reduction template: the first
     pass reads x once and the others its per-row results (a mean of equally sized means is the mean)."""
     rank = len(x.shape)
-    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
-        raise Unsupported(f"{fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
-    reduced = sorted({d % rank for d in dims})
+    reduced = reduced_dims(op, fn, dims, rank)
     if len(reduced) == 1:
         return reduction(lw, op, {"input": x, "dim": reduced[0], "keepdim": keepdim})
     first = rank
@@ -86,7 +84,7 @@ def dims_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -
     first = max(first, 1)  # every dim: the trailing ones by rows, the first by the dim template
     if first < rank and first == reduced[0]:
         return trailing_reduction(lw, op, fn, x, reduced, keepdim)
-    shape, key = x.shape, (fn, x, tuple(reduced))
+    key = (fn, x, tuple(reduced))
 
     def stage(dims_now: list[int]) -> Op:
         kept = tuple(1 if d in dims_now else size for d, size in enumerate(x.shape))
@@ -106,7 +104,15 @@ def dims_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -
     (kept,) = lw.materialize([value])
     out = lw.new_var(op.name)
     lw.steps.append(Step("library", [out], call=f"{kept}.squeeze({tuple(reduced)})", covers=[op.name]))
-    return leaf(out, tuple(size for d, size in enumerate(shape) if d not in reduced))
+    return leaf(out, tuple(size for d, size in enumerate(x.shape) if d not in reduced))
+
+
+def reduced_dims(op: Op, fn: str, dims, rank: int) -> list[int]:
+    """The dims `fn` reduces of a rank-`rank` tensor, non-negative and sorted; Unsupported unless each
+    is an int naming one of its dims."""
+    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
+        raise Unsupported(f"{fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
+    return sorted({d % rank for d in dims})
 
 
 def trailing_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: bool) -> Expr:
@@ -114,9 +120,7 @@ def trailing_reduction(lw: Lowerer, op: Op, fn: str, x: Expr, dims, keepdim: boo
     the last dim of x with those dims flattened into one (a view of the materialized x); with
     keepdim, the per-row result viewed back with ones in their place."""
     rank = len(x.shape)
-    if not all(isinstance(d, int) and -rank <= d < rank for d in dims):
-        raise Unsupported(f"{fn} over {dims!r} ({op.name}) of a rank-{rank} tensor")
-    reduced = sorted({d % rank for d in dims})
+    reduced = reduced_dims(op, fn, dims, rank)
     first = reduced[0] if reduced else rank
     if reduced != list(range(first, rank)) or first == 0:
         raise Unsupported(f"{fn} over dims {dims!r} ({op.name}): the templates reduce the trailing dims of a batch")
