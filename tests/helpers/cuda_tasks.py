@@ -69,6 +69,10 @@ EXTRA_TASKS = {
                              "[torch.randn(64, 1001)]", "self.b = nn.Parameter(torch.randn(1001))"),
     "max_min_tuple": ("row_reduction", "x", "torch.max(x, dim=-1)[0], torch.min(x, dim=0)[1]",
                       "[torch.randn(70, 33, 45)]", ""),
+    # The pair's fields by name, as KernelBench writes them (`torch.max(x, dim=1).values`)
+    "max_min_pair_fields": ("row_reduction", "x",
+                            "F.gelu(torch.max(x, dim=1, keepdim=True).values - x.mean(dim=1, keepdim=True)), "
+                            "torch.min(x, dim=-1).indices", "[torch.randn(37, 301)]", ""),
     "amax_mean_middle": ("row_reduction", "x", "torch.amax(x, dim=1), torch.mean(x, dim=-2)", "[torch.randn(4, 301, 64)]", ""),
     "argmax_middle": ("row_reduction", "x", "torch.argmax(x, dim=1, keepdim=True)", "[torch.randn(6, 300, 40)]", ""),
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),

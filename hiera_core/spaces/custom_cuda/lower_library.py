@@ -2,10 +2,10 @@
 F.conv*, torch.matmul...), views and indexing, each one explicit step of the forward, and the
 identities (clone, eval-mode dropout...), which are their input. Pure (no torch).
 
-Three names mean more than a call when their input is a family's value: a getitem of a padded grid
-is a stencil's window and one of torch.max/min's pair a reduction; a conv2d/conv3d that is a
-depthwise 3^d stencil gets the stencil template; `contiguous` of a lazy expression is the kernel's
-contiguous output.
+Some names mean more than a call when their input is a family's value: a getitem of a padded grid
+is a stencil's window, and a getitem (or `.values`/`.indices`) of torch.max/min's pair a reduction;
+a conv2d/conv3d that is a depthwise 3^d stencil gets the stencil template; `contiguous` of a lazy
+expression is the kernel's contiguous output.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm
 VIEWS = {"view", "reshape", "flatten", "permute", "transpose", "t", "unsqueeze", "squeeze", "expand",
          "contiguous", "getitem", "size", "dim", "getattr", "view_as", "expand_as", "movedim"}
 IDENTITY = {"identity", "clone", "float", "detach"}
-_CHOOSING = {"conv2d", "conv3d", "getitem", "contiguous", "matmul", "mm"}  # registered below, each choosing
+_CHOOSING = {"conv2d", "conv3d", "getitem", "getattr", "contiguous", "matmul", "mm"}  # registered below, each choosing
 
 
 @register_lowering(*sorted((LIBRARY.keys() | VIEWS) - _CHOOSING))
@@ -237,6 +237,15 @@ def getitem(lw: Lowerer, op: Op, args: dict) -> Any:
         return window(op, source, op.args[1])
     if isinstance(source, TupleOfReduction):
         return tuple_item(lw, op, source, op.args[1])
+    return library(lw, op, args)
+
+
+@register_lowering("getattr")
+def attribute(lw: Lowerer, op: Op, args: dict) -> Any:
+    """`.values` and `.indices` of torch.max/min(x, dim)'s pair are its items 0 and 1."""
+    source = lw.value(op.args[0])
+    if isinstance(source, TupleOfReduction) and op.args[1] in ("values", "indices"):
+        return tuple_item(lw, op, source, ("values", "indices").index(op.args[1]))
     return library(lw, op, args)
 
 
