@@ -154,20 +154,6 @@ def get_init_inputs():
     assert forward.count("_hiera_pointwise(") == 1 and forward.count("_hiera_rows(") == 1
 
 
-def test_convolutions_over_one_pixel_maps_are_gemms_with_their_bias_in_the_next_kernel(tmp_path):
-    _, candidate = candidate_for(task_context(extra_task("squeeze_excitation_pixel_convs", tmp_path)))
-    forward = forward_source(candidate.code)
-    assert "conv2d" not in called(candidate.code)
-    assert forward.count("torch.nn.functional.linear(") == 3
-    assert "self.fc1.weight.flatten(1))[:, :, None, None]" in forward
-    assert "self.fc1.bias.view(-1, 1, 1)" in forward and "self.fc2.bias.view(-1, 1, 1)" in forward
-
-
-def test_a_pointwise_convolution_over_a_wider_map_stays_a_convolution():
-    _, candidate = candidate_for(task_context(example_task("conv2d_relu_bias")))
-    assert "conv2d" in called(candidate.code)
-
-
 def test_softmax_is_one_online_pass_plus_the_output_pass():
     ctx = task_context(example_task("softmax"))
     _, candidate = candidate_for(ctx)

@@ -140,14 +140,6 @@ EXTRA_TASKS = {
                               "+ x.var(dim=(0, 2, 3))[None, :, None, None], x.sum(dim=(0, 1)) "
                               "+ torch.amax(x, dim=(0, 1, 2, 3))",
                               "[torch.randn(4, 6, 9, 11) * 2 + 1]", ""),
-    # Convolutions over one-pixel maps (squeeze-excitation's fc1/fc2 after a pool, modules and F.conv2d
-    # with and without a bias): GEMMs, each bias added by the kernel that reads the product
-    "squeeze_excitation_pixel_convs": ("row_reduction", "x",
-                                       "x * torch.sigmoid(self.fc2(F.relu(self.fc1(F.adaptive_avg_pool2d(x, 1))))) "
-                                       "+ F.conv2d(x.amax((2, 3), keepdim=True), self.w)",
-                                       "[torch.randn(3, 20, 7, 9)]",
-                                       "self.fc1 = nn.Conv2d(20, 5, 1); self.fc2 = nn.Conv2d(5, 20, (1, 1)); "
-                                       "self.w = nn.Parameter(torch.randn(20, 20, 1, 1) * 0.1)"),
     # Row ops along another dim than the last (softmax over channels): a thread a row
     "softmax_channels_epilogue": ("row_reduction", "x", "torch.sigmoid(torch.softmax(self.conv(x), dim=1))",
                                   "[torch.randn(2, 3, 17, 19)]", "self.conv = nn.Conv2d(3, 16, 3)"),

@@ -97,12 +97,10 @@ def unfuse_linear_bias(steps: list[Step], returns: str) -> None:
             continue
         for reader in readers:
             outputs = {e for e in leaves_in(reader.exprs) if e.params[0] == target}
-            shape = step.config.get("bias_shape")
-            reader.exprs = [substitute(e, {out: Expr("add", (out, leaf(step.config["bias"], shape or out.shape[-1:])),
-                                                     (1.0,), out.shape) for out in outputs}) for e in reader.exprs]
+            reader.exprs = [substitute(e, {out: Expr("add", (out, leaf(step.config["bias"], out.shape[-1:])), (1.0,),
+                                                     out.shape) for out in outputs}) for e in reader.exprs]
         step.call = step.config.pop("without_bias")
         step.config.pop("bias")
-        step.config.pop("bias_shape", None)
 
 
 def _reads_whole(step: Step, target: str) -> bool:
@@ -143,49 +141,7 @@ def _module_call(lw: Lowerer, op: Op) -> str:
 def conv(lw: Lowerer, op: Op, args: dict) -> Any:
     if (config := stencil_config(lw, op, args)) is not None:
         return conv_stencil(lw, op, args, config)
-    if (gemm := _pointwise_conv_as_linear(lw, op, args)) is not None:
-        return gemm
     return library(lw, op, args)
-
-
-def _pointwise_conv_as_linear(lw: Lowerer, op: Op, args: dict) -> Any:
-    """A convolution over a map of one pixel (a squeeze-excitation's fc1/fc2 after a global pool, a
-    pooled classifier head) is a GEMM of the batch's rows: F.linear, cuBLAS with its bias left to
-    the kernel that reads the output (`unfuse_linear_bias`), instead of cuDNN's convolution and its
-    own bias kernel. Only where the map and the output are one pixel, unpadded and ungrouped, so the
-    kernel is 1x1 and the sums are the same; None otherwise."""
-    rank = int(op.fn[-2])
-    source = lw.ops_by_name.get(args["input"].name) if isinstance(args.get("input"), Ref) else None
-    if source is None or source.shape is None or op.shape is None or len(source.shape) != rank + 2 \
-            or any(n != 1 for n in (*source.shape[2:], *op.shape[2:])):
-        return None
-    if op.op == "call_module":
-        module = lw.resolver.module(op.target)
-        if module is None or module.groups != 1 or module.padding_mode != "zeros" \
-                or any(p != 0 for p in _per_dim(module.padding, rank)):
-            return None
-        path = attr_expr(op.target)
-        weight, bias = f"{path}.weight", f"{path}.bias" if module.bias is not None else None
-    else:
-        if args.get("groups", 1) != 1 or any(p != 0 for p in _per_dim(args.get("padding", 0), rank)):
-            return None
-        weight = lw.render(args["weight"], materialize=True)
-        bias = lw.render(args["bias"], materialize=True) if args.get("bias") is not None else None
-    x = f"{lw.render(args['input'], materialize=True)}.flatten(1)"
-    pixel = ", None" * rank
-    out = lw.new_var(op.name)
-    config = {"bias": f"{bias}.view(-1{', 1' * rank})", "bias_shape": (op.shape[1],) + (1,) * rank,
-              "without_bias": f"{_linear(x, f'{weight}.flatten(1)')}[:, :{pixel}]"} if bias else {}
-    call = f"{_linear(x, f'{weight}.flatten(1)', bias)}[:, :{pixel}]"
-    lw.steps.append(Step("library", [out], call=call, covers=[op.name], config=config))
-    return lw.result_value(op, out)
-
-
-def _per_dim(value: Any, rank: int) -> tuple:
-    """A convolution's int-or-tuple argument per spatial dim ("valid" is no padding)."""
-    if value == "valid":
-        return (0,) * rank
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * rank
 
 
 @dataclass
