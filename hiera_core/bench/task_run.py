@@ -21,7 +21,7 @@ from hiera_core.errors import HieraError
 from hiera_core.events import Emit, Event, stopwatch
 from hiera_core.llm.config import Overrides as LLMOverrides
 from hiera_core.loop.optimize import optimize
-from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
+from hiera_core.loop.run_result import NO_IMPROVEMENT, CandidateOutcome, OptimizeResult
 from hiera_core.loop.session import Settings, default_warm_workers
 from hiera_core.store import Store
 from hiera_core.worker.isolate import Placement, run_worker
@@ -172,12 +172,14 @@ def _failed(record: TaskRecord, stage: str, error: HieraError, host: dict, start
 
 def candidate_summary(outcome: CandidateOutcome) -> dict:
     """A candidate's outcome in a bench record: its figures (ms, its GPU time and which bounds it),
-    its speedup over its paired eager, and the check it failed."""
+    its speedup over its paired eager, whether that exceeds the measured spread (and the timing's
+    verdict where it does not), and the check it failed."""
     timing = outcome.timing or {}
     failed = outcome.failed_check or {}
     return {"name": outcome.name, "space": outcome.space, "status": outcome.status, "ms": outcome.ms,
             "gpu_ms": timing.get("gpu_median_ms"), "bound": timing.get("bound"), "speedup": outcome.speedup,
-            "paired_eager_ms": outcome.baseline_ms,
+            "paired_eager_ms": outcome.baseline_ms, "significant": outcome.significant,
+            "timing_verdict": outcome.timing_verdict or None,
             "failed": f"{failed['check']}: {failed['message'][:200]}" if failed else None}
 
 
@@ -197,6 +199,8 @@ def _record_optimize(record: TaskRecord, result: OptimizeResult, out: Path) -> N
     record.verification = result.verification
     record.optimize_speedup = result.speedup
     record.samples = len(result.candidates)
+    if result.status == NO_IMPROVEMENT:  # why, as the run said it (a candidate within the spread, a confirmation)
+        record.check = result.message.removeprefix("no improvement found: ")
     best: float | None = None
     for number, candidate in enumerate(result.candidates, start=1):
         if candidate.status == "verified" and candidate.speedup:
@@ -263,7 +267,7 @@ def _record_timing(record: TaskRecord, timed: BenchTimeResult, spec: dict) -> No
         if record.correct:
             record.hiera_ms, record.paired_eager_ms = proposal.hiera.median_ms, proposal.eager.median_ms
     else:  # no candidate beat the reference: HIERA keeps it, so the delivered module is the reference
-        record.correct, record.check = True, "reference kept: no verified candidate beat it"
+        record.correct, record.check = True, f"reference kept: {record.check or 'no verified candidate beat it'}"
         record.hiera_ms = record.paired_eager_ms = record.eager_ms
     if record.correct and record.hiera_ms:
         _record_speedups(record)
