@@ -179,7 +179,7 @@ def test_a_bench_record_says_what_each_candidate_measured_and_the_plans_regions(
     from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
 
     graphed = CandidateOutcome(name="pytorch.compile_default.graphed", space="pytorch", status="verified",
-                               speedup=2.6, ms=0.1069, baseline_ms=0.2813,
+                               speedup=2.6, ms=0.1069, baseline_ms=0.2813, significant=True,
                                timing={"gpu_median_ms": 0.1069, "bound": "gpu"})
     stencil = CandidateOutcome(name="custom_cuda.stencil", space="custom_cuda", status="rejected",
                                failed_check={"check": "outputs", "message": "set 2: max error 3e-2", "reproducer": ""})
@@ -191,9 +191,11 @@ def test_a_bench_record_says_what_each_candidate_measured_and_the_plans_regions(
     _record_optimize(task, result, tmp_path)
     assert task.candidates == [
         {"name": "custom_cuda.stencil", "space": "custom_cuda", "status": "rejected", "ms": None, "gpu_ms": None,
-         "bound": None, "speedup": None, "paired_eager_ms": None, "failed": "outputs: set 2: max error 3e-2"},
+         "bound": None, "speedup": None, "paired_eager_ms": None, "significant": False, "timing_verdict": None,
+         "failed": "outputs: set 2: max error 3e-2"},
         {"name": "pytorch.compile_default.graphed", "space": "pytorch", "status": "verified", "ms": 0.1069,
-         "gpu_ms": 0.1069, "bound": "gpu", "speedup": 2.6, "paired_eager_ms": 0.2813, "failed": None}]
+         "gpu_ms": 0.1069, "bound": "gpu", "speedup": 2.6, "paired_eager_ms": 0.2813, "significant": True,
+         "timing_verdict": None, "failed": None}]
     assert task.regions == [{"index": 0, "kind": "conv", "anchor": "dwconv", "workload_class": "memory-bound",
                              "bound_ms": 0.012, "share": 0.31, "share_source": "measured",
                              "choices": ["custom_cuda: generated stencil kernel"]}]
