@@ -129,7 +129,7 @@ def _wrong_values(task, reference, compiled, device: str) -> str | None:
     for index in range(CHECK_TRIALS):
         trial = task.make_inputs(device, seed=CHECK_SEED + index)
         with torch.no_grad():
-            expected = outputs_as_list(reference(*clone_inputs(trial)))
+            expected = outputs_as_list(task.run_forward(reference, clone_inputs(trial)))
             try:
                 outs = outputs_as_list(compiled(*trial))
             except Exception as error:
