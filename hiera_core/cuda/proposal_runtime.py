@@ -208,17 +208,20 @@ def _hiera_scan(source, name, leaves, full, dim, reverse, scalars=()):
     return out
 
 
-def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=()):
+def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(), split=None):
     """Run a generated row kernel: one block per row along the last dim of the leaves' broadcast
-    shape, or (`dim`, another) one thread per row along `dim`. Plans are cached as for pointwise."""
+    shape, or (`dim`, another) one thread per row along `dim`. Rows too few to fill the GPU one
+    block each take the kernel's split form when it has one (`split`: its launches and partial
+    statistics per block): each row's chunks in blocks of their own. Plans are cached as for
+    pointwise."""
     key = _hiera_signature(source, name, leaves, kinds, cached, dim)
     plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
     if plan is not None:
-        out_shapes, kernel, grid, threads, shared, tail, modes = plan
+        out_shapes, kernel, grid, threads, shared, tail, chunks, modes = plan
         outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
-        _hiera_launch(kernel, device.index, grid, threads, shared, *_hiera_leaf_args(leaves, modes), *outs, *tail,
-                      *map(float, scalars))
+        _hiera_row_launches(kernel, device, grid, threads, shared, _hiera_leaf_args(leaves, modes), outs, tail,
+                            chunks, split, scalars)
         return outs
     shape = _hiera_broadcast(leaves)
     along = len(shape) - 1 if dim is None else dim
@@ -239,18 +242,46 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=())
         tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
         _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, *tail,
                       *map(float, scalars))
-        _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail)
+        _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail, 1)
         return outs
-    threads = _hiera_row_threads(cols, variant.startswith("vec"))
-    cache_bytes = cached * cols * 4
-    use_cache = 0 < cache_bytes <= 48 * 1024
-    grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
-    kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
-    shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
-    _hiera_launch(kernel, device.index, grid, threads, shared, *[v for r in reads for v in r], *outs, *tail,
-                  *map(float, scalars))
-    _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail)
+    vec = variant.startswith("vec")
+    chunks = _hiera_row_chunks(rows, cols, _hiera_sms(device.index)) if split else 1
+    if chunks > 1:
+        threads, shared, tail = 256, 0, (rows, cols)
+        grid, kernel = rows * chunks, _hiera_kernel(source, f"{name}_split_{variant}", device.index)
+    else:
+        threads = _hiera_row_threads(cols, vec)
+        cache_bytes = cached * cols * 4
+        use_cache = 0 < cache_bytes <= 48 * 1024
+        grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
+        kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
+        shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
+    _hiera_row_launches(kernel, device, grid, threads, shared, [v for r in reads for v in r], outs, tail, chunks,
+                        split, scalars)
+    _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail, chunks)
     return outs
+
+
+def _hiera_row_chunks(rows, cols, sms):
+    """Blocks of 256 threads each row is split into: none while the rows fill the SMs one block each
+    or are short enough (under 8192 entries) that a block sweeps one in about a launch's time; else
+    enough for about four blocks an SM, each of at least 2048 entries (two float4 loads a thread in
+    flight), at most 64 (the partials every block of a row combines)."""
+    if rows >= sms or cols < 8192:
+        return 1
+    return min(-(-4 * sms // rows), cols // 2048, 64)
+
+
+def _hiera_row_launches(kernel, device, grid, threads, shared, leaf_args, outs, tail, chunks, split, scalars):
+    """One launch, or the split kernel's: one per sweep, the blocks' partial statistics in scratch."""
+    scalars = [float(s) for s in scalars]
+    if chunks == 1:
+        _hiera_launch(kernel, device.index, grid, threads, shared, *leaf_args, *outs, *tail, *scalars)
+        return
+    stages, slots = split
+    parts = torch.empty(max(grid * slots, 1), device=device, dtype=torch.float32)
+    for stage in range(stages):
+        _hiera_launch(kernel, device.index, grid, threads, 0, *leaf_args, *outs, *tail, parts, chunks, stage, *scalars)
 
 
 def _hiera_row_threads(cols, vec):

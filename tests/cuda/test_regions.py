@@ -225,7 +225,7 @@ def test_a_mask_compared_from_a_buffer_is_computed_in_the_softmax_kernel(tmp_pat
     key, candidate = candidate_for(ctx)
     assert key == "custom_cuda.row_reduction"
     # the module's own buffer on each call, compared and filled as the row kernel reads it
-    assert "_hiera_rows(_HIERA_SRC_0, 'hiera_rows0', (self.bias, x,), (False, True), ('row',), 1)" in candidate.code
+    assert "_hiera_rows(_HIERA_SRC_0, 'hiera_rows0', (self.bias, x,), (False, True), ('row',), 1, split=(2, 2))" in candidate.code
     assert "masked_fill" not in candidate.code.split("class ModelNew")[1].replace("# rows kernel: eq, masked_fill", "")
 
 

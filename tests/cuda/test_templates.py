@@ -158,8 +158,11 @@ def test_softmax_is_one_online_pass_plus_the_output_pass():
     ctx = task_context(example_task("softmax"))
     _, candidate = candidate_for(ctx)
     (source,) = candidate.cuda_sources
-    assert source.count("hi_online_add(acc_") == 5  # four float4 lanes and the scalar loop
-    assert "hi_block_online(acc_" in source and "hi_block_max(acc_" not in source
+    whole_rows, split_rows = source.split("void hi_rows_split(")
+    for kernel in (whole_rows, split_rows):
+        assert kernel.count("hi_online_add(acc_") == 5  # four float4 lanes and the scalar loop
+        assert "hi_block_online(acc_" in kernel and "hi_block_max(acc_" not in kernel
+    assert "('row',), 1, split=(2, 2))" in candidate.code  # split: one launch for the max and sum, one for the outputs
 
 
 def test_stencil_prunes_taps_of_a_buffer_but_not_of_a_parameter(tmp_path):
@@ -232,7 +235,7 @@ def test_2d_windows_take_the_column_kernel_but_wide_ones_on_wide_maps(name, colu
 def test_layernorm_caches_the_row_for_its_later_sweeps():
     _, candidate = candidate_for(task_context(example_task("layernorm")))
     forward = forward_source(candidate.code)
-    assert forward.rstrip().splitlines()[-2].rstrip().endswith("('row',), 1)")  # one cached leaf: x
+    assert forward.rstrip().splitlines()[-2].rstrip().endswith("('row',), 1, split=(3, 2))")  # one cached leaf: x
 
 
 def test_inference_batch_norm_fuses_into_the_library_convs_epilogue(tmp_path):

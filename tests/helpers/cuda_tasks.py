@@ -73,6 +73,13 @@ EXTRA_TASKS = {
     "max_min_pair_fields": ("row_reduction", "x",
                             "F.gelu(torch.max(x, dim=1, keepdim=True).values - x.mean(dim=1, keepdim=True)), "
                             "torch.min(x, dim=-1).indices", "[torch.randn(37, 301)]", ""),
+    # Rows too few to fill the GPU one block each (a vocabulary's log-softmax, norms over long rows):
+    # the split row kernel, one sweep (float4 reads; rows of odd length) and nested sweeps
+    "few_long_rows": ("row_reduction", "x", "torch.log_softmax(x * 2.0, dim=-1), x / torch.norm(x, dim=-1, keepdim=True), "
+                      "x.amax(dim=-1)", "[torch.randn(6, 12289)]", ""),
+    "few_long_rows_nested": ("row_reduction", "x", "torch.relu(F.layer_norm(x + self.b, (12288,), eps=1e-3)), "
+                             "(x - x.mean(dim=-1, keepdim=True)).abs().sum(dim=-1, keepdim=True)",
+                             "[torch.randn(5, 12288)]", "self.b = nn.Parameter(torch.randn(12288))"),
     "amax_mean_middle": ("row_reduction", "x", "torch.amax(x, dim=1), torch.mean(x, dim=-2)", "[torch.randn(4, 301, 64)]", ""),
     "argmax_middle": ("row_reduction", "x", "torch.argmax(x, dim=1, keepdim=True)", "[torch.randn(6, 300, 40)]", ""),
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),

@@ -9,7 +9,7 @@ from hiera_core.spaces.custom_cuda.columns_template import columns_source, squar
 from hiera_core.spaces.custom_cuda.depthwise_template import depthwise_source, depthwise_tile
 from hiera_core.spaces.custom_cuda.expr import reduced_dim, reductions_in, rolled_by, scalars_in
 from hiera_core.spaces.custom_cuda.fused import pointwise_source, total_source
-from hiera_core.spaces.custom_cuda.fused_rows import rows_source
+from hiera_core.spaces.custom_cuda.fused_rows import row_split, rows_source
 from hiera_core.spaces.custom_cuda.fused_scan import scan_source
 from hiera_core.spaces.custom_cuda.graph import Lowering, Step
 from hiera_core.spaces.custom_cuda.stencil_steps_template import stencil_steps_source, stencil_steps_tile
@@ -102,7 +102,7 @@ def _expression_kernel_call(step: Step, name: str, constant: str) -> tuple[str, 
         first = reductions_in(step.exprs)[0]
         row_shape, dim = first.args[0].shape, reduced_dim(first)
         kernel, leaves, full, cached, kinds = rows_source(name, step.exprs, row_shape, dim)
-        along = "" if dim == len(row_shape) - 1 else f", dim={dim}"
+        along = f", split={row_split(step.exprs)}" if dim == len(row_shape) - 1 else f", dim={dim}"
         entry, own = f"{targets} = _hiera_rows", f"{tuple(kinds)!r}, {cached}{along}"
     elif step.family == "total":
         kernel, leaves, full = total_source(name, step.exprs[0])

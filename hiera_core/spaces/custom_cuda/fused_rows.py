@@ -146,14 +146,87 @@ __device__ __forceinline__ void hi_rows({params}) {{
     __shared__ float red[64];
     const I rows = (I)rows_, cols = (I)cols_;
     const float inv_n = 1.0f / (float)cols;
+    const I q0 = 0, q1 = cols / 4, j0 = 0, j1 = cols;
     for (I row = blockIdx.x; row < rows; row += gridDim.x) {{
 {''.join(sweeps)}{per_row_code}    }}
 }}
 """
+    split_params = (f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, float* parts_, "
+                    f"long long chunks_, long long stage{scalar_params}")
+    split_args = (f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, parts_, chunks_, "
+                  f"stage{scalar_args}")
+    split = _split_rows(passes, sweep_targets, sweep_leaves, leaves, full, outputs, scalar_names, scalars, per_row_code,
+                        split_params)
     source = (f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s) over each row\n"
-              + leaf_reads_source(leaves) + ROW_HELPERS + "".join(functions) + body
-              + entry_points(name, ROW_THREADS, params, "hi_rows", args))
+              + leaf_reads_source(leaves) + ROW_HELPERS + "".join(functions) + body + split
+              + entry_points(name, ROW_THREADS, params, "hi_rows", args)
+              + entry_points(f"{name}_split", ROW_THREADS, split_params, "hi_rows_split", split_args))
     return KernelSource(name, source), leaves, full, len(cached), kinds
+
+
+def row_split(outputs: list[Expr]) -> tuple[int, int]:
+    """The split row kernel's launches (one per reduction sweep, then the outputs') and the partial
+    statistics each block writes."""
+    passes = plan_passes(reductions_in(outputs))
+    return len(passes) + 1, sum(len(p.reductions) + 2 * len(p.online) for p in passes)
+
+
+def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, leaves: list[Expr], full: list[bool],
+                outputs: list[Expr], scalar_names: dict, scalars: list, per_row_code: str, params: str) -> str:
+    """The row kernel for rows too few to fill the GPU one block each (32 rows of a 128256-entry
+    vocabulary kept 32 of 132 SMs busy): each row split into `chunks` blocks, one launch per sweep
+    (`stage`). A reduction sweep's blocks write their chunk's partial statistics; later launches
+    combine a row's partials (a few dozen floats, from L2) before their own sweep. The row is read
+    once per sweep, the later reads mostly from L2."""
+    slots = sum(len(p.reductions) + 2 * len(p.online) for p in passes)
+    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]
+    parts, offset = [], 0
+    for index, targets in enumerate(sweep_targets):
+        row_pass = passes[index] if index < len(passes) else None
+        sweep = _sweep(index, row_pass, sweep_leaves[index], leaves, full, {}, set(), known, scalar_names,
+                       [outputs.index(e) for e in targets] if row_pass is None else [])
+        if row_pass is None:
+            parts.append(sweep)
+            continue
+        names = [scalar_names[r] for r in row_pass.reductions] + [scalar_names[r] for pair in row_pass.online for r in pair]
+        stores = " ".join(f"hi_part[{offset + t}] = {n};" for t, n in enumerate(names))
+        parts.append(f"        if (stage == {index}) {{\n{sweep}        if (threadIdx.x == 0) {{ {stores} }}\n"
+                     f"        return;\n        }}\n")
+        for r in row_pass.reductions:
+            n = scalar_names[r]
+            parts.append(f"        float all_{n} = {_IDENTITY[r.op]};\n"
+                         f"        for (I c = 0; c < chunks; ++c) {{ const float v = hi_parts[c * {slots} + {offset}]; "
+                         + _COMBINE[r.op].format(acc=f"all_{n}", v="v") + f" }}\n        const float {n} = all_{n};\n")
+            offset += 1
+        for peak, total in row_pass.online:
+            m, t = scalar_names[peak], scalar_names[total]
+            parts.append(f"        float all_{m} = {_IDENTITY['rmax']}, all_{t} = 0.0f;\n"
+                         f"        for (I c = 0; c < chunks; ++c) hi_online_merge(all_{m}, all_{t}, "
+                         f"hi_parts[c * {slots} + {offset}], hi_parts[c * {slots} + {offset + 1}]);\n"
+                         f"        const float {m} = all_{m}, {t} = all_{t};\n")
+            offset += 2
+        known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
+        known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+    per_row = f"        if (chunk == 0) {{\n{per_row_code}        }}\n" if per_row_code else ""
+    return f"""
+template <typename I, bool VEC>
+__device__ __forceinline__ void hi_rows_split({params}) {{
+    __shared__ float red[64];
+    const I rows = (I)rows_, cols = (I)cols_, chunks = (I)chunks_;
+    const float inv_n = 1.0f / (float)cols;
+    const I row = (I)blockIdx.x / chunks, chunk = (I)blockIdx.x - row * chunks;
+    if (row >= rows) return;
+    // the chunk's span, in float4s when VEC (cols a multiple of 4), else in floats
+    const I units = VEC ? cols / 4 : cols, per = (units + chunks - 1) / chunks;
+    const I q0 = chunk * per < units ? chunk * per : units, q1 = q0 + per < units ? q0 + per : units;
+    const I j0 = q0, j1 = q1;
+    const float* hi_parts = parts_ + (size_t)row * chunks * {max(slots, 1)};
+    float* hi_part = parts_ + ((size_t)row * chunks + chunk) * {max(slots, 1)};
+    (void)hi_parts; (void)hi_part;
+    {{
+{''.join(parts)}{per_row}    }}
+}}
+"""
 
 
 def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: list[Expr], full: list[bool],
@@ -218,9 +291,9 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
             lines.append(evaluate("", [f"o{o}[i]" for o in out_slots]))
         return lines
 
-    vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = threadIdx.x; q < cols / 4; q += blockDim.x) {\n                const I j = q * 4, i = row * cols + j;\n                "
+    vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = q0 + threadIdx.x; q < q1; q += blockDim.x) {\n                const I j = q * 4, i = row * cols + j;\n                "
                 + "\n                ".join(body(True)) + "\n            }")
-    scalar_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I j = threadIdx.x; j < cols; j += blockDim.x) {\n                const I i = row * cols + j;\n                "
+    scalar_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I j = j0 + threadIdx.x; j < j1; j += blockDim.x) {\n                const I i = row * cols + j;\n                "
                    + "\n                ".join(body(False)) + "\n            }")
     return ("        // sweep " + str(index) + ("" if row_pass is not None else " (outputs)") + "\n        "
             + "\n        ".join(setup + [f"if (VEC) {{\n            {vec_loop}\n        }} else {{\n            {scalar_loop}\n        }}"]
