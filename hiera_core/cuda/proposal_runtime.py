@@ -302,8 +302,20 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
         return out
     device = x.device.index
     if inner == 1:
-        grid = min(-(-outer // 8), 32 * _hiera_sms(device))
-        _hiera_launch(_hiera_kernel(source, f"{name}_rows", device), device, grid, 256, 0, x, out, out, outer, length)
+        # A warp per row, or per chunk of at least 1024 entries when the rows are too few for 32 warps an SM
+        chunks = max(1, min(-(-32 * _hiera_sms(device) // outer), length // 1024))
+        chunk = -(-length // chunks)
+        chunks = -(-length // chunk)
+        grid = min(-(-(outer * chunks) // 8), 32 * _hiera_sms(device))
+        kernel = _hiera_kernel(source, f"{name}_rows", device)
+        if chunks == 1:
+            _hiera_launch(kernel, device, grid, 256, 0, x, out, out, out, out, outer, length, chunk, 0)
+            return out
+        values = torch.empty((chunks, outer), device=x.device, dtype=torch.float32)
+        positions = torch.empty((chunks, outer), device=x.device, dtype=torch.int64)
+        _hiera_launch(kernel, device, grid, 256, 0, x, values, positions, out, out, outer, length, chunk, 1)
+        _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device), device, min(-(-outer // 256), 32 * _hiera_sms(device)),
+                      256, 0, values, positions, out, out, chunks, outer, length)
         return out
     if not indices and inner % 4 == 0 and 256 % (inner // 4) == 0 and x.data_ptr() % 16 == 0:
         # float4 columns, 256 // (inner // 4) rows per block step; chunks of R fill the GPU in one wave

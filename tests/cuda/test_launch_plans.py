@@ -197,6 +197,20 @@ def test_few_long_rows_split_into_chunks_one_launch_a_sweep_and_short_or_many_ro
     assert [kernel for kernel, *_ in launches] == ["k_vec32"] * 3
 
 
+def test_an_arg_reduction_over_few_long_rows_splits_them_into_chunks_of_warps_then_combines(runtime):
+    R, launches = runtime
+    R._hiera_reduce("src", "k", aligned(4, 50000), 1, False, True)
+    (rows, grid, block, _, args), (finalize, fgrid, _, _, fargs) = launches
+    # 4 rows: 48 chunks of 1042 entries (1024 or more each), a warp each: 24 blocks of 8 warps
+    assert (rows, grid, block, args[5:]) == ("k_rows", 24, 256, [4, 50000, 1042, 1])
+    assert (finalize, fgrid, fargs[4:]) == ("k_finalize", 1, [48, 4, 50000])
+    assert fargs[:2] == args[1:3]  # the partial values and positions the first kernel wrote
+    launches.clear()
+    R._hiera_reduce("src", "k", aligned(4096, 1000), 1, True, False)
+    (rows, grid, _, _, args), = launches  # rows enough: a warp a row, one launch
+    assert (rows, grid, args[5:]) == ("k_rows", 512, [4096, 1000, 1000, 0])
+
+
 def test_python_numbers_are_passed_last_as_floats_on_every_call(runtime):
     R, launches = runtime
     for scale in (0.5, 3):

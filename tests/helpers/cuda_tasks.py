@@ -80,6 +80,8 @@ EXTRA_TASKS = {
     "few_long_rows_nested": ("row_reduction", "x", "torch.relu(F.layer_norm(x + self.b, (12288,), eps=1e-3)), "
                              "(x - x.mean(dim=-1, keepdim=True)).abs().sum(dim=-1, keepdim=True)",
                              "[torch.randn(5, 12288)]", "self.b = nn.Parameter(torch.randn(12288))"),
+    "arg_reductions_few_long_rows": ("row_reduction", "x", "torch.argmax(x, dim=-1), torch.argmin(x * 3.0, dim=1, keepdim=True)",
+                                     "[torch.randn(3, 40001)]", ""),
     "amax_mean_middle": ("row_reduction", "x", "torch.amax(x, dim=1), torch.mean(x, dim=-2)", "[torch.randn(4, 301, 64)]", ""),
     "argmax_middle": ("row_reduction", "x", "torch.argmax(x, dim=1, keepdim=True)", "[torch.randn(6, 300, 40)]", ""),
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),

@@ -20,7 +20,9 @@ def reduce_source(name: str, op: str) -> KernelSource:
     with several chunks, per-chunk partials go to a buffer that `_finalize` combines in chunk
     order (deterministic, no atomics). `_vec` (value reductions, inner a multiple of 4 dividing
     1024): the same with float4 columns and whole rows per block step, `_vec_finalize` its partials.
-    `_rows` (inner == 1): one warp per row, lanes striding R. Ties in arg-reductions go to the lowest index and NaN wins, as in PyTorch.
+    `_rows` (inner == 1): one warp per row, lanes striding R; rows too few to fill the GPU (an argmax
+    over a vocabulary) split R into chunks of warps of their own, their partials combined by `_finalize`.
+    Ties in arg-reductions go to the lowest index and NaN wins, as in PyTorch.
     """
     if op not in REDUCE_OPS:
         raise ValueError(f"unknown reduction {op}")
@@ -119,15 +121,22 @@ def reduce_source(name: str, op: str) -> KernelSource:
 }}
 """
     rows = f"""extern "C" __global__ void __launch_bounds__(256) {name}_rows(
-        const float* __restrict__ x, float* __restrict__ ov, long long* __restrict__ oi, long long rows, long long R) {{
+        const float* __restrict__ x, float* __restrict__ pv, long long* __restrict__ pi, float* __restrict__ ov,
+        long long* __restrict__ oi, long long rows, long long R, long long chunk, long long split) {{
     const int lane = threadIdx.x & 31;
-    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-    for (long long row = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); row < rows; row += warps) {{
+    const long long chunks = (R + chunk - 1) / chunk, warps = (long long)gridDim.x * (blockDim.x >> 5);
+    for (long long w = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); w < rows * chunks; w += warps) {{
+        const long long s = w / rows, row = w - s * rows, r1 = min(R, s * chunk + chunk);
         HiAcc acc = hi_identity();
-        for (long long r = lane; r < R; r += 32) acc = hi_combine(acc, HiAcc{{x[row * R + r], r}});
+        for (long long r = s * chunk + lane; r < r1; r += 32) acc = hi_combine(acc, HiAcc{{x[row * R + r], r}});
         for (int o = 16; o > 0; o >>= 1)
             acc = hi_combine(acc, HiAcc{{__shfl_xor_sync(0xffffffffu, acc.v, o), __shfl_xor_sync(0xffffffffu, acc.i, o)}});
-        if (lane == 0) hi_store(ov, oi, row, acc, R);
+        if (lane == 0 && split) {{
+            pv[s * rows + row] = acc.v;
+            pi[s * rows + row] = acc.i;
+        }} else if (lane == 0) {{
+            hi_store(ov, oi, row, acc, R);
+        }}
     }}
 }}
 """
