@@ -178,22 +178,22 @@ def test_rows_along_another_dim_launch_a_thread_a_row_with_their_outputs_shaped_
 def test_few_long_rows_split_into_chunks_one_launch_a_sweep_and_short_or_many_rows_do_not(runtime):
     R, launches = runtime
     split = (3, 2)  # two reduction sweeps, then the outputs; two partial statistics a block
-    leaves = (aligned(8, 20000), aligned(20000))
+    leaves = (aligned(8, 40000), aligned(40000))
     outs = R._hiera_rows("src", "k", leaves, (True, False), ("row", "keep"), 1, split=split)
     first = described(launches, names(leaves, outs))
-    # 8 rows on 132 SMs: 66 blocks a row wanted, at most one per 2048 entries (9) of 256 threads;
-    # each launch passes the same scratch (9 * 8 blocks * 2 floats), then the chunks and its stage
-    assert [(kernel, grid, block, shared) for kernel, grid, block, shared, _ in first] == [("k_split_vec32", 72, 256, 0)] * 3
-    assert [args[-5:] for *_, args in first] == [[8, 20000, "scratch", 9, stage] for stage in range(3)]
+    # 8 rows on 132 SMs: 66 blocks a row wanted, at most one per 2048 entries (19) of 256 threads;
+    # each launch passes the same scratch (19 * 8 blocks * 2 floats), then the chunks and its stage
+    assert [(kernel, grid, block, shared) for kernel, grid, block, shared, _ in first] == [("k_split_vec32", 152, 256, 0)] * 3
+    assert [args[-5:] for *_, args in first] == [[8, 40000, "scratch", 19, stage] for stage in range(3)]
     assert len({launch[4][-3] for launch in launches}) == 1  # one scratch for the three launches
     launches.clear()
-    again = (aligned(8, 20000), aligned(20000))
+    again = (aligned(8, 40000), aligned(40000))
     outs = R._hiera_rows("src", "k", again, (True, False), ("row", "keep"), 1, split=split)
     assert described(launches, names(again, outs)) == first  # the cached plan: the same launches
     launches.clear()
-    R._hiera_rows("src", "k", (aligned(8, 2000), aligned(2000)), (True, False), ("row", "keep"), 1, split=split)
-    R._hiera_rows("src", "k", (aligned(300, 20000), aligned(20000)), (True, False), ("row", "keep"), 1, split=split)
-    R._hiera_rows("src", "k", (aligned(8, 20000), aligned(20000)), (True, False), ("row",), 1)  # no split form
+    R._hiera_rows("src", "k", (aligned(8, 20000), aligned(20000)), (True, False), ("row", "keep"), 1, split=split)
+    R._hiera_rows("src", "k", (aligned(300, 40000), aligned(40000)), (True, False), ("row", "keep"), 1, split=split)
+    R._hiera_rows("src", "k", (aligned(8, 40000), aligned(40000)), (True, False), ("row",), 1)  # no split form
     assert [kernel for kernel, *_ in launches] == ["k_vec32"] * 3
 
 

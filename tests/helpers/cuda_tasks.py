@@ -76,10 +76,10 @@ EXTRA_TASKS = {
     # Rows too few to fill the GPU one block each (a vocabulary's log-softmax, norms over long rows):
     # the split row kernel, one sweep (float4 reads; rows of odd length) and nested sweeps
     "few_long_rows": ("row_reduction", "x", "torch.log_softmax(x * 2.0, dim=-1), x / torch.norm(x, dim=-1, keepdim=True), "
-                      "x.amax(dim=-1)", "[torch.randn(6, 12289)]", ""),
-    "few_long_rows_nested": ("row_reduction", "x", "torch.relu(F.layer_norm(x + self.b, (12288,), eps=1e-3)), "
+                      "x.amax(dim=-1)", "[torch.randn(6, 40001)]", ""),
+    "few_long_rows_nested": ("row_reduction", "x", "torch.relu(F.layer_norm(x + self.b, (40000,), eps=1e-3)), "
                              "(x - x.mean(dim=-1, keepdim=True)).abs().sum(dim=-1, keepdim=True)",
-                             "[torch.randn(5, 12288)]", "self.b = nn.Parameter(torch.randn(12288))"),
+                             "[torch.randn(5, 40000)]", "self.b = nn.Parameter(torch.randn(40000))"),
     "arg_reductions_few_long_rows": ("row_reduction", "x", "torch.argmax(x, dim=-1), torch.argmin(x * 3.0, dim=1, keepdim=True)",
                                      "[torch.randn(3, 40001)]", ""),
     "amax_mean_middle": ("row_reduction", "x", "torch.amax(x, dim=1), torch.mean(x, dim=-2)", "[torch.randn(4, 301, 64)]", ""),
