@@ -168,7 +168,12 @@ def row_split(outputs: list[Expr]) -> tuple[int, int]:
     """The split row kernel's launches (one per reduction sweep, then the outputs') and the partial
     statistics each block writes."""
     passes = plan_passes(reductions_in(outputs))
-    return len(passes) + 1, sum(len(p.reductions) + 2 * len(p.online) for p in passes)
+    return len(passes) + 1, _partials(passes)
+
+
+def _partials(passes: list[RowPass]) -> int:
+    """Floats of partial statistics a split block writes: one a reduction, two an online pair."""
+    return sum(len(p.reductions) + 2 * len(p.online) for p in passes)
 
 
 def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, leaves: list[Expr], full: list[bool],
@@ -178,7 +183,7 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
     (`stage`). A reduction sweep's blocks write their chunk's partial statistics; later launches
     combine a row's partials (a few dozen floats, from L2) before their own sweep. The row is read
     once per sweep, the later reads mostly from L2."""
-    slots = sum(len(p.reductions) + 2 * len(p.online) for p in passes)
+    slots = _partials(passes)
     known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]
     parts, offset = [], 0
     for index, targets in enumerate(sweep_targets):
