@@ -60,6 +60,11 @@ class RowPass:
     reductions: list[Expr]
     online: list[tuple[Expr, Expr]]  # (rmax node, rsum node) computed together in one pass
 
+    def scalars(self) -> list[Expr]:
+        """The row scalars the sweep binds: its reductions, then each online pair's max and sum (the
+        order a split block stores its partials in)."""
+        return self.reductions + [r for pair in self.online for r in pair]
+
 
 def plan_passes(reds: list[Expr]) -> list[RowPass]:
     """Reductions grouped by nesting depth; max(A) then sum(exp(A - max)) fused into one online pass."""
@@ -130,8 +135,7 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
                              [outputs.index(e) for e in targets] if row_pass is None else []))
         read_before |= set(inputs)
         if row_pass is not None:
-            known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
-            known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+            known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
 
     per_row_code = _per_row_outputs(outputs, kinds, leaves, {**scalar_names, **dict(scalars)})
     count, outs = len(leaves), len(outputs)
@@ -173,7 +177,7 @@ def row_split(outputs: list[Expr]) -> tuple[int, int]:
 
 def _partials(passes: list[RowPass]) -> int:
     """Floats of partial statistics a split block writes: one a reduction, two an online pair."""
-    return sum(len(p.reductions) + 2 * len(p.online) for p in passes)
+    return sum(len(p.scalars()) for p in passes)
 
 
 def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, leaves: list[Expr], full: list[bool],
@@ -193,7 +197,7 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
         if row_pass is None:
             parts.append(sweep)
             continue
-        names = [scalar_names[r] for r in row_pass.reductions] + [scalar_names[r] for pair in row_pass.online for r in pair]
+        names = [scalar_names[r] for r in row_pass.scalars()]
         stores = " ".join(f"hi_part[{offset + t}] = {n};" for t, n in enumerate(names))
         parts.append(f"        if (stage == {index}) {{\n{sweep}        if (threadIdx.x == 0) {{ {stores} }}\n"
                      f"        return;\n        }}\n")
@@ -210,8 +214,7 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
                          f"hi_parts[c * {slots} + {offset}], hi_parts[c * {slots} + {offset + 1}]);\n"
                          f"        const float {m} = all_{m}, {t} = all_{t};\n")
             offset += 2
-        known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
-        known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+        known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
     per_row = f"        if (chunk == 0) {{\n{per_row_code}        }}\n" if per_row_code else ""
     return f"""
 template <typename I, bool VEC>
@@ -362,13 +365,11 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
             setup = [f"float acc_{scalar_names[r]} = {_IDENTITY[r.op]};" for r in row_pass.reductions]
             setup += [f"float acc_{scalar_names[m]} = {_IDENTITY['rmax']}, acc_{scalar_names[t]} = 0.0f;"
                       for m, t in row_pass.online]
-            finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.reductions]
-            finish += [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for pair in row_pass.online for r in pair]
+            finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.scalars()]
             results = [f"e{t}" for t in range(len(accumulators))]
             step = ("{ float " + ", ".join(results) + "; " + f"hi_sweep{index}({', '.join(values + bound_names + results)});"
                     + " " + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
-            known = known + [(r, scalar_names[r]) for r in row_pass.reductions]
-            known += [(r, scalar_names[r]) for pair in row_pass.online for r in pair]
+            known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
         body = "\n                ".join(loads(inputs, "base + k * inner") + [step])
         sweeps.append("\n            ".join(setup) + f"""
             for (I k = 0; k < cols; ++k) {{
