@@ -240,8 +240,7 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         grid = min(-(-rows // 256), 32 * _hiera_sms(device.index))
         kernel = _hiera_kernel(source, f"{name}_cols32", device.index)
         tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
-        _hiera_launch(kernel, device.index, grid, 256, 0, *[v for r in reads for v in r], *outs, *tail,
-                      *map(float, scalars))
+        _hiera_row_launches(kernel, device, grid, 256, 0, [v for r in reads for v in r], outs, tail, 1, split, scalars)
         _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail, 1)
         return outs
     vec = variant.startswith("vec")
@@ -267,8 +266,9 @@ def _hiera_row_chunks(rows, cols, sms):
     or are shorter than 32768 entries; else enough for about four blocks an SM, each of at least
     2048 entries (two float4 loads a thread in flight), at most 64 (the partials every block of a
     row combines). The split costs a launch a sweep and a scratch allocation: on an H200 host, 16
-    rows of 16384 took 7.6 us of GPU work split against 14.7 whole, but 31 us of host time against
-    17.7; 32 rows of 128256 took 23.9 us split against 123.7 whole (`host_probe`, session 35)."""
+    rows of 16384 took 7.6 us of GPU work split against 14.7 whole, but 31 us a call against 17.7;
+    32 rows of 128256 took 23.9 us split against 123.7 whole (`benchmarks/bench_row_split.py`'s
+    timing, session 35)."""
     if rows >= sms or cols < 32768:
         return 1
     return min(-(-4 * sms // rows), cols // 2048, 64)
@@ -305,27 +305,14 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
     device = x.device.index
     if inner == 1:
         # A warp per row, or per chunk of at least 1024 entries when the rows are too few for 32 warps an SM
-        chunks = max(1, min(-(-32 * _hiera_sms(device) // outer), length // 1024))
-        chunk = -(-length // chunks)
-        chunks = -(-length // chunk)
+        chunk, chunks = _hiera_chunked(length, min(-(-32 * _hiera_sms(device) // outer), length // 1024))
         grid = min(-(-(outer * chunks) // 8), 32 * _hiera_sms(device))
-        kernel = _hiera_kernel(source, f"{name}_rows", device)
-        if chunks == 1:
-            _hiera_launch(kernel, device, grid, 256, 0, x, out, out, out, out, outer, length, chunk, 0)
-            return out
-        values = torch.empty((chunks, outer), device=x.device, dtype=torch.float32)
-        positions = torch.empty((chunks, outer), device=x.device, dtype=torch.int64)
-        _hiera_launch(kernel, device, grid, 256, 0, x, values, positions, out, out, outer, length, chunk, 1)
-        _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device), device, min(-(-outer // 256), 32 * _hiera_sms(device)),
-                      256, 0, values, positions, out, out, chunks, outer, length)
-        return out
+        return _hiera_dim_launch(source, name, "rows", x, out, grid, 256, chunks, outer, length, (outer, length, chunk))
     if not indices and inner % 4 == 0 and 256 % (inner // 4) == 0 and x.data_ptr() % 16 == 0:
         # float4 columns, 256 // (inner // 4) rows per block step; chunks of R fill the GPU in one wave
         # (6 blocks an SM are resident at the kernel's 38 registers).
         step = 256 // (inner // 4)
-        chunks = max(1, min(-(-length // (4 * step)), 6 * _hiera_sms(device) // outer))
-        chunk = -(-length // chunks)
-        chunks = -(-length // chunk)
+        chunk, chunks = _hiera_chunked(length, min(-(-length // (4 * step)), 6 * _hiera_sms(device) // outer))
         grid = (chunks, min(outer, 65535))
         # One chunk writes the results; several write per-chunk partials that a second kernel combines.
         values = out if chunks == 1 else torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
@@ -337,19 +324,29 @@ def _hiera_reduce(source, name, x, dim, keepdim, indices):
                           min(-(-count // 256), 32 * _hiera_sms(device)), 256, 0, values, out, chunks, count, length)
         return out
     tiles = -(-inner // 32)
-    chunks = max(1, min(-(-length // 64), -(-8 * _hiera_sms(device) // (tiles * outer))))
-    chunk = -(-length // chunks)
-    chunks = -(-length // chunk)
+    chunk, chunks = _hiera_chunked(length, min(-(-length // 64), -(-8 * _hiera_sms(device) // (tiles * outer))))
     grid = (tiles, min(outer, 65535), chunks)
+    return _hiera_dim_launch(source, name, "cols", x, out, grid, (32, 8), chunks, outer * inner, length,
+                             (outer, length, inner, chunk))
+
+
+def _hiera_chunked(length, wanted):
+    """`length` cut into about `wanted` (at least one) chunks of equal length: (chunk length, chunks)."""
+    chunk = -(-length // max(1, wanted))
+    return chunk, -(-length // chunk)
+
+
+def _hiera_dim_launch(source, name, entry, x, out, grid, block, chunks, count, length, tail):
+    """A dim-reduction entry (`rows`, `cols`): one chunk writes `out` itself; several write per-chunk
+    partials (values and positions) that `_finalize` combines in chunk order."""
+    device = x.device.index
+    kernel = _hiera_kernel(source, f"{name}_{entry}", device)
     if chunks == 1:
-        _hiera_launch(_hiera_kernel(source, f"{name}_cols", device), device, grid, (32, 8), 0,
-                      x, out, out, out, out, outer, length, inner, chunk, 0)
+        _hiera_launch(kernel, device, grid, block, 0, x, out, out, out, out, *tail, 0)
         return out
-    values = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.float32)
-    positions = torch.empty((chunks, outer, inner), device=x.device, dtype=torch.int64)
-    _hiera_launch(_hiera_kernel(source, f"{name}_cols", device), device, grid, (32, 8), 0,
-                  x, values, positions, out, out, outer, length, inner, chunk, 1)
-    count = outer * inner
+    values = torch.empty((chunks, count), device=x.device, dtype=torch.float32)
+    positions = torch.empty((chunks, count), device=x.device, dtype=torch.int64)
+    _hiera_launch(kernel, device, grid, block, 0, x, values, positions, out, out, *tail, 1)
     _hiera_launch(_hiera_kernel(source, f"{name}_finalize", device), device, min(-(-count // 256), 32 * _hiera_sms(device)),
                   256, 0, values, positions, out, out, chunks, count, length)
     return out
