@@ -124,13 +124,16 @@ def test_tasks_run_side_by_side_one_per_gpu_and_are_saved_in_suite_order(tmp_pat
 
 
 def test_stop_after_with_several_gpus_leaves_the_rest_for_resume(tmp_path, monkeypatch):
-    fake = FakeTasks([0.3] * 6)
+    # The first wave must start before the stop and the second cannot (its GPUs are busy for 1 s): a
+    # stop of 0.4 s leaves the set-up before the first start room on a loaded 2-core machine, where
+    # 0.1 s did not (CI, 2026-12-07: no task started).
+    fake = FakeTasks([1.0] * 6)
     monkeypatch.setattr(runner, "run_task", fake)
     todo = tasks(6, tmp_path)
     settings = BenchSettings("cuda", 1, 60, gpus=("0", "1"))
-    results, events, _ = bench(todo, settings, tmp_path / "out", stop_after_s=0.1)
-    assert len(results.tasks) == 2  # the first task on each GPU started; none after 0.1 s
-    assert "stopped after 0.1 s with 4 task(s) left: run again with --resume" in events[-1].message
+    results, events, _ = bench(todo, settings, tmp_path / "out", stop_after_s=0.4)
+    assert len(results.tasks) == 2  # the first task on each GPU started; none after 0.4 s
+    assert "stopped after 0.4 s with 4 task(s) left: run again with --resume" in events[-1].message
     results, _, _ = bench(todo, settings, tmp_path / "out", resume=True)
     assert [task.id for task in results.tasks] == [task.id for task in todo]
 
