@@ -71,6 +71,20 @@ def test_a_candidate_queued_a_little_slower_than_its_gpu_work_is_graphed_when_th
     assert names[:2] == ["pytorch.compile_default.graphed", "custom_cuda.pointwise_chain.graphed"]
 
 
+def test_a_compiled_module_whose_kernels_would_win_once_replayed_is_graphed():
+    # DCGAN's generator on the H100 (2026-12-07): inductor's module 0.170 ms of GPU work a call, the
+    # gaps between its launches included, 0.146 ms replayed; reduce-overhead 0.174 was the best.
+    candidates = [candidate("pytorch.compile_default", "pytorch"), candidate("pytorch.compile_reduce_overhead", "pytorch")]
+    compiled = outcome("pytorch.compile_default", 0.170, 0.428, "pytorch")
+    outcomes = [compiled, outcome("pytorch.compile_reduce_overhead", 0.1595, 0.174, "pytorch")]
+    assert host_bound_refinements(static_spec(), candidates, outcomes) == []  # GPU time alone: no gain
+    compiled.timing["kernel_sum_ms"] = 0.140
+    names = [r["name"] for r in host_bound_refinements(static_spec(), candidates, outcomes)]
+    assert names == ["pytorch.compile_default.graphed"]
+    compiled.timing["kernel_sum_ms"] = 0.169  # kernels that leave no gap to remove
+    assert host_bound_refinements(static_spec(), candidates, outcomes) == []
+
+
 def test_a_graph_is_not_tried_where_copying_the_inputs_into_it_would_cost_the_gain():
     candidates = [candidate("custom_cuda.pointwise_chain")]
     outcomes = [outcome("custom_cuda.pointwise_chain", 0.02, 0.043)]
