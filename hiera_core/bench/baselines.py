@@ -6,7 +6,9 @@ no figure, theirs or a candidate's, is taken while the other compiles or runs.
 
 Autotuning modes compile after the loop (the request's gate): their autotuning holds the shared side
 for minutes on a network (H100: max-autotune 126 s on a ResNet block), and the loop's candidates,
-waiting to be timed meanwhile, ran past their time limits."""
+waiting to be timed meanwhile, ran past their time limits. A step stopped at its limit keeps what it
+timed (the op's figures so far, `BenchTimeRequest.partial_path`): a mode that did not finish is one
+that failed, not the task's loss."""
 
 from __future__ import annotations
 
@@ -40,9 +42,11 @@ class BaselineTiming:
     def __init__(self, request_fields: dict, modes: list[str], device_lock: str, folder: Path, warm: WarmPool, *,
                  doing: str, log_path: Path, placement: Placement | None):
         self._gate = folder / "loop-done"
+        self._partial = folder / "baselines-so-far.json"
         self.request = BenchTimeRequest(**request_fields, device_lock=device_lock, gate=str(self._gate),
                                         compile_modes=sorted(modes, key=autotunes),
-                                        gated_modes=[mode for mode in modes if autotunes(mode)])
+                                        gated_modes=[mode for mode in modes if autotunes(mode)],
+                                        partial_path=str(self._partial))
         self._warm, self._placement = warm, placement
         self._run = dict(timeout_s=UNBOUNDED_S, doing=doing, log_path=log_path, placement=placement)
         self._worker: WarmWorker | None = None
@@ -79,18 +83,40 @@ class BaselineTiming:
         self._gate.touch()
 
     def result(self, timeout_s: float) -> BenchTimeResult:
-        """The baselines' figures, within `timeout_s` of the loop's end (`loop_done`, called first);
-        raises the step's HieraError, or a timeout's once it is stopped."""
+        """The baselines' figures, within `timeout_s` of the loop's end (`loop_done`, called first).
+        A step stopped at that limit gives what it had timed, eager and the modes done, the others
+        recorded as failed with why (max-autotune's autotuning of a ConvNeXt stage outlasted 150 s on
+        the H100, 2026-12-07: the task's proposal and every other figure were lost with it); raises
+        the step's HieraError, or a timeout's when not even eager was timed."""
         assert self._future is not None, "the baselines were not started"
         try:
             return self._future.result(timeout=timeout_s)
         except FutureTimeout:
             self.cancel()
-            raise HieraError(f"{self._run['doing']} did not finish within {timeout_s:.0f} s of the loop's end and "
-                             "was stopped", kind=ErrorKind.TIMEOUT,
-                             hint="raise --timeout if torch.compile is just slow on this task") from None
+            so_far = self._timed_so_far()
+            if so_far is None:
+                raise HieraError(f"{self._run['doing']} did not finish within {timeout_s:.0f} s of the loop's end and "
+                                 "was stopped", kind=ErrorKind.TIMEOUT,
+                                 hint="raise --timeout if torch.compile is just slow on this task") from None
+            for mode in self.request.compile_modes:
+                if mode not in so_far.compile:
+                    so_far.compile[mode] = None
+                    so_far.compile_errors[mode] = (f"did not finish compiling and timing within {timeout_s:.0f} s of "
+                                                   "the loop's end (--timeout) and was stopped")
+            return so_far
         finally:
             self._executor.shutdown(wait=False)
+
+    def _timed_so_far(self) -> BenchTimeResult | None:
+        """The stopped step's figures so far, None without eager's."""
+        import json
+
+        try:
+            so_far = BenchTimeResult.from_dict(json.loads(self._partial.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            return None
+        self.seconds.update(so_far.seconds)
+        return so_far if so_far.eager is not None else None
 
     def cancel(self) -> None:
         """Stop the step (the loop failed, or the step ran out of time)."""

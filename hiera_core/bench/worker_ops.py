@@ -46,6 +46,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     def time_eager() -> None:
         with stopwatch(seconds, "time_eager"):
             result.eager = time_module(reference, inputs, device, profile=False)
+        _write_partial(request.partial_path, result)
 
     # Eager is timed in the first mode's turn on the device: beside the loop each turn waits for a gap
     # in the candidates' compiles (8-20 s a wait on the H100), one wait instead of two.
@@ -71,6 +72,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
                     if compiled is not None else None
             if error:
                 result.compile_errors[mode] = error
+        _write_partial(request.partial_path, result)
     if eager_due:
         with timing(lock):
             time_eager()
@@ -86,6 +88,18 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
             seconds.update({f"proposal{index}_{phase}": phase_s for phase, phase_s in took.items()})
             result.proposals.append(proposal)
     return result
+
+
+def _write_partial(path: str | None, result: BenchTimeResult) -> None:
+    """The figures so far into `path`, whole or not at all (a reader may come at any moment)."""
+    if path is None:
+        return
+    import json
+    import os
+
+    with open(f"{path}.tmp", "w", encoding="utf-8") as out:
+        json.dump(result.to_dict(), out)
+    os.replace(f"{path}.tmp", path)
 
 
 def _wait_for(path: str) -> None:

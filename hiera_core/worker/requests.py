@@ -246,6 +246,9 @@ class BenchTimeRequest(WorkerRequest[BenchTimeResult]):
     # be timed (hiera_core.bench.baselines).
     gate: str | None = None
     gated_modes: list[str] = field(default_factory=list)
+    # A file the op rewrites with its figures so far once eager and each mode are timed: what a step
+    # stopped at its time limit still gives (hiera_core.bench.baselines). None: not written.
+    partial_path: str | None = None
 
     def runners(self) -> int:
         return len(self.proposal_paths)  # one a proposal (hiera_core.verify.retime)

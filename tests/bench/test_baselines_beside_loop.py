@@ -123,6 +123,27 @@ def test_baselines_unfinished_within_the_limit_after_the_loop_are_stopped_with_a
         pool.close()
 
 
+def test_a_mode_unfinished_at_the_limit_is_recorded_as_failed_and_the_figures_timed_stand(task, tmp_path,
+                                                                                           earlier_workers):
+    """max-autotune still compiling when the limit after the loop comes (here: its gate never opens,
+    as a compile that never ends): eager's figure stands, the mode is recorded as failed with why."""
+    pool = WarmPool(tmp_path / "warm", device="cpu")
+    try:
+        pool.add(1, 0)
+        baselines = BaselineTiming({"address": task.path, "device": "cpu"}, ["max-autotune-no-cudagraphs"],
+                                   str(tmp_path / "lock"), tmp_path, pool, doing="timing task.py's baselines",
+                                   log_path=tmp_path / "log", placement=None)
+        baselines.start()
+        wait_until(lambda: (tmp_path / "baselines-so-far.json").exists(), timeout=120)  # eager timed
+        result = baselines.result(timeout_s=1)
+        assert result.eager is not None and result.eager.median_ms > 0
+        assert result.compile == {"max-autotune-no-cudagraphs": None}
+        assert "did not finish compiling and timing within 1 s" in result.compile_errors["max-autotune-no-cudagraphs"]
+        assert not _workers() - earlier_workers
+    finally:
+        pool.close()
+
+
 def test_a_loop_that_fails_after_its_plan_stops_the_baselines_worker(task, tmp_path, monkeypatch, earlier_workers):
     slow = _never_ending_task(tmp_path)
 
