@@ -79,7 +79,8 @@ EXAMPLES = [
     ProfileRequest(address="m.py", device="cuda", cache_root="/c", gpu="a100"),
     BenchTimeRequest(address="m.py", device="cuda", cache_root="/c", proposal_paths=["/p/a.py", "/p/b.py"],
                      compile_modes=["default", "reduce-overhead"], time_reference=False, device_lock="/r/device.lock",
-                     gate="/r/loop-done", gated_modes=["max-autotune-no-cudagraphs"]),
+                     gate="/r/loop-done", gated_modes=["max-autotune-no-cudagraphs"],
+                     partial_path="/r/baselines-so-far.json"),
     NcuRequest(address="m.py", device="cuda", cache_root="/c", ncu="/usr/bin/ncu", candidate_path="/r/c.py", kernels_per_call=3.5,
                ncu_timeout_s=90.0),
 ]
