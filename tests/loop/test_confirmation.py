@@ -150,3 +150,29 @@ def test_a_slowdown_is_called_a_slowdown_not_noise():
     assert short_of_speedup("fused", 0.43) == "the best verified candidate (fused) is 0.43x, slower than the reference"
     assert short_of_speedup("fused", 1.01).endswith("1.01x, within noise of the reference")
     assert short_of_speedup("fused", 0.999).endswith("1.00x, within noise of the reference")
+
+
+class BoundTimings(FreshProcessTimings):
+    """As FreshProcessTimings, each proposal's fresh-process figure paced by its host where named."""
+
+    def __init__(self, timings, folder: Path, host_bound: set[str]):
+        super().__init__(timings, folder)
+        self.host_bound = host_bound
+
+    def worker(self, kind, doing, log_name, **arguments):
+        result = super().worker(kind, doing, log_name, **arguments)
+        for proposal in result.proposals:
+            proposal.hiera.bound = "host" if proposal.path in self.host_bound else "gpu"
+        return result
+
+
+def test_within_the_spread_a_gpu_bound_contender_goes_before_a_host_bound_one(tmp_path):
+    # DCGAN's generator (H100, 2026-12-07): reduce-overhead host-bound by a hair ahead of the graphed
+    # compiled module, which its GPU paces.
+    session = BoundTimings({"reduce_overhead": (0.40, 0.158), "graphed": (0.40, 0.160)}, tmp_path, {"reduce_overhead"})
+    confirmation = _confirm_best(session, [verified("reduce_overhead", 2.5), verified("graphed", 2.45)])
+    assert confirmation["candidate"] == "graphed"
+    # Clearly faster, the host-bound one stands.
+    session = BoundTimings({"reduce_overhead": (0.40, 0.120), "graphed": (0.40, 0.160)}, tmp_path, {"reduce_overhead"})
+    confirmation = _confirm_best(session, [verified("reduce_overhead", 2.5), verified("graphed", 2.45)])
+    assert confirmation["candidate"] == "reduce_overhead"
