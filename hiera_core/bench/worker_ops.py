@@ -139,6 +139,7 @@ def _wrong_values(task, reference, compiled, device: str) -> str | None:
 
     from hiera_core.task.load import outputs_as_list
     from hiera_core.verify.inputs import clone_inputs
+    from hiera_core.verify.retime import allclose_mismatch
 
     for index in range(CHECK_TRIALS):
         trial = task.make_inputs(device, seed=CHECK_SEED + index)
@@ -149,11 +150,10 @@ def _wrong_values(task, reference, compiled, device: str) -> str | None:
             except Exception as error:
                 return f"raised on trial {index}: {_first_lines(error)}"
         for out, ref in zip(outs, expected):
-            if out.shape != ref.shape or not torch.allclose(out.to(ref.dtype), ref, atol=CHECK_TOLERANCE,
-                                                           rtol=CHECK_TOLERANCE, equal_nan=True):
-                largest = float((out.double() - ref.double()).abs().max()) if out.shape == ref.shape else float("inf")
-                return (f"wrong values: on trial {index} its output differs from eager's beyond atol = rtol = "
-                        f"{CHECK_TOLERANCE:g} (largest error {largest:.3g}), so it is no baseline")
+            mismatch, largest = allclose_mismatch(out, ref, CHECK_TOLERANCE)
+            if mismatch:
+                return (f"wrong values: on trial {index}, against eager's output, {mismatch} (largest error "
+                        f"{largest:.3g}), so it is no baseline")
     return None
 
 

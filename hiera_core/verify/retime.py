@@ -36,6 +36,25 @@ def retime(task: Task, candidate_paths: list[str], device: str, trials: list[lis
             retiming.close()
 
 
+def allclose_mismatch(out, ref, tolerance: float) -> tuple[str | None, float]:
+    """KernelBench's check of one output against the reference's: (why it fails, None when it
+    passes; the largest error where both are finite). The bench's check of a proposal and of each
+    compiled mode as a baseline (hiera_core.bench.worker_ops) both use it."""
+    import torch
+
+    if out.shape != ref.shape or out.dtype != ref.dtype:
+        return f"output {out.dtype}{list(out.shape)}, the reference's is {ref.dtype}{list(ref.shape)}", 0.0
+    # Floats of 32 bits or fewer compare in float32, as KernelBench's allclose does (float64 copies of
+    # large outputs made this check the confirmation's costliest step on a CPU).
+    wide = torch.float32 if out.is_floating_point() and out.element_size() <= 4 else torch.float64
+    out_w, ref_w = out.to(wide), ref.to(wide)
+    finite = out_w.isfinite() & ref_w.isfinite()
+    largest = float(torch.where(finite, (out_w - ref_w).abs(), 0.0).max()) if finite.any() else 0.0
+    if not torch.allclose(out_w, ref_w, atol=tolerance, rtol=tolerance, equal_nan=True):
+        return f"values differ beyond atol = rtol = {tolerance:g}", largest
+    return None, largest
+
+
 class Retiming:
     """One proposal of `retime`: its runner, the KernelBench check, then its paired timing."""
 
@@ -81,25 +100,15 @@ class Retiming:
     def _compared(self, trial: str, reply, expected: list) -> KernelBenchCheck | None:
         """KernelBench's check of the outputs of `trial` ("trial 2"), keeping the worst error; the
         failure, or None when they pass."""
-        import torch
-
         outs = reply.tensors[:len(expected)]
         count = reply.answer.result.outputs
         if count != len(expected):
             return self._failed(f"{trial}: {count} outputs, the reference has {len(expected)}", "trials")
         for out, ref in zip(outs, expected):
-            if out.shape != ref.shape or out.dtype != ref.dtype:
-                return self._failed(f"{trial}: output {out.dtype}{list(out.shape)}, the reference's is "
-                                    f"{ref.dtype}{list(ref.shape)}", "trials")
-            # Floats of 32 bits or fewer compare in float32, as KernelBench's allclose does (float64
-            # copies of large outputs made this check the confirmation's costliest step on a CPU).
-            wide = torch.float32 if out.is_floating_point() and out.element_size() <= 4 else torch.float64
-            out_w, ref_w = out.to(wide), ref.to(wide)
-            finite = out_w.isfinite() & ref_w.isfinite()
-            if finite.any():
-                self.worst = max(self.worst, float(torch.where(finite, (out_w - ref_w).abs(), 0.0).max()))
-            if not torch.allclose(out_w, ref_w, atol=self.tolerance, rtol=self.tolerance, equal_nan=True):
-                return self._failed(f"{trial}: values differ beyond atol = rtol = {self.tolerance:g}", "trials")
+            mismatch, largest = allclose_mismatch(out, ref, self.tolerance)
+            self.worst = max(self.worst, largest)
+            if mismatch:
+                return self._failed(f"{trial}: {mismatch}", "trials")
         return None
 
     def time(self) -> tuple[ProposalTiming, dict[str, float]]:

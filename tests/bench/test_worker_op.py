@@ -164,8 +164,8 @@ def test_a_compile_mode_that_computes_wrong_values_is_no_baseline(task_path, mon
     monkeypatch.setattr(torch, "compile", off_by_a_little_on_later_calls)
     result = op_bench_time(BenchTimeRequest(address=f"{task_path}::Model", device="cpu", compile_modes=["default"]))
     assert result.compile == {"default": None} and result.eager.median_ms > 0
-    assert result.compile_errors["default"].startswith("wrong values: on trial 1 its output differs from eager's "
-                                                       "beyond atol = rtol = 0.01 (largest error 0.05")
+    assert result.compile_errors["default"].startswith("wrong values: on trial 1, against eager's output, values "
+                                                       "differ beyond atol = rtol = 0.01 (largest error 0.05")
 
 
 def test_the_reference_alone_is_timed_only_when_asked(task_path):
