@@ -45,6 +45,14 @@ def _hiera_kernel(source, name, device):
     kernel = _HIERA_KERNELS.get((source, device, name))
     if kernel is not None:
         return kernel
+    # Loaded with `device`'s context current, and the caller's current device given back after: a
+    # module on another GPU must not move the caller's later allocations onto it.
+    with torch.cuda.device(device):
+        return _hiera_load(source, name, device)
+
+
+def _hiera_load(source, name, device):
+    """`_hiera_kernel`'s compile (or cubin from the disk cache) and load, `device` current."""
     gpu = Device(device)
     gpu.set_current()
     arch = "sm_" + gpu.arch
@@ -68,7 +76,7 @@ def _hiera_kernel(source, name, device):
 
 
 def _hiera_launch(kernel, device, grid, block, shared_bytes, *args):
-    """Launch on torch's current stream of `device`. Tensors pass as pointers; a Python int is
+    """Launch on torch's current stream of `device`, in its context. Tensors pass as pointers; a Python int is
     passed by cuda.core as an intptr_t, which is the layout of a `long long` parameter; floats
     are boxed as float32."""
     values = [a.data_ptr() if isinstance(a, torch.Tensor) else ctypes.c_float(a) if isinstance(a, float) else a
@@ -81,7 +89,11 @@ def _hiera_launch(kernel, device, grid, block, shared_bytes, *args):
     if config is None:
         config = _HIERA_CONFIGS[(grid, block, shared_bytes)] = LaunchConfig(grid=grid, block=block,
                                                                              shmem_size=shared_bytes)
-    launch(stream, config, kernel, *values)
+    if device == torch.cuda.current_device():
+        launch(stream, config, kernel, *values)
+        return
+    with torch.cuda.device(device):  # a module on another GPU than the current one: launched in its context
+        launch(stream, config, kernel, *values)
 
 
 def _hiera_sms(device):
