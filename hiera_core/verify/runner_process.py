@@ -17,6 +17,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from hiera_core.verify.strays import (
+    adopted,
+    command,
+    descendants,
+    end_processes,
+    start_ticks,
+    stray_processes,
+)
 from hiera_core.verify.verdicts import Check
 from hiera_core.worker.channel import BadMessage, Channel, ChannelClosed, ChannelTimeout
 from hiera_core.worker.messages import RunnerReply, RunnerRequest
@@ -49,13 +57,19 @@ class RunnerProcess:
                 pass
         to_runner_read, to_runner_write = os.pipe()
         from_runner_read, from_runner_write = os.pipe()
+        # inductor's compile workers in its sidecar process (its default), which the process check knows
+        # (hiera_core.verify.strays), not forked from the runner like a candidate's own processes.
+        environment = {**os.environ, "TORCHINDUCTOR_WORKER_START": "subprocess"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "hiera_core.worker.runner", str(to_runner_read), str(from_runner_write), judge_file,
-             runner_file, device], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL)
+             runner_file, device], pass_fds=(to_runner_read, from_runner_write), stdin=subprocess.DEVNULL,
+            env=environment)
         os.close(to_runner_read)
         os.close(from_runner_write)
         self.channel = Channel(from_runner_read, to_runner_write, send_path=judge_file, receive_path=runner_file)
         self.calls = 0
+        self.started = start_ticks(self.process.pid)
+        _live_runners.add(self.process.pid)
 
     def request(self, request: RunnerRequest, tensors: list | None = None, *, timeout_s: float, doing: str) -> Reply:
         started = time.perf_counter()
@@ -64,6 +78,7 @@ class RunnerProcess:
             message, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
             wall_ms = (time.perf_counter() - started) * 1000  # the runner's time, not the reading of its answer
             answer = request.reply_from(message)
+            self._check_no_processes(doing)
         except (ChannelClosed, BrokenPipeError):
             raise Rejected(self._ended(doing)) from None
         except ChannelTimeout:
@@ -76,6 +91,19 @@ class RunnerProcess:
             raise Rejected(Check("runner-exit", False, f"the candidate's process answered {doing} with what the "
                                                        f"protocol does not allow ({error})")) from None
         return Reply(answer, received, wall_ms)
+
+    def _check_no_processes(self, doing: str) -> None:
+        """Rejected when the candidate has started a process that is still there (hiera_core.verify.strays):
+        it would run beside the reference's timing. Those found are ended."""
+        strays = stray_processes(self.process.pid, self.started, _live_runners)
+        if not strays:
+            return
+        listed = "; ".join(f"{pid}: {command(pid)[:80] or '(ended)'}" for pid in strays[:3])
+        end_processes(strays)
+        self.kill()
+        raise Rejected(Check("processes", False, f"the candidate started other processes ({listed}), found while "
+                                                 f"{doing}: a candidate may not run work outside its process (it "
+                                                 f"would run beside the reference's timing); they were ended"))
 
     def _ended(self, doing: str) -> Check:
         try:
@@ -93,6 +121,9 @@ class RunnerProcess:
                                            f"(os._exit, sys.exit, signals, closing its channel)")
 
     def kill(self) -> None:
+        """What it started (torch's compile workers, a candidate's strays, orphans this process adopted
+        since it started) ends first, not left to this process, their subreaper; then the runner."""
+        end_processes(descendants(self.process.pid) + adopted(self.started, _live_runners))
         if self.process.poll() is None:
             self.process.kill()
         try:
@@ -103,10 +134,12 @@ class RunnerProcess:
     def close(self) -> None:
         """Killed, not asked to exit: it holds nothing to save, and torch's teardown takes a second."""
         self.kill()
+        _live_runners.discard(self.process.pid)
         self.channel.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+_live_runners: set[int] = set()  # the runners this process started and has not closed
 _prestarted: list[RunnerProcess] = []  # started by `prestart`, not yet taken by a judge
 
 

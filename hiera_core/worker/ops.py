@@ -29,6 +29,7 @@ from hiera_core.bench.worker_ops import op_bench_time
 from hiera_core.errors import ErrorKind, HieraError, is_out_of_memory
 from hiera_core.events import stopwatch
 from hiera_core.profile.ncu import op_ncu
+from hiera_core.verify.strays import become_subreaper
 from hiera_core.worker.isolate import die_with_parent, store_cache_environment
 from hiera_core.worker.requests import (
     EvaluateRequest,
@@ -199,6 +200,7 @@ def warm_start(device: str, runners: int) -> list[str] | None:
 
 def main(argv: list[str]) -> int:
     die_with_parent()  # before any user code: this process and its group end with the run
+    become_subreaper()  # a process a candidate detaches from its runner comes here (hiera_core.verify.strays)
     if argv[0] == "--warm":
         paths = warm_start(argv[1], int(argv[2]))
         if paths is None:

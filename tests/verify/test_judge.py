@@ -73,7 +73,8 @@ class _RunnerWithoutProcess(RunnerProcess):
 
     def __init__(self, channel: Channel):
         self.device, self.channel = "cpu", channel
-        self.process = SimpleNamespace(poll=lambda: 0, wait=lambda timeout=None: 0)
+        self.process = SimpleNamespace(pid=2**22 + 1, poll=lambda: 0, wait=lambda timeout=None: 0)  # no such pid
+        self.started = 2**62  # no process of this one started since
 
 
 def test_a_reply_the_protocol_does_not_allow_rejects_the_candidate_as_runner_exit(channel_pair):
