@@ -35,6 +35,13 @@ FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "
                     "_getframe", "__subclasses__"}
 DYNAMIC_CODE = {"exec", "eval", "compile", "__import__", "builtins.exec", "builtins.eval", "builtins.compile",
                 "builtins.__import__"}
+# Modules whose attributes start processes or threads, run code or inspect the harness: one read by a
+# computed name (`getattr(os, "fo" + "rk")`, `vars(builtins)[name]`) reaches what the checks above name.
+GUARDED_MODULES = {"os", "posix", "builtins", "sys", "ctypes", "importlib", "signal", "time", "threading", "_thread",
+                   "subprocess", "multiprocessing", "gc", "inspect", "runpy", "code", "codeop", "types"}
+# ctypes' ways to run Python from native code (a C callback, the C API): threads and code out of sight.
+NATIVE_PYTHON = ("ctypes.CFUNCTYPE", "ctypes.PYFUNCTYPE", "ctypes.WINFUNCTYPE", "ctypes.pythonapi", "ctypes.PyDLL",
+                 "ctypes.pydll")
 # What the timer and the profiler read: patching any of these fakes a measurement.
 TIMER_TARGETS = ("time.", "timeit.", "torch.cuda.Event", "torch.cuda.synchronize", "torch.cuda.Stream",
                  "torch.cuda.current_stream", "torch.cuda.default_stream", "torch.cuda.stream",
@@ -143,7 +150,12 @@ def check_candidate(source: str, space: str, reference_class: str, first_line: i
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and node.name in ("__torch_function__", "__torch_dispatch__"):
             report("tensor-subclass", node, f"defines {node.name}: candidates may not intercept torch ops")
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            _check_module_dict_read(node, aliases, report)
         elif isinstance(node, ast.Attribute):
+            if aliases.resolve(node).startswith(NATIVE_PYTHON):
+                report("dynamic-code", node, f"uses {aliases.resolve(node)}: native code that runs Python escapes "
+                                             f"these checks")
             if node.attr in ("_make_subclass", "_make_wrapper_subclass", "as_subclass"):
                 report("tensor-subclass", node, f"uses {node.attr}: outputs must be plain tensors")
             elif node.attr in FRAME_ATTRIBUTES:
@@ -175,14 +187,48 @@ def _check_import(node: ast.Import | ast.ImportFrom, report) -> None:
             report("dynamic-code", node, f"imports {name}: candidates may not load code at run time")
 
 
-def _check_call(node: ast.Call, aliases: _Aliases, space: str, reference_class: str, report, patched) -> None:
-    name = aliases.resolve(node.func)
+def _check_reached(node: ast.AST, name: str, report) -> bool:
+    """The problem with calling `name` (a dotted name), reported; whether there was one."""
     if name in INTROSPECTION_CALLS or name.startswith(("gc.", "inspect.")):
         report("introspection", node, f"calls {name}: candidates may not inspect the harness")
     elif name in DYNAMIC_CODE:
         report("dynamic-code", node, f"calls {name}: code built at run time escapes these checks")
     elif name.startswith(PROCESS_CALLS):
         report("threads", node, f"calls {name}: candidates may not start processes")
+    else:
+        return False
+    return True
+
+
+def _check_module_read(node: ast.AST, module: ast.AST, attribute: ast.AST | None, aliases: _Aliases,
+                       report) -> None:
+    """An attribute of a guarded module read by name (getattr, vars(), __dict__): a computed name is
+    refused, a constant one checked as the call it reaches."""
+    base = aliases.resolve(module)
+    if not (base and aliases.is_imported(module) and base.split(".")[0] in GUARDED_MODULES):
+        return
+    name = _string(attribute) if attribute is not None else None
+    if name is None:
+        report("dynamic-code", node, f"reads an attribute of {base} by a computed name: what it reaches escapes "
+                                     f"these checks")
+    else:
+        _check_reached(node, f"{base}.{name}", report)
+
+
+def _check_module_dict_read(node: ast.Subscript, aliases: _Aliases, report) -> None:
+    container = node.value
+    if isinstance(container, ast.Attribute) and container.attr == "__dict__":
+        _check_module_read(node, container.value, node.slice, aliases, report)
+    elif isinstance(container, ast.Call) and aliases.resolve(container.func) == "vars" and container.args:
+        _check_module_read(node, container.args[0], node.slice, aliases, report)
+
+
+def _check_call(node: ast.Call, aliases: _Aliases, space: str, reference_class: str, report, patched) -> None:
+    name = aliases.resolve(node.func)
+    if _check_reached(node, name, report):
+        name = ""  # reported: none of the checks below applies
+    if name == "getattr" and node.args:
+        _check_module_read(node, node.args[0], node.args[1] if len(node.args) > 1 else None, aliases, report)
     elif name.startswith("contextlib.suppress") or name == "suppress":
         report("try-except", node, "contextlib.suppress can hide a fallback like try/except does")
     elif name in ("setattr", "delattr") and node.args:

@@ -64,6 +64,13 @@ def problems(source: str, space: str = "pytorch") -> list[str]:
     ("from torch import Tensor\nclass Lazy(Tensor):\n    pass\n", "tensor-subclass"),
     ("import torch\ny = torch.randn(3).as_subclass(torch.Tensor)\n", "tensor-subclass"),
     ("SOURCE = 'stream attribute accessPolicyWindow'\n", "l2-persistence"),
+    # a guarded module's attribute by a name: computed, refused; constant, checked as the call it reaches
+    ("import builtins\ngetattr(builtins, 'ex' + 'ec')('x = 1')\n", "dynamic-code"),
+    ("import os\ngetattr(os, 'fork')()\n", "threads"),
+    ("import os as o\nvars(o)['fo' + 'rk']()\n", "dynamic-code"),
+    ("import os\nos.__dict__['system']('true')\n", "threads"),
+    ("import ctypes\nCALLBACK = ctypes.CFUNCTYPE(None)\n", "dynamic-code"),
+    ("import ctypes\nctypes.pythonapi.PyRun_SimpleString(b'x = 1')\n", "dynamic-code"),
 ])
 def test_static_checks_see_through_aliases_and_indirection(source, expected):
     assert expected in problems(source), problems(source)
@@ -80,11 +87,14 @@ def test_fallback_to_the_reference_is_forbidden_in_the_custom_space_only():
 
 def test_legitimate_settings_and_own_state_are_not_flagged():
     assert problems("""
+        import ctypes
         import os
         import torch
 
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = "/tmp/cache"
         torch.backends.cudnn.benchmark = True
+        ACTIVATION = getattr(torch.nn.functional, "gel" + "u")
+        SCALE = ctypes.c_float(0.5)
         torch._inductor.config.coordinate_descent_tuning = True
 
 
