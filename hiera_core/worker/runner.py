@@ -229,6 +229,12 @@ class Runner:
     def _answer(self, request: messages.RunnerRequest, tensors: list) -> tuple[messages.RunnerReply, list]:
         try:
             result, payload = getattr(self, f"op_{request.op}")(request, tensors)
+            if self.device == "cuda":
+                import torch
+
+                # Nothing the candidate queued (a finalizer's kernel, say) runs on past its answer,
+                # beside the reference the judge times next.
+                torch.cuda.synchronize()
             return messages.RunnerReply(ok=True, result=result), payload
         except _Refused as refused:
             return messages.RunnerReply(ok=False, check=refused.check, message=refused.message), []

@@ -102,6 +102,26 @@ def test_the_runner_refuses_a_request_its_op_does_not_take_by_name_and_runs_noth
     assert (reply.ok, reply.check) == (False, "protocol") and "does not take everything" in reply.message
 
 
+def test_on_a_gpu_the_runner_answers_once_the_device_has_done_what_the_candidate_queued(tmp_path, monkeypatch):
+    """A finalizer of an output the judge releases can queue GPU work; answered before it ends, it would
+    run beside the reference the judge times next."""
+    order = []
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: order.append("synchronized"))
+    judge_end, runner_end = connected(tmp_path)
+    runner = Runner(runner_end)
+    runner.device = "cuda"
+    runner.kept["v0"] = [torch.ones(2)]
+    serving = threading.Thread(target=runner.serve, daemon=True)
+    serving.start()
+    judge_end.send(ReleaseRequest(call_ids=["v0"]).to_dict())
+    message, _ = judge_end.receive(timeout_s=30)
+    order.append("answered")
+    judge_end.close()
+    serving.join(timeout=30)
+    runner_end.close()
+    assert RunnerReply.from_dict(message, ReleaseResult).ok and order == ["synchronized", "answered"]
+
+
 def test_every_timed_call_gets_values_no_other_call_saw_in_the_tasks_layout():
     base = torch.randn(64, 32).t()
     indices = torch.arange(10)
