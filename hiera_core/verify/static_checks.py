@@ -38,7 +38,11 @@ DYNAMIC_CODE = {"exec", "eval", "compile", "__import__", "builtins.exec", "built
 # Modules whose attributes start processes or threads, run code or inspect the harness: one read by a
 # computed name (`getattr(os, "fo" + "rk")`, `vars(builtins)[name]`) reaches what the checks above name.
 GUARDED_MODULES = {"os", "posix", "builtins", "sys", "ctypes", "importlib", "signal", "time", "threading", "_thread",
-                   "subprocess", "multiprocessing", "gc", "inspect", "runpy", "code", "codeop", "types"}
+                   "subprocess", "multiprocessing", "gc", "inspect", "runpy", "code", "codeop", "types", "cuda"}
+# CUDA contexts of a candidate's own (driver API, cuda.core): work queued there is out of reach of the
+# device synchronisation the runner does before it answers, and would run beside the reference's timing.
+OWN_CONTEXTS = ("cuCtxCreate", "cuCtxPushCurrent", "cuCtxSetCurrent", "cuGreenCtxCreate", "create_context",
+                "cudaSetDeviceFlags")
 # ctypes' ways to run Python from native code (a C callback, the C API): threads and code out of sight.
 NATIVE_PYTHON = ("ctypes.CFUNCTYPE", "ctypes.PYFUNCTYPE", "ctypes.WINFUNCTYPE", "ctypes.pythonapi", "ctypes.PyDLL",
                  "ctypes.pydll")
@@ -153,6 +157,9 @@ def check_candidate(source: str, space: str, reference_class: str, first_line: i
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             _check_module_dict_read(node, aliases, report)
         elif isinstance(node, ast.Attribute):
+            if node.attr.startswith(OWN_CONTEXTS):
+                report("threads", node, f"uses {node.attr}: a candidate runs in torch's CUDA context (work in a "
+                                        f"context of its own would run on beside the reference's timing)")
             if aliases.resolve(node).startswith(NATIVE_PYTHON):
                 report("dynamic-code", node, f"uses {aliases.resolve(node)}: native code that runs Python escapes "
                                              f"these checks")

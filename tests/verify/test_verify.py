@@ -71,6 +71,9 @@ def problems(source: str, space: str = "pytorch") -> list[str]:
     ("import os\nos.__dict__['system']('true')\n", "threads"),
     ("import ctypes\nCALLBACK = ctypes.CFUNCTYPE(None)\n", "dynamic-code"),
     ("import ctypes\nctypes.pythonapi.PyRun_SimpleString(b'x = 1')\n", "dynamic-code"),
+    ("from cuda.bindings import driver\nerr, context = driver.cuCtxCreate(0, 0)\n", "threads"),
+    ("from cuda.core import Device\ncontext = Device(0).create_context()\n", "threads"),
+    ("import cuda.bindings.driver as d\nf = getattr(d, 'cuCtx' + 'Create')\n", "dynamic-code"),
 ])
 def test_static_checks_see_through_aliases_and_indirection(source, expected):
     assert expected in problems(source), problems(source)
