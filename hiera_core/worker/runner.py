@@ -229,11 +229,9 @@ class Runner:
     def _answer(self, request: messages.RunnerRequest, tensors: list) -> tuple[messages.RunnerReply, list]:
         try:
             result, payload = getattr(self, f"op_{request.op}")(request, tensors)
-            if self.device == "cuda":
+            if self.device == "cuda":  # what the candidate queued (a finalizer's kernel) ends before it answers
                 import torch
 
-                # Nothing the candidate queued (a finalizer's kernel, say) runs on past its answer,
-                # beside the reference the judge times next.
                 torch.cuda.synchronize()
             return messages.RunnerReply(ok=True, result=result), payload
         except _Refused as refused:
