@@ -22,6 +22,8 @@ from hiera_core.verify.strays import (
     command,
     descendants,
     end_processes,
+    scheduling,
+    scheduling_changes,
     start_ticks,
     stray_processes,
 )
@@ -70,9 +72,12 @@ class RunnerProcess:
         self.calls = 0
         self.started = start_ticks(self.process.pid)
         _live_runners.add(self.process.pid)
+        self.judge_scheduling: dict | None = None  # this process's, before the first request
 
     def request(self, request: RunnerRequest, tensors: list | None = None, *, timeout_s: float, doing: str) -> Reply:
         started = time.perf_counter()
+        if self.judge_scheduling is None:  # before any candidate code: a warm worker's placement is done
+            self.judge_scheduling = scheduling(os.getpid())
         try:
             self.channel.send(request.to_dict(), tensors)
             message, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
@@ -93,8 +98,15 @@ class RunnerProcess:
         return Reply(answer, received, wall_ms)
 
     def _check_no_processes(self, doing: str) -> None:
-        """Rejected when the candidate has started a process that is still there (hiera_core.verify.strays):
-        it would run beside the reference's timing. Those found are ended."""
+        """Rejected when the candidate has changed the judge's scheduling, or started a process that is
+        still there (hiera_core.verify.strays): either would slow the reference's timing. Processes
+        found are ended."""
+        changed = scheduling_changes(self.judge_scheduling, scheduling(os.getpid()))
+        if changed:
+            self.kill()
+            raise Rejected(Check("judge-scheduling", False, f"the judge's threads were reniced or moved to other CPUs "
+                                                            f"while {doing} ({'; '.join(changed[:3])}): a candidate "
+                                                            f"may not change how the reference is run"))
         strays = stray_processes(self.process.pid, self.started, _live_runners)
         if not strays:
             return

@@ -6,7 +6,9 @@ CPU, a GPU context of its own) slows the reference the judge times between the c
 and inflates the speedup, so a candidate may start none (hiera_core.verify.runner_process).
 
 torch's own compile workers (inductor's subprocess pool, and the pool below it) are the candidate's
-compiler, not its work. Linux's /proc only: elsewhere nothing is found.
+compiler, not its work. Nor may a candidate reach into the judge's scheduling (its parent, of the same
+user): its threads reniced or pinned to a core would time the reference slower (`scheduling`). Linux's
+/proc only: elsewhere nothing is found.
 """
 
 from __future__ import annotations
@@ -57,13 +59,44 @@ def command(pid: int) -> str:
         return ""
 
 
-def _stat(pid: int) -> list[str]:
-    """/proc/PID/stat's fields after the command (in parentheses, which may hold spaces); [] where it is gone."""
+def _stat(pid: int | str) -> list[str]:
+    """/proc/PID/stat's fields after the command (in parentheses, which may hold spaces); [] where it is
+    gone. `pid` may name a thread: "PID/task/TID"."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
             return stat.read().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return []
+
+
+def scheduling(pid: int) -> dict[int, tuple[int, str]]:
+    """Each thread of `pid`: its nice value and the CPUs it may run on."""
+    found = {}
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for thread in threads:
+        fields = _stat(f"{pid}/task/{thread}")
+        try:
+            with open(f"/proc/{pid}/task/{thread}/status", encoding="ascii", errors="replace") as status:
+                cpus = next((line.split(":", 1)[1].strip() for line in status if line.startswith("Cpus_allowed_list")),
+                            "")
+        except OSError:
+            continue
+        if len(fields) > 16:
+            found[int(thread)] = (int(fields[16]), cpus)
+    return found
+
+
+def scheduling_changes(before: dict[int, tuple[int, str]], after: dict[int, tuple[int, str]]) -> list[str]:
+    """Threads in both whose nice value or CPUs changed, described."""
+    changed = []
+    for thread, (nice, cpus) in before.items():
+        if thread in after and after[thread] != (nice, cpus):
+            now_nice, now_cpus = after[thread]
+            changed.append(f"thread {thread}: nice {nice} -> {now_nice}, CPUs {cpus} -> {now_cpus}")
+    return changed
 
 
 def start_ticks(pid: int) -> int:

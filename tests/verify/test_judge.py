@@ -75,6 +75,7 @@ class _RunnerWithoutProcess(RunnerProcess):
         self.device, self.channel = "cpu", channel
         self.process = SimpleNamespace(pid=2**22 + 1, poll=lambda: 0, wait=lambda timeout=None: 0)  # no such pid
         self.started = 2**62  # no process of this one started since
+        self.judge_scheduling = None
 
 
 def test_a_reply_the_protocol_does_not_allow_rejects_the_candidate_as_runner_exit(channel_pair):

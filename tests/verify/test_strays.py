@@ -53,3 +53,19 @@ def test_a_plain_process_is_a_stray_and_compile_workers_and_ended_ones_are_not()
     finally:
         os.killpg(runner.pid, signal.SIGKILL)
         runner.wait()
+
+
+def test_a_thread_reniced_or_moved_to_other_cpus_is_a_change_of_scheduling():
+    from hiera_core.verify.strays import scheduling, scheduling_changes
+
+    judge = subprocess.Popen([sys.executable, "-c", SLEEP])
+    try:
+        before = scheduling(judge.pid)
+        assert before and all(cpus for _, cpus in before.values())
+        os.setpriority(os.PRIO_PROCESS, judge.pid, 19)
+        changed = scheduling_changes(before, scheduling(judge.pid))
+        assert len(changed) == 1 and f"thread {judge.pid}: nice " in changed[0] and "-> 19" in changed[0]
+        assert scheduling_changes(before, before) == []
+    finally:
+        judge.kill()
+        judge.wait()
