@@ -83,7 +83,7 @@ class RunnerProcess:
             message, received = self.channel.receive(timeout_s=timeout_s, device=self.device)
             wall_ms = (time.perf_counter() - started) * 1000  # the runner's time, not the reading of its answer
             answer = request.reply_from(message)
-            self._check_no_processes(doing)
+            self._check_left_alone(doing)
         except (ChannelClosed, BrokenPipeError):
             raise Rejected(self._ended(doing)) from None
         except ChannelTimeout:
@@ -97,7 +97,7 @@ class RunnerProcess:
                                                        f"protocol does not allow ({error})")) from None
         return Reply(answer, received, wall_ms)
 
-    def _check_no_processes(self, doing: str) -> None:
+    def _check_left_alone(self, doing: str) -> None:
         """Rejected when the candidate has changed the judge's scheduling, or started a process that is
         still there (hiera_core.verify.strays): either would slow the reference's timing. Processes
         found are ended."""

@@ -34,14 +34,18 @@ def become_subreaper() -> None:
     _subreaper = True
 
 
-def children(pid: int) -> list[int]:
-    """The processes `pid` started (any of its threads), from /proc; [] where it is gone."""
+def _threads(pid: int) -> list[str]:
+    """The ids of `pid`'s threads, from /proc; [] where it is gone."""
     try:
-        threads = os.listdir(f"/proc/{pid}/task")
+        return os.listdir(f"/proc/{pid}/task")
     except OSError:
         return []
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (any of its threads), from /proc; [] where it is gone."""
     found = []
-    for thread in threads:
+    for thread in _threads(pid):
         try:
             with open(f"/proc/{pid}/task/{thread}/children", encoding="ascii") as listing:
                 found += [int(child) for child in listing.read().split()]
@@ -72,11 +76,7 @@ def _stat(pid: int | str) -> list[str]:
 def scheduling(pid: int) -> dict[int, tuple[int, str]]:
     """Each thread of `pid`: its nice value and the CPUs it may run on."""
     found = {}
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for thread in threads:
+    for thread in _threads(pid):
         fields = _stat(f"{pid}/task/{thread}")
         try:
             with open(f"/proc/{pid}/task/{thread}/status", encoding="ascii", errors="replace") as status:
@@ -118,14 +118,20 @@ def _ended(pid: int) -> bool:
     return True
 
 
+def _below(roots: list[int], kept=lambda pid: True) -> list[int]:
+    """`roots` and every process below them, leaving out each process `kept` refuses and what is below it."""
+    found, pending = [], list(roots)
+    while pending:
+        pid = pending.pop()
+        if kept(pid):
+            found.append(pid)
+            pending += children(pid)
+    return found
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below `pid`."""
-    found, pending = [], children(pid)
-    while pending:
-        child = pending.pop()
-        found.append(child)
-        pending += children(child)
-    return found
+    return _below(children(pid))
 
 
 def adopted(since: int, known: set[int]) -> list[int]:
@@ -138,15 +144,8 @@ def adopted(since: int, known: set[int]) -> list[int]:
 def stray_processes(runner: int, since: int, known: set[int]) -> list[int]:
     """Processes the candidate in `runner` started and that still run: its descendants, and the
     orphans this process adopted since `since`; torch's compile workers and what they started left out."""
-    found: list[int] = []
-    pending = children(runner) + adopted(since, known)
-    while pending:
-        pid = pending.pop()
-        if _ended(pid) or COMPILE_WORKER in command(pid):
-            continue
-        found.append(pid)
-        pending += children(pid)
-    return found
+    return _below(children(runner) + adopted(since, known),
+                  lambda pid: not _ended(pid) and COMPILE_WORKER not in command(pid))
 
 
 def end_processes(pids: list[int]) -> None:
