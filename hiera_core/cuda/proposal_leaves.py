@@ -1,7 +1,8 @@
 """How the kernels of custom-CUDA proposals read their tensors (leaves): each leaf's layout and read
-mode against the broadcast shape, the float4 and 32-bit entry-point choice, and the argument
-checks. Copied into proposals with `proposal_runtime` (see there and `hiera_core.cuda.proposal`);
-host code only, run on every call that has no cached launch plan.
+mode against the broadcast shape, the float4 and 32-bit entry-point choice, the threads and chunks
+of row and scan kernels, launch-plan keys, and the argument checks. Copied into proposals with
+`proposal_runtime` (see there and `hiera_core.cuda.proposal`); host code only, run on every call that
+has no cached launch plan.
 """
 
 import math
@@ -29,6 +30,16 @@ def _hiera_channel_values(per_channel, channels, reader):
     if any(v.numel() != channels for v in values):
         raise ValueError(f"{reader} reads one value per channel ({channels}): got {[v.numel() for v in values]}")
     return values
+
+
+def _hiera_signature(source, name, leaves, *extra):
+    """The key of a cached launch plan: what the plan depends on in each leaf (shape, strides, dtype,
+    device, 16-byte alignment). A CPU or non-float32 leaf gets no plan: the full path refuses it."""
+    return (source, name, *extra, *[(t.shape, t.stride(), t.dtype, t.device, t.data_ptr() & 15) for t in leaves])
+
+
+def _hiera_leaf_args(leaves, modes):
+    return [v for t, mode in zip(leaves, modes) for v in (t.data_ptr(), *mode)]
 
 
 def _hiera_broadcast(tensors):
@@ -129,3 +140,33 @@ def _hiera_flat(leaves, full, shape):
     vec = cols % 4 == 0 and all(_hiera_float4_ok(*r) for r in reads)
     variant = ("vec" if vec else "scalar") + ("32" if n < 2**31 else "64")
     return reads, variant, n // 4 if vec else n, cols
+
+
+def _hiera_row_chunks(rows, cols, sms):
+    """Blocks of 256 threads each row is split into: none while the rows fill the SMs one block each
+    or are shorter than 32768 entries; else enough for about four blocks an SM, each of at least
+    2048 entries (two float4 loads a thread in flight), at most 64 (the partials every block of a
+    row combines). The split costs a launch a sweep and a scratch allocation: on an H200 host, 16
+    rows of 16384 took 7.6 us of GPU work split against 14.7 whole, but 31 us a call against 17.7;
+    32 rows of 128256 took 23.9 us split against 123.7 whole (`benchmarks/bench_row_split.py`'s
+    timing, session 35)."""
+    if rows >= sms or cols < 32768:
+        return 1
+    return min(-(-4 * sms // rows), cols // 2048, 64)
+
+
+def _hiera_row_threads(cols, vec):
+    """Threads per row block: about 8 float4s (or 8 floats) per thread, enough loads in flight and
+    few threads per reduction."""
+    per_thread = -(-cols // 32) if vec else -(-cols // 8)
+    return min(256, max(32, 1 << (per_thread - 1).bit_length()))
+
+
+def _hiera_scan_chunks(columns, length, sms):
+    """Chunks a column scan splits each column into, a thread each: none while the columns fill the
+    GPU (2048 threads an SM) or are shorter than 64; else enough for about one wave, each at least
+    32 long, at most 256 (the totals a chunk's carry adds). A sequence's prefix sum over 16 heads of
+    256 features walked 4096 steps a thread on 4096 threads (32 an SM)."""
+    if columns >= 2048 * sms or length < 64:
+        return 1
+    return max(1, min(-(-2048 * sms // columns), length // 32, 256))

@@ -25,6 +25,11 @@ from hiera_core.cuda.proposal_leaves import (
     _hiera_channel_values,
     _hiera_check,
     _hiera_flat,
+    _hiera_leaf_args,
+    _hiera_row_chunks,
+    _hiera_row_threads,
+    _hiera_scan_chunks,
+    _hiera_signature,
     _hiera_storage_order,
 )
 
@@ -102,22 +107,12 @@ def _hiera_sms(device):
     return _HIERA_SMS[device]
 
 
-def _hiera_signature(source, name, leaves, *extra):
-    """The key of a cached launch plan: what the plan depends on in each leaf (shape, strides, dtype,
-    device, 16-byte alignment). A CPU or non-float32 leaf gets no plan: the full path refuses it."""
-    return (source, name, *extra, *[(t.shape, t.stride(), t.dtype, t.device, t.data_ptr() & 15) for t in leaves])
-
-
 def _hiera_plan(key, reads, leaves, *plan):
     """Keep `plan` for `key` when every leaf is read in place (no copy made for it), so a later call
     with the same signature passes the leaves' own pointers; the leaf arguments (pointer, mode,
     inner, extent) are rebuilt from the cached modes."""
     if all(r[0].data_ptr() == t.data_ptr() for r, t in zip(reads, leaves)):
         _HIERA_PLANS[key] = (*plan, [r[1:] for r in reads])
-
-
-def _hiera_leaf_args(leaves, modes):
-    return [v for t, mode in zip(leaves, modes) for v in (t.data_ptr(), *mode)]
 
 
 def _hiera_pointwise(source, name, leaves, full, outputs, scalars=()):
@@ -191,7 +186,8 @@ def _hiera_total(source, name, leaves, full, divide, scalars=()):
 def _hiera_scan(source, name, leaves, full, dim, reverse, scalars=()):
     """The inclusive scan of a generated pointwise expression of `leaves` along `dim` (reversed: from
     the end): one block per row along the last dim, else one thread per column of the (outer, R,
-    inner) view. Plans are cached as for pointwise."""
+    inner) view, or per chunk of a column where the columns are too few to fill the GPU (two
+    launches: the chunks' totals, then the scans). Plans are cached as for pointwise."""
     key = _hiera_signature(source, name, leaves, dim, reverse)
     plan = _HIERA_PLANS.get(key)
     device = leaves[0].device
@@ -202,21 +198,29 @@ def _hiera_scan(source, name, leaves, full, dim, reverse, scalars=()):
             return torch.empty(shape, device=device, dtype=torch.float32)
         outer, length, inner = math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
         reads, variant, _, cols = _hiera_flat(leaves, full, shape)
+        chunks = 1
         if inner == 1:  # 4 elements a thread per tile: a row of up to 1024 in one tile
             threads = min(256, max(32, 1 << (-(-cols // 4) - 1).bit_length()))
             grid = min(outer, _hiera_sms(device.index) * (2048 // threads))
         else:
-            variant, threads = "cols" + variant[-2:], 256
-            grid = min(-(-(outer * inner) // threads), 32 * _hiera_sms(device.index))
+            chunks = _hiera_scan_chunks(outer * inner, length, _hiera_sms(device.index))
+            variant, threads = ("colsplit" if chunks > 1 else "cols") + variant[-2:], 256
+            grid = min(-(-(outer * inner * chunks) // threads), 32 * _hiera_sms(device.index))
         kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
         tail = (outer, length, inner, cols, int(reverse))
         args = [v for r in reads for v in r]
-        _hiera_plan(key, reads, leaves, shape, kernel, grid, threads, tail)
+        _hiera_plan(key, reads, leaves, shape, kernel, grid, threads, tail, chunks)
     else:
-        shape, kernel, grid, threads, tail, modes = plan
+        shape, kernel, grid, threads, tail, chunks, modes = plan
         args = _hiera_leaf_args(leaves, modes)
     out = torch.empty(shape, device=device, dtype=torch.float32)
-    _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, *map(float, scalars))
+    scalars = [float(s) for s in scalars]
+    if chunks == 1:
+        _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, *scalars)
+        return out
+    parts = torch.empty(tail[0] * tail[2] * chunks, device=device, dtype=torch.float32)
+    for stage in (0, 1):
+        _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, parts, chunks, stage, *scalars)
     return out
 
 
@@ -236,6 +240,11 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
                             chunks, split, scalars)
         return outs
     shape = _hiera_broadcast(leaves)
+    order = _HIERA_ORDERS.get(key)
+    if dim is None and order is None:
+        order = _HIERA_ORDERS[key] = _hiera_storage_order(leaves, full, shape)
+    if dim is None and order is not None:
+        return _hiera_rows_in_storage_order(source, name, leaves, full, kinds, cached, order, scalars, split)
     along = len(shape) - 1 if dim is None else dim
     cols = shape[along]
     rows = math.prod(shape) // cols if cols else 0
@@ -262,10 +271,15 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         grid, kernel = rows * chunks, _hiera_kernel(source, f"{name}_split_{variant}", device.index)
     else:
         threads = _hiera_row_threads(cols, vec)
-        cache_bytes = cached * cols * 4
+        # Rows one warp covers go eight to a block, a warp each: blocks of one warp filled an SM
+        # only half (32 resident blocks) and paid two barriers a reduction.
+        warp_rows = threads == 32 and variant.endswith("32")
+        row_blocks = -(-rows // 8) if warp_rows else rows
+        threads = 256 if warp_rows else threads
+        cache_bytes = cached * cols * 4 * (8 if warp_rows else 1)
         use_cache = 0 < cache_bytes <= 48 * 1024
-        grid = min(rows, _hiera_sms(device.index) * (2048 // threads))
-        kernel = _hiera_kernel(source, f"{name}_{variant}", device.index)
+        grid = min(row_blocks, _hiera_sms(device.index) * (2048 // threads))
+        kernel = _hiera_kernel(source, f"{name}{'_warp' if warp_rows else ''}_{variant}", device.index)
         shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
     _hiera_row_launches(kernel, device, grid, threads, shared, [v for r in reads for v in r], outs, tail, chunks,
                         split, scalars)
@@ -273,17 +287,21 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
     return outs
 
 
-def _hiera_row_chunks(rows, cols, sms):
-    """Blocks of 256 threads each row is split into: none while the rows fill the SMs one block each
-    or are shorter than 32768 entries; else enough for about four blocks an SM, each of at least
-    2048 entries (two float4 loads a thread in flight), at most 64 (the partials every block of a
-    row combines). The split costs a launch a sweep and a scratch allocation: on an H200 host, 16
-    rows of 16384 took 7.6 us of GPU work split against 14.7 whole, but 31 us a call against 17.7;
-    32 rows of 128256 took 23.9 us split against 123.7 whole (`benchmarks/bench_row_split.py`'s
-    timing, session 35)."""
-    if rows >= sms or cols < 32768:
-        return 1
-    return min(-(-4 * sms // rows), cols // 2048, 64)
+def _hiera_rows_in_storage_order(source, name, leaves, full, kinds, cached, order, scalars, split):
+    """Rows along the last dim of leaves laid out alike in another order (a channels-first map
+    permuted to channels-last for a layer norm): read in place in their storage order, as
+    columns where the last dim is not the innermost, instead of copied to contiguous ones. The
+    outputs keep the leaves' layout."""
+    rank = len(order)
+    permuted = [t[(None,) * (rank - t.dim())].permute(order) for t in leaves]
+    along = order.index(rank - 1)
+    if along == rank - 1:
+        outs = _hiera_rows(source, name, permuted, full, kinds, cached, None, scalars, split)
+    else:
+        outs = _hiera_rows(source, name, permuted, full, kinds, cached, along, scalars)
+    kept = [d for d in order if d != rank - 1]  # a dropped row dim: the other dims, in storage order
+    return [o.permute(sorted(range(rank), key=order.__getitem__)) if kind != "drop"
+            else o.permute(sorted(range(rank - 1), key=kept.__getitem__)) for o, kind in zip(outs, kinds)]
 
 
 def _hiera_row_launches(kernel, device, grid, threads, shared, leaf_args, outs, tail, chunks, split, scalars):
@@ -296,13 +314,6 @@ def _hiera_row_launches(kernel, device, grid, threads, shared, leaf_args, outs, 
     parts = torch.empty(max(grid * slots, 1), device=device, dtype=torch.float32)
     for stage in range(stages):
         _hiera_launch(kernel, device.index, grid, threads, 0, *leaf_args, *outs, *tail, parts, chunks, stage, *scalars)
-
-
-def _hiera_row_threads(cols, vec):
-    """Threads per row block: about 8 float4s (or 8 floats) per thread, enough loads in flight and
-    few threads per reduction."""
-    per_thread = -(-cols // 32) if vec else -(-cols // 8)
-    return min(256, max(32, 1 << (per_thread - 1).bit_length()))
 
 
 def _hiera_reduce(source, name, x, dim, keepdim, indices):

@@ -167,6 +167,25 @@ def test_scan_launches_rows_along_the_last_dim_and_columns_along_another(runtime
     assert wide == 256
 
 
+def test_a_scan_over_few_long_columns_splits_them_into_chunks_in_two_launches(runtime):
+    """A sequence's prefix sum over 16 heads of 256 features: 4096 columns of 4096 steps on 132 SMs
+    go 66 chunks a column (one wave of 2048 threads an SM), the chunks' totals then the scans,
+    one scratch of totals for both; the cached plan launches the same."""
+    R, launches = runtime
+    keys = aligned(16, 4096, 256)
+    R._hiera_scan("src", "k", (keys,), (True,), 1, False)
+    first = [(kernel, grid, block, args[-8:-3], args[-2:]) for kernel, grid, block, _, args in launches]
+    assert first == [("k_colsplit32", 1056, 256, [16, 4096, 256, 256, 0], [66, stage]) for stage in (0, 1)]
+    assert launches[0][4][-3] == launches[1][4][-3]  # one scratch of 66 * 4096 totals
+    launches.clear()
+    R._hiera_scan("src", "k", (aligned(16, 4096, 256),), (True,), 1, False)
+    assert [(kernel, grid, block, args[-8:-3], args[-2:]) for kernel, grid, block, _, args in launches] == first
+    launches.clear()
+    R._hiera_scan("src", "k", (aligned(4, 63, 4096),), (True,), 1, True)  # too short to split
+    R._hiera_scan("src", "k", (aligned(1100, 100, 256),), (True,), 1, True)  # columns fill the GPU
+    assert [kernel for kernel, *_ in launches] == ["k_cols32", "k_cols32"]
+
+
 def test_rows_along_another_dim_launch_a_thread_a_row_with_their_outputs_shaped_by_that_dim(runtime):
     R, launches = runtime
     outs = R._hiera_rows("src", "k", (aligned(3, 17, 5, 7),), (True,), ("row", "keep", "drop"), 0, dim=1)
@@ -195,6 +214,44 @@ def test_few_long_rows_split_into_chunks_one_launch_a_sweep_and_short_or_many_ro
     R._hiera_rows("src", "k", (aligned(300, 40000), aligned(40000)), (True, False), ("row", "keep"), 1, split=split)
     R._hiera_rows("src", "k", (aligned(8, 40000), aligned(40000)), (True, False), ("row",), 1)  # no split form
     assert [kernel for kernel, *_ in launches] == ["k_vec32"] * 3
+
+
+def test_rows_one_warp_covers_go_eight_to_a_block_a_warp_each_and_longer_rows_a_block_each(runtime):
+    R, launches = runtime
+    # 1000 rows of 256: a warp's 32 float4s each, 125 blocks of 8 warps; the cached leaf takes a
+    # part of shared memory per warp row
+    R._hiera_rows("src", "k", (aligned(1000, 256), aligned(256)), (True, False), ("row",), 1)
+    # 40000 rows of 1024 (a transformer's layer norm): the grid one wave of 8 blocks an SM
+    R._hiera_rows("src", "k", (aligned(40000, 1024), aligned(1024)), (True, False), ("row",), 1)
+    # rows of 4096 take a block each (128 threads: 8 float4s a thread)
+    R._hiera_rows("src", "k", (aligned(1000, 4096), aligned(4096)), (True, False), ("row",), 1)
+    # odd rows of 33 floats: scalar reads, still a warp's
+    R._hiera_rows("src", "k", (aligned(50, 33), aligned(33)), (True, False), ("row",), 1)
+    assert [(kernel, grid, block, shared, args[-3:]) for kernel, grid, block, shared, args in launches] == [
+        ("k_warp_vec32", 125, 256, 8 * 256 * 4, [1000, 256, 1]),
+        ("k_warp_vec32", 132 * 8, 256, 8 * 1024 * 4, [40000, 1024, 1]),
+        ("k_vec32", 1000, 128, 4096 * 4, [1000, 4096, 1]),
+        ("k_warp_scalar32", 7, 256, 8 * 33 * 4, [50, 33, 1])]
+
+
+def test_rows_along_the_last_dim_of_a_permuted_map_are_read_in_place_as_columns(runtime):
+    """ConvNeXt's `x.permute(0, 2, 3, 1)` then a layer norm over channels: the map is not copied to
+    a contiguous one; its storage's rows of channels go one thread a row, and the outputs keep the
+    map's layout (a per-row statistic, dropped dim and all)."""
+    R, launches = runtime
+    x = aligned(2, 8, 5, 6).permute(0, 2, 3, 1)
+    weight = aligned(8)
+    out, mean, total = R._hiera_rows("src", "k", (x, weight), (True, False), ("row", "keep", "drop"), 1,
+                                     split=(2, 1))
+    (kernel, grid, block, shared, args), = launches
+    assert (kernel, block, shared) == ("k_cols32", 256, 0)
+    assert args[0] == x.data_ptr() and args[4] == weight.data_ptr()  # both read in place
+    assert args[-4:] == [60, 8, 30, 6]  # 2*5*6 rows of 8 channels, 30 apart; the storage's last dim 6
+    assert (out.shape, mean.shape, total.shape) == ((2, 5, 6, 8), (2, 5, 6, 1), (2, 5, 6))
+    assert out.permute(0, 3, 1, 2).is_contiguous() and total.is_contiguous()
+    launches.clear()
+    R._hiera_rows("src", "k", (aligned(2, 5, 6, 8), weight), (True, False), ("row",), 1)
+    assert [launch[0] for launch in launches] == ["k_warp_vec32"]  # a contiguous map: rows as before
 
 
 def test_an_arg_reduction_over_few_long_rows_splits_them_into_chunks_of_warps_then_combines(runtime):

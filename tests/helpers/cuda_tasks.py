@@ -87,6 +87,13 @@ EXTRA_TASKS = {
     "center_dim0": ("row_reduction", "x", "x - x.mean(dim=0, keepdim=True)", "[torch.randn(1000, 96)]", ""),
     "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",
                              "[torch.randn(16, 3, 257)]", ""),
+    # Rows along the last dim of a permuted map (ConvNeXt's channels-last layer norm, a softmax over
+    # a transposed map): read in place, one thread a row of the storage
+    "rows_of_permuted_maps": ("row_reduction", "x",
+                              "F.layer_norm(x.permute(0, 2, 3, 1), (12,), self.w, self.b, 1e-6), "
+                              "torch.softmax(x.flatten(2).transpose(1, 2) * 2.0, dim=-1)",
+                              "[torch.randn(2, 12, 5, 7)]",
+                              "self.w = nn.Parameter(torch.randn(12)); self.b = nn.Parameter(torch.randn(12))"),
     # Ops written out from the templates' pieces (lower_composed): norms, logsumexp, var/std, losses
     "norm_rows_and_total": ("row_reduction", "x", "x / torch.norm(x, p=2, dim=1, keepdim=True) + x / torch.norm(x)",
                             "[torch.randn(6, 1001)]", ""),

@@ -1,15 +1,13 @@
 """CUDA source of the row kernels: expressions with reductions over the last dim (softmax, the norms,
-row sums...), one block per row, each reduction a sweep over the row. Pure (no torch): text
-generation only; leaves are read and entry points made as in `fused`.
+row sums...), one block per row (a warp per row where one warp covers it; a thread per row along
+another dim), each reduction a sweep over the row (`row_passes`). Pure (no torch): text generation
+only; leaves are read and entry points made as in `fused`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from hiera_core.spaces.custom_cuda.expr import Emitter, Expr, leaves_in, read_full, reductions_in
 from hiera_core.spaces.custom_cuda.fused import (
-    BLOCK_REDUCE,
     LANES,
     KernelSource,
     element_function,
@@ -20,80 +18,28 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_reads_source,
     scalar_arguments,
 )
-
-ROW_THREADS = 256  # most threads per row block (the host picks 32..256 by row length)
-
-ROW_HELPERS = BLOCK_REDUCE + r"""// Online softmax statistics: running max m and sum s of exp(v - m), merged pairwise.
-// One exp per element: the running sum is rescaled only when the maximum grows.
-__device__ __forceinline__ void hi_online_add(float& m, float& s, float v) {
-    if (v > m) { s = (m == -__int_as_float(0x7f800000)) ? 0.0f : s * expf(m - v); m = v; }
-    s += (m == -__int_as_float(0x7f800000)) ? 0.0f : expf(v - m);
-}
-__device__ __forceinline__ void hi_online_merge(float& m, float& s, float m2, float s2) {
-    const float top = hi_max(m, m2);
-    s = (top == -__int_as_float(0x7f800000)) ? 0.0f : s * expf(m - top) + s2 * expf(m2 - top);
-    m = top;
-}
-__device__ __forceinline__ void hi_block_online(float& m, float& s, float* red) {
-    for (int o = 16; o > 0; o >>= 1)
-        hi_online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0) { red[threadIdx.x >> 5] = m; red[32 + (threadIdx.x >> 5)] = s; }
-    __syncthreads();
-    const bool live = (threadIdx.x & 31) < (blockDim.x >> 5);
-    m = live ? red[threadIdx.x & 31] : -__int_as_float(0x7f800000);
-    s = live ? red[32 + (threadIdx.x & 31)] : 0.0f;
-    for (int o = 16; o > 0; o >>= 1)
-        hi_online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
-}
-"""
-
-_BLOCK_REDUCE = {"rsum": "hi_block_sum", "rmax": "hi_block_max", "rmin": "hi_block_min"}
-_COMBINE = {"rsum": "{acc} += {v};", "rmax": "{acc} = hi_max({acc}, {v});", "rmin": "{acc} = hi_min({acc}, {v});"}
-_IDENTITY = {"rsum": "0.0f", "rmax": "-__int_as_float(0x7f800000)", "rmin": "__int_as_float(0x7f800000)"}
-
-
-@dataclass
-class RowPass:
-    """One sweep over the row: accumulators for some reductions (an online-softmax pair counts once)."""
-
-    reductions: list[Expr]
-    online: list[tuple[Expr, Expr]]  # (rmax node, rsum node) computed together in one pass
-
-    def scalars(self) -> list[Expr]:
-        """The row scalars the sweep binds: its reductions, then each online pair's max and sum (the
-        order a split block stores its partials in)."""
-        return self.reductions + [r for pair in self.online for r in pair]
-
-
-def plan_passes(reds: list[Expr]) -> list[RowPass]:
-    """Reductions grouped by nesting depth; max(A) then sum(exp(A - max)) fused into one online pass."""
-    depth: dict[Expr, int] = {}
-    for r in reds:  # children first: inner reductions already have their depth
-        inner = [depth[x] for x in reductions_in([r.args[0]])]
-        depth[r] = 1 + max(inner, default=0)
-    online: dict[Expr, Expr] = {}
-    for r in reds:
-        arg = r.args[0]
-        if r.op == "rsum" and arg.op == "exp" and arg.args[0].op == "sub" and arg.args[0].params == (1.0,):
-            shifted, peak = arg.args[0].args
-            if peak.op == "rmax" and peak.args[0] == shifted and peak.params == r.params and peak not in online:
-                online[peak] = r
-    paired = set(online.values())
-    passes = []
-    for level in range(1, max(depth.values(), default=0) + 1):
-        members = [r for r in reds if depth[r] == level and r not in paired]
-        if members:
-            passes.append(RowPass([r for r in members if r not in online], [(r, online[r]) for r in members if r in online]))
-    return passes
+from hiera_core.spaces.custom_cuda.row_passes import (
+    BLOCK_REDUCERS,
+    COMBINE,
+    IDENTITY,
+    ROW_HELPERS,
+    ROW_THREADS,
+    WARP_REDUCERS,
+    RowPass,
+    partial_count,
+    plan_passes,
+)
 
 
 def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | None = None
                 ) -> tuple[KernelSource, list[Expr], list[bool], int, list[str]]:
     """One block per row (grid-stride): sweeps computing the reductions (warp shuffles plus one
-    shared-memory hop per block), then the outputs. Row leaves read in more than one sweep are
-    cached in dynamic shared memory on their first read (each thread re-reads only what it wrote,
-    so no barrier is needed) when the host finds room (flag `use_cache`).
+    shared-memory hop per block), then the outputs. Rows one warp covers (entry points `{name}_warp_*`) go a
+    warp each, several to a block, reduced by shuffles alone: a block of one warp a row left most
+    of an SM idle (32 resident blocks) and paid two barriers a reduction. Row leaves read in more
+    than one sweep are cached in dynamic shared memory on their first read (each thread re-reads
+    only what it wrote, so no barrier is needed; a warp row has its own part of the cache) when
+    the host finds room (flag `use_cache`).
 
     Rows along another dim than the last (`dim`: softmax over channels) take `column_rows` instead.
 
@@ -143,15 +89,22 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
     params = f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long use_cache{scalar_params}"
     args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, use_cache{scalar_args}"
     body = f"""
-template <typename I, bool VEC>
+template <typename I, bool VEC, bool WARP_ROWS = false>
 __device__ __forceinline__ void hi_rows({params}) {{
-    extern __shared__ float4 hi_cache4[];
-    float* hi_cache = reinterpret_cast<float*>(hi_cache4);
+    extern __shared__ float4 hi_cache_all[];
     __shared__ float red[64];
     const I rows = (I)rows_, cols = (I)cols_;
+    constexpr bool warp_rows = WARP_ROWS;
+    const unsigned lane = warp_rows ? (threadIdx.x & 31u) : threadIdx.x, width = warp_rows ? 32u : blockDim.x;
+    const I per_block = warp_rows ? (I)(blockDim.x >> 5) : (I)1;
+    float* hi_cache = reinterpret_cast<float*>(hi_cache_all)
+                      + (warp_rows ? (size_t)(threadIdx.x >> 5) * {len(cached)} * (size_t)cols : (size_t)0);
+    float4* hi_cache4 = reinterpret_cast<float4*>(hi_cache);
+    (void)hi_cache; (void)hi_cache4; (void)red;
     const float inv_n = 1.0f / (float)cols;
     const I q0 = 0, q1 = cols / 4, j0 = 0, j1 = cols;
-    for (I row = blockIdx.x; row < rows; row += gridDim.x) {{
+    for (I row = (I)blockIdx.x * per_block + (warp_rows ? (I)(threadIdx.x >> 5) : (I)0); row < rows;
+         row += (I)gridDim.x * per_block) {{
 {''.join(sweeps)}{per_row_code}    }}
 }}
 """
@@ -164,20 +117,27 @@ __device__ __forceinline__ void hi_rows({params}) {{
     source = (f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s) over each row\n"
               + leaf_reads_source(leaves) + ROW_HELPERS + "".join(functions) + body + split
               + entry_points(name, ROW_THREADS, params, "hi_rows", args)
-              + entry_points(f"{name}_split", ROW_THREADS, split_params, "hi_rows_split", split_args))
+              + _warp_entry_points(name, params, args)
+              + entry_points(f"{name}_split", ROW_THREADS, split_params, "hi_rows_split", split_args)
+              + column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names,
+                            scalars, scalar_params, scalar_args, standalone=False).source)
     return KernelSource(name, source), leaves, full, len(cached), kinds
+
+
+def _warp_entry_points(name: str, params: str, args: str) -> str:
+    """Entry points `{name}_warp_vec32/_scalar32`, rows a warp each; 32-bit indices only (the host
+    takes the block form at 2^31 elements or more: 64-bit index math there spilled registers)."""
+    return "".join(entry_guard(f"{name}_warp_{suffix}",
+                               f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) {name}_warp_{suffix}'
+                               f"({params}) {{ hi_rows<unsigned int, {vec}, true>({args}); }}\n")
+                   for suffix, vec in (("vec32", "true"), ("scalar32", "false")))
 
 
 def row_split(outputs: list[Expr]) -> tuple[int, int]:
     """The split row kernel's launches (one per reduction sweep, then the outputs') and the partial
     statistics each block writes."""
     passes = plan_passes(reductions_in(outputs))
-    return len(passes) + 1, _partials(passes)
-
-
-def _partials(passes: list[RowPass]) -> int:
-    """Floats of partial statistics a split block writes: one a reduction, two an online pair."""
-    return sum(len(p.scalars()) for p in passes)
+    return len(passes) + 1, partial_count(passes)
 
 
 def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, leaves: list[Expr], full: list[bool],
@@ -187,7 +147,7 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
     (`stage`). A reduction sweep's blocks write their chunk's partial statistics; later launches
     combine a row's partials (a few dozen floats, from L2) before their own sweep. The row is read
     once per sweep, the later reads mostly from L2."""
-    slots = _partials(passes)
+    slots = partial_count(passes)
     known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]
     parts, offset = [], 0
     for index, targets in enumerate(sweep_targets):
@@ -203,13 +163,13 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
                      f"        return;\n        }}\n")
         for r in row_pass.reductions:
             n = scalar_names[r]
-            parts.append(f"        float all_{n} = {_IDENTITY[r.op]};\n"
+            parts.append(f"        float all_{n} = {IDENTITY[r.op]};\n"
                          f"        for (I c = 0; c < chunks; ++c) {{ const float v = hi_parts[c * {slots} + {offset}]; "
-                         + _COMBINE[r.op].format(acc=f"all_{n}", v="v") + f" }}\n        const float {n} = all_{n};\n")
+                         + COMBINE[r.op].format(acc=f"all_{n}", v="v") + f" }}\n        const float {n} = all_{n};\n")
             offset += 1
         for peak, total in row_pass.online:
             m, t = scalar_names[peak], scalar_names[total]
-            parts.append(f"        float all_{m} = {_IDENTITY['rmax']}, all_{t} = 0.0f;\n"
+            parts.append(f"        float all_{m} = {IDENTITY['rmax']}, all_{t} = 0.0f;\n"
                          f"        for (I c = 0; c < chunks; ++c) hi_online_merge(all_{m}, all_{t}, "
                          f"hi_parts[c * {slots} + {offset}], hi_parts[c * {slots} + {offset + 1}]);\n"
                          f"        const float {m} = all_{m}, {t} = all_{t};\n")
@@ -220,6 +180,8 @@ def _split_rows(passes: list[RowPass], sweep_targets: list, sweep_leaves: list, 
 template <typename I, bool VEC>
 __device__ __forceinline__ void hi_rows_split({params}) {{
     __shared__ float red[64];
+    constexpr bool warp_rows = false;
+    const unsigned lane = threadIdx.x, width = blockDim.x;
     const I rows = (I)rows_, cols = (I)cols_, chunks = (I)chunks_;
     const float inv_n = 1.0f / (float)cols;
     const I row = (I)blockIdx.x / chunks, chunk = (I)blockIdx.x - row * chunks;
@@ -250,14 +212,16 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
     if row_pass is not None:
         for r in row_pass.reductions:
             name = scalar_names[r]
-            accumulators.append(_COMBINE[r.op].format(acc=f"acc_{name}", v="{}"))
-            setup.append(f"float acc_{name} = {_IDENTITY[r.op]};")
-            finish.append(f"const float {name} = {_BLOCK_REDUCE[r.op]}(acc_{name}, red);")
+            accumulators.append(COMBINE[r.op].format(acc=f"acc_{name}", v="{}"))
+            setup.append(f"float acc_{name} = {IDENTITY[r.op]};")
+            finish.append(f"const float {name} = warp_rows ? {WARP_REDUCERS[r.op]}(acc_{name}) "
+                          f": {BLOCK_REDUCERS[r.op]}(acc_{name}, red);")
         for peak, total in row_pass.online:
             m, s_ = scalar_names[peak], scalar_names[total]
             accumulators.append(f"hi_online_add(acc_{m}, acc_{s_}, {{}});")
-            setup.append(f"float acc_{m} = {_IDENTITY['rmax']}, acc_{s_} = 0.0f;")
-            finish.append(f"hi_block_online(acc_{m}, acc_{s_}, red);\n        const float {m} = acc_{m}, {s_} = acc_{s_};")
+            setup.append(f"float acc_{m} = {IDENTITY['rmax']}, acc_{s_} = 0.0f;")
+            finish.append(f"if (warp_rows) hi_warp_online(acc_{m}, acc_{s_}); else hi_block_online(acc_{m}, acc_{s_}, red);"
+                          f"\n        const float {m} = acc_{m}, {s_} = acc_{s_};")
 
     def loads(vec: bool) -> list[str]:
         lines = []
@@ -299,9 +263,9 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
             lines.append(evaluate("", [f"o{o}[i]" for o in out_slots]))
         return lines
 
-    vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = q0 + threadIdx.x; q < q1; q += blockDim.x) {\n                const I j = q * 4, i = row * cols + j;\n                "
+    vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = q0 + lane; q < q1; q += width) {\n                const I j = q * 4, i = row * cols + j;\n                "
                 + "\n                ".join(body(True)) + "\n            }")
-    scalar_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I j = j0 + threadIdx.x; j < j1; j += blockDim.x) {\n                const I i = row * cols + j;\n                "
+    scalar_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I j = j0 + lane; j < j1; j += width) {\n                const I i = row * cols + j;\n                "
                    + "\n                ".join(body(False)) + "\n            }")
     return ("        // sweep " + str(index) + ("" if row_pass is not None else " (outputs)") + "\n        "
             + "\n        ".join(setup + [f"if (VEC) {{\n            {vec_loop}\n        }} else {{\n            {scalar_loop}\n        }}"]
@@ -321,19 +285,22 @@ def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
         loads.append(f"const float u{k} = hi_ld<I>(p{k}, (int)m{k}, row * cols, row, (I)0, (I)in{k}, (I)ex{k});")
     results = [emitter.emit(e) for _, e in per_row]
     stores = [f"o{o}[row] = {value};" for (o, _), value in zip(per_row, results)]
-    return ("        if (threadIdx.x == 0) {\n            "
+    return ("        if (lane == 0) {\n            "
             + "\n            ".join(loads + emitter.lines + stores) + "\n        }\n")
 
 
 def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[RowPass], sweep_targets: list,
                 sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict,
-                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str) -> KernelSource:
+                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str,
+                standalone: bool = True) -> KernelSource:
     """Rows along a dim other than the last, of the contiguous (outer, R, inner) view: one thread a
     row, walking R with a stride of inner, so a warp reads consecutive inner positions at each step
     (softmax over the channels of (N, C, H, W) reads N*H*W rows of C). The same sweeps as the block
     kernel, each thread's accumulators its row's statistics; leaves are read at the element's flat
-    index through their modes (`last`: the last dim's size, for COL/ROW reads). Entry points
-    `{name}_cols32/_cols64`."""
+    index through their modes (`last`: the last dim's size, for COL/ROW reads). Entry point
+    `{name}_cols32`. Not `standalone`: the kernel alone, for a block kernel's source that has the
+    helpers and element functions already (rows along the last dim of a permuted view, whose
+    storage puts that dim elsewhere: the runtime reads them in place as columns)."""
     any_modes = not all(full)
     position = {e: k for k, e in enumerate(leaves)}
 
@@ -359,11 +326,11 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
             results = [f"o{outputs.index(e)}[i]" for e in targets]
             step, setup, finish = f"hi_sweep{index}({', '.join(values + bound_names + results)});", [], []
         else:
-            accumulators = [_COMBINE[r.op].format(acc=f"acc_{scalar_names[r]}", v="{}") for r in row_pass.reductions]
+            accumulators = [COMBINE[r.op].format(acc=f"acc_{scalar_names[r]}", v="{}") for r in row_pass.reductions]
             accumulators += [f"hi_online_add(acc_{scalar_names[m]}, acc_{scalar_names[t]}, {{}});"
                              for m, t in row_pass.online]
-            setup = [f"float acc_{scalar_names[r]} = {_IDENTITY[r.op]};" for r in row_pass.reductions]
-            setup += [f"float acc_{scalar_names[m]} = {_IDENTITY['rmax']}, acc_{scalar_names[t]} = 0.0f;"
+            setup = [f"float acc_{scalar_names[r]} = {IDENTITY[r.op]};" for r in row_pass.reductions]
+            setup += [f"float acc_{scalar_names[m]} = {IDENTITY['rmax']}, acc_{scalar_names[t]} = 0.0f;"
                       for m, t in row_pass.online]
             finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.scalars()]
             results = [f"e{t}" for t in range(len(accumulators))]
@@ -408,6 +375,8 @@ __device__ __forceinline__ void hi_column_rows({params}) {{
     # leaf reads spills registers.
     entries = entry_guard(f"{name}_cols32", f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) '
                                             f"{name}_cols32({params}) {{ hi_column_rows<unsigned int>({args}); }}\n")
+    if not standalone:
+        return KernelSource(name, body + entries)
     return KernelSource(name, f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s), one thread a row "
                               f"along a dim other than the last\n" + leaf_reads_source(leaves) + ROW_HELPERS
                         + "".join(functions)

@@ -8,7 +8,11 @@ the row in tiles of 4 elements a thread: each thread scans its 4 in registers, w
 threads' totals with shuffles, one shared-memory hop scans the warps', and a carry takes the tile's
 total to the next tile. Along another dim of a contiguous (outer, R, inner) view
 (`{name}_cols32/_cols64`): one thread per (outer, inner) column walking R, so each step of a warp
-reads consecutive inner positions. No atomics: the order of the additions is fixed, results repeat.
+reads consecutive inner positions. Columns too few to fill the GPU (a sequence's prefix sum over
+16 heads of 256 features: 4096 threads walking 4096 steps) take `{name}_colsplit32/_colsplit64`:
+each column's R in chunks, a thread each, in two launches (`stage`): the chunks' totals, then each
+chunk's scan from the carry of the totals before it. No atomics: the order of the additions is
+fixed, results repeat.
 """
 
 from __future__ import annotations
@@ -152,11 +156,48 @@ __device__ __forceinline__ void hi_scan_cols({params}) {{
     }}
 }}
 """
+    split_params = (f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, "
+                    f"long long inner_, long long cols_, long long reverse_, float* __restrict__ parts, "
+                    f"long long chunks_, long long stage{kernel.number_params}")
+    split_args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_, parts, chunks_, stage{kernel.number_args}"
+    split_columns = f"""
+template <typename I>
+__device__ __forceinline__ void hi_scan_cols_split({split_params}) {{
+    const I outer = (I)rows_, length = (I)length_, inner = (I)inner_, cols = (I)cols_, chunks = (I)chunks_;
+    const bool reverse = reverse_ != 0;
+    const I columns = outer * inner, per = (length + chunks - 1) / chunks;
+    const I stride = (I)gridDim.x * blockDim.x;
+    // a warp's threads: consecutive columns of one chunk
+    for (I t = (I)blockIdx.x * blockDim.x + threadIdx.x; t < columns * chunks; t += stride) {{
+        const I chunk = t / columns, column = t - chunk * columns;
+        const I o = column / inner, c = column - o * inner;
+        const I s0 = chunk * per, s1 = s0 + per < length ? s0 + per : length;
+        float acc = {identity};
+        if (stage == 1)  // the carry: the totals of the chunks before this one, in scan order
+            for (I k = 0; k < chunk; ++k) acc = HI_SCAN_OP(acc, parts[k * columns + column]);
+        #pragma unroll (sizeof(I) == 4 ? 4 : 1)
+        for (I s = s0; s < s1; ++s) {{
+            const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
+            {rowcol}
+            {newline.join(leaf_reads(leaves, full, False))}
+            float e;
+            {column_call}
+            acc = HI_SCAN_OP(acc, e);
+            if (stage == 1) out[i] = hi_epilogue(acc);
+        }}
+        if (stage == 0) parts[chunk * columns + column] = acc;
+    }}
+}}
+"""
     column_entries = "".join(entry_guard(
         f"{name}_cols{bits}",
         f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_cols{bits}({params}) '
         f"{{ hi_scan_cols<{index}>({args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
+    column_entries += "".join(entry_guard(
+        f"{name}_colsplit{bits}",
+        f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_colsplit{bits}({split_params}) '
+        f"{{ hi_scan_cols_split<{index}>({split_args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
     source = (f"// HIERA scan kernel {name}: inclusive cumulative {op} of {count} inputs' expression along one dim\n"
-              + f"#define {combine}\n" + (leaf_reads_source(leaves) if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns
+              + f"#define {combine}\n" + (leaf_reads_source(leaves) if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns + split_columns
               + entry_points(name, 256, params, "hi_scan", args) + column_entries)
     return KernelSource(name, source), leaves, full
