@@ -240,11 +240,6 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
                             chunks, split, scalars)
         return outs
     shape = _hiera_broadcast(leaves)
-    order = _HIERA_ORDERS.get(key)
-    if dim is None and order is None:
-        order = _HIERA_ORDERS[key] = _hiera_storage_order(leaves, full, shape)
-    if dim is None and order is not None:
-        return _hiera_rows_in_storage_order(source, name, leaves, full, kinds, cached, order, scalars, split)
     along = len(shape) - 1 if dim is None else dim
     cols = shape[along]
     rows = math.prod(shape) // cols if cols else 0
@@ -285,23 +280,6 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
                         split, scalars)
     _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail, chunks)
     return outs
-
-
-def _hiera_rows_in_storage_order(source, name, leaves, full, kinds, cached, order, scalars, split):
-    """Rows along the last dim of leaves laid out alike in another order (a channels-first map
-    permuted to channels-last for a layer norm): read in place in their storage order, as
-    columns where the last dim is not the innermost, instead of copied to contiguous ones. The
-    outputs keep the leaves' layout."""
-    rank = len(order)
-    permuted = [t[(None,) * (rank - t.dim())].permute(order) for t in leaves]
-    along = order.index(rank - 1)
-    if along == rank - 1:
-        outs = _hiera_rows(source, name, permuted, full, kinds, cached, None, scalars, split)
-    else:
-        outs = _hiera_rows(source, name, permuted, full, kinds, cached, along, scalars)
-    kept = [d for d in order if d != rank - 1]  # a dropped row dim: the other dims, in storage order
-    return [o.permute(sorted(range(rank), key=order.__getitem__)) if kind != "drop"
-            else o.permute(sorted(range(rank - 1), key=kept.__getitem__)) for o, kind in zip(outs, kinds)]
 
 
 def _hiera_row_launches(kernel, device, grid, threads, shared, leaf_args, outs, tail, chunks, split, scalars):

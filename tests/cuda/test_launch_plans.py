@@ -234,26 +234,6 @@ def test_rows_one_warp_covers_go_eight_to_a_block_a_warp_each_and_longer_rows_a_
         ("k_warp_scalar32", 7, 256, 8 * 33 * 4, [50, 33, 1])]
 
 
-def test_rows_along_the_last_dim_of_a_permuted_map_are_read_in_place_as_columns(runtime):
-    """ConvNeXt's `x.permute(0, 2, 3, 1)` then a layer norm over channels: the map is not copied to
-    a contiguous one; its storage's rows of channels go one thread a row, and the outputs keep the
-    map's layout (a per-row statistic, dropped dim and all)."""
-    R, launches = runtime
-    x = aligned(2, 8, 5, 6).permute(0, 2, 3, 1)
-    weight = aligned(8)
-    out, mean, total = R._hiera_rows("src", "k", (x, weight), (True, False), ("row", "keep", "drop"), 1,
-                                     split=(2, 1))
-    (kernel, grid, block, shared, args), = launches
-    assert (kernel, block, shared) == ("k_cols32", 256, 0)
-    assert args[0] == x.data_ptr() and args[4] == weight.data_ptr()  # both read in place
-    assert args[-4:] == [60, 8, 30, 6]  # 2*5*6 rows of 8 channels, 30 apart; the storage's last dim 6
-    assert (out.shape, mean.shape, total.shape) == ((2, 5, 6, 8), (2, 5, 6, 1), (2, 5, 6))
-    assert out.permute(0, 3, 1, 2).is_contiguous() and total.is_contiguous()
-    launches.clear()
-    R._hiera_rows("src", "k", (aligned(2, 5, 6, 8), weight), (True, False), ("row",), 1)
-    assert [launch[0] for launch in launches] == ["k_warp_vec32"]  # a contiguous map: rows as before
-
-
 def test_an_arg_reduction_over_few_long_rows_splits_them_into_chunks_of_warps_then_combines(runtime):
     R, launches = runtime
     R._hiera_reduce("src", "k", aligned(4, 50000), 1, False, True)

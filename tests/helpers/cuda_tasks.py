@@ -88,7 +88,7 @@ EXTRA_TASKS = {
     "layernorm_functional": ("row_reduction", "x", "torch.relu(F.layer_norm(x, (257,), eps=1e-3))",
                              "[torch.randn(16, 3, 257)]", ""),
     # Rows along the last dim of a permuted map (ConvNeXt's channels-last layer norm, a softmax over
-    # a transposed map): read in place, one thread a row of the storage
+    # a transposed map): copied contiguous, then rows a warp each
     "rows_of_permuted_maps": ("row_reduction", "x",
                               "F.layer_norm(x.permute(0, 2, 3, 1), (12,), self.w, self.b, 1e-6), "
                               "torch.softmax(x.flatten(2).transpose(1, 2) * 2.0, dim=-1)",

@@ -118,9 +118,7 @@ __device__ __forceinline__ void hi_rows({params}) {{
               + leaf_reads_source(leaves) + ROW_HELPERS + "".join(functions) + body + split
               + entry_points(name, ROW_THREADS, params, "hi_rows", args)
               + _warp_entry_points(name, params, args)
-              + entry_points(f"{name}_split", ROW_THREADS, split_params, "hi_rows_split", split_args)
-              + column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names,
-                            scalars, scalar_params, scalar_args, standalone=False).source)
+              + entry_points(f"{name}_split", ROW_THREADS, split_params, "hi_rows_split", split_args))
     return KernelSource(name, source), leaves, full, len(cached), kinds
 
 
@@ -291,16 +289,13 @@ def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
 
 def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[RowPass], sweep_targets: list,
                 sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict,
-                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str,
-                standalone: bool = True) -> KernelSource:
+                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str) -> KernelSource:
     """Rows along a dim other than the last, of the contiguous (outer, R, inner) view: one thread a
     row, walking R with a stride of inner, so a warp reads consecutive inner positions at each step
     (softmax over the channels of (N, C, H, W) reads N*H*W rows of C). The same sweeps as the block
     kernel, each thread's accumulators its row's statistics; leaves are read at the element's flat
     index through their modes (`last`: the last dim's size, for COL/ROW reads). Entry point
-    `{name}_cols32`. Not `standalone`: the kernel alone, for a block kernel's source that has the
-    helpers and element functions already (rows along the last dim of a permuted view, whose
-    storage puts that dim elsewhere: the runtime reads them in place as columns)."""
+    `{name}_cols32`."""
     any_modes = not all(full)
     position = {e: k for k, e in enumerate(leaves)}
 
@@ -375,8 +370,6 @@ __device__ __forceinline__ void hi_column_rows({params}) {{
     # leaf reads spills registers.
     entries = entry_guard(f"{name}_cols32", f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) '
                                             f"{name}_cols32({params}) {{ hi_column_rows<unsigned int>({args}); }}\n")
-    if not standalone:
-        return KernelSource(name, body + entries)
     return KernelSource(name, f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s), one thread a row "
                               f"along a dim other than the last\n" + leaf_reads_source(leaves) + ROW_HELPERS
                         + "".join(functions)
