@@ -134,35 +134,15 @@ __device__ __forceinline__ void hi_scan({params}) {{
 }}
 """
     rowcol = "const I row = i / cols, j = i - row * cols;" if not all(full) else ""
-    columns = f"""
-template <typename I>
-__device__ __forceinline__ void hi_scan_cols({params}) {{
-    const I outer = (I)rows_, length = (I)length_, inner = (I)inner_, cols = (I)cols_;
-    const bool reverse = reverse_ != 0;
-    const I stride = (I)gridDim.x * blockDim.x;
-    for (I column = (I)blockIdx.x * blockDim.x + threadIdx.x; column < outer * inner; column += stride) {{
-        const I o = column / inner, c = column - o * inner;
-        float acc = {identity};
-        #pragma unroll (sizeof(I) == 4 ? 4 : 1)  // unrolled 64-bit divisions spill
-        for (I s = 0; s < length; ++s) {{
-            const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
-            {rowcol}
-            {newline.join(leaf_reads(leaves, full, False))}
-            float e;
-            {column_call}
-            acc = HI_SCAN_OP(acc, e);
-            out[i] = hi_epilogue(acc);
-        }}
-    }}
-}}
-"""
     split_params = (f"{leaf_params(count)}, float* __restrict__ out, long long rows_, long long length_, "
                     f"long long inner_, long long cols_, long long reverse_, float* __restrict__ parts, "
                     f"long long chunks_, long long stage{kernel.number_params}")
     split_args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_, parts, chunks_, stage{kernel.number_args}"
-    split_columns = f"""
+    # the whole column: one chunk, its scan stage, no totals
+    whole_args = f"{leaf_args(count)}, out, rows_, length_, inner_, cols_, reverse_, nullptr, 1LL, 1LL{kernel.number_args}"
+    columns = f"""
 template <typename I>
-__device__ __forceinline__ void hi_scan_cols_split({split_params}) {{
+__device__ __forceinline__ void hi_scan_cols({split_params}) {{
     const I outer = (I)rows_, length = (I)length_, inner = (I)inner_, cols = (I)cols_, chunks = (I)chunks_;
     const bool reverse = reverse_ != 0;
     const I columns = outer * inner, per = (length + chunks - 1) / chunks;
@@ -175,7 +155,7 @@ __device__ __forceinline__ void hi_scan_cols_split({split_params}) {{
         float acc = {identity};
         if (stage == 1)  // the carry: the totals of the chunks before this one, in scan order
             for (I k = 0; k < chunk; ++k) acc = HI_SCAN_OP(acc, parts[k * columns + column]);
-        #pragma unroll (sizeof(I) == 4 ? 4 : 1)
+        #pragma unroll (sizeof(I) == 4 ? 4 : 1)  // unrolled 64-bit divisions spill
         for (I s = s0; s < s1; ++s) {{
             const I i = (o * length + (reverse ? length - 1 - s : s)) * inner + c;
             {rowcol}
@@ -192,12 +172,12 @@ __device__ __forceinline__ void hi_scan_cols_split({split_params}) {{
     column_entries = "".join(entry_guard(
         f"{name}_cols{bits}",
         f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_cols{bits}({params}) '
-        f"{{ hi_scan_cols<{index}>({args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
+        f"{{ hi_scan_cols<{index}>({whole_args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
     column_entries += "".join(entry_guard(
         f"{name}_colsplit{bits}",
         f'extern "C" __global__ void __launch_bounds__({COLUMN_THREADS}) {name}_colsplit{bits}({split_params}) '
-        f"{{ hi_scan_cols_split<{index}>({split_args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
+        f"{{ hi_scan_cols<{index}>({split_args}); }}\n") for bits, index in (("32", "unsigned int"), ("64", "long long")))
     source = (f"// HIERA scan kernel {name}: inclusive cumulative {op} of {count} inputs' expression along one dim\n"
-              + f"#define {combine}\n" + (leaf_reads_source(leaves) if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns + split_columns
+              + f"#define {combine}\n" + (leaf_reads_source(leaves) if not all(full) else "") + element + epilogue_function(epilogue) + rows + columns
               + entry_points(name, 256, params, "hi_scan", args) + column_entries)
     return KernelSource(name, source), leaves, full
