@@ -106,6 +106,11 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
         on_phase = stage_announcer(request.stages_path)  # the judge's verify and time phases
     path, class_name = split_address(request.address)
     reference_source = read_source(path)
+    if reference_source.sha256 != request.spec["source_sha256"]:
+        raise HieraError(ErrorKind.GENERAL, f"{path} changed since its spec was prepared (sha256 "
+                                            f"{request.spec['source_sha256'][:12]} then, {reference_source.sha256[:12]} "
+                                            f"now): candidates are judged against the reference that was prepared; "
+                                            f"if a candidate wrote it, restore it (git diff), then run again")
     static = static_verification(request.candidate_source, request.space,
                                  choose_class(reference_source, class_name).name, request.first_line)
     if static.passed:
@@ -123,17 +128,28 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
         return EvaluateResult(verification=static)
     from hiera_core.spec.model import Spec
     from hiera_core.task.load import load_task
+    from hiera_core.verify import judged_files
     from hiera_core.verify.judge import evaluate
 
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
+    task = load_task(request.address)
+    files = judged_files.snapshot(path, judged_files.local_sources())  # before the candidate's runner starts
     with stopwatch(seconds, "evaluate"):
-        result = evaluate(load_task(request.address), Spec.from_dict(request.spec), request.candidate_path,
+        result = evaluate(task, Spec.from_dict(request.spec), request.candidate_path,
                           request.space, request.device, sets=request.sets, seed=request.seed,
                           profiler=request.profiler, timed=request.time, profile=request.profile,
                           exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
                           device_lock=request.device_lock, on_phase=on_phase)
     result.seconds = {**seconds, **result.seconds}
     result.verification.checks.insert(0, static.checks[0])
+    written = judged_files.changed(files)
+    if written:  # the candidate's verdict stands on files it changed: rejected, its timing dropped
+        listed = ", ".join(written[:3]) + (f" and {len(written) - 3} more" if len(written) > 3 else "")
+        result.verification.add([Check("judged-files", False, f"the candidate's run changed {listed}: a candidate "
+                                                              f"may not write the reference's or HIERA's own files "
+                                                              f"(every later verdict reads them); restore them (git "
+                                                              f"diff, or reinstall hiera)")])
+        return EvaluateResult(verification=result.verification, seed=result.seed, seconds=result.seconds)
     return result
 
 

@@ -77,7 +77,9 @@ def spec_for(task: str, device: str) -> dict:
 
 def request_for(entry: Entry, device: str, folder: Path) -> EvaluateRequest:
     """The evaluate request for one corpus candidate, its proposal file written into `folder`."""
-    reference = HERE / "tasks" / f"{entry.task}.py"
+    # the reference judged is a copy: a candidate that writes its reference's file changes the copy
+    reference = folder / f"{entry.task}_{entry.path.stem}_{device}_reference.py"
+    reference.write_text((HERE / "tasks" / f"{entry.task}.py").read_text())
     code = entry.path.read_text()
     if entry.uses_nvrtc:
         code = (HERE / "nvrtc_helper.py").read_text() + "\n\n" + code
