@@ -145,10 +145,11 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
     written = judged_files.changed(files)
     if written:  # the candidate's verdict stands on files it changed: rejected, its timing dropped
         listed = ", ".join(written[:3]) + (f" and {len(written) - 3} more" if len(written) > 3 else "")
-        result.verification.add([Check("judged-files", False, f"the candidate's run changed {listed}: a candidate "
-                                                              f"may not write the reference's or HIERA's own files "
-                                                              f"(every later verdict reads them); restore them (git "
-                                                              f"diff, or reinstall hiera)")])
+        result.verification.add([Check("judged-files", False, f"{listed} changed while the candidate ran: a "
+                                                              f"candidate may not write the reference's or HIERA's "
+                                                              f"own files (every later verdict reads them); restore "
+                                                              f"them (git diff, or reinstall hiera), or, if you saved "
+                                                              f"them yourself meanwhile, run again")])
         return EvaluateResult(verification=result.verification, seed=result.seed, seconds=result.seconds)
     return result
 
