@@ -1,10 +1,10 @@
 """The files that decide every later verdict: the reference's source, the local modules it imports,
-and HIERA's own. A candidate
-runs as the user, so it can write them: a reference file slowed on disk (a sleep in its forward) is
-what the next evaluation loads and times, and the confirmation in a fresh process with it, so the
-candidate that wrote it is confirmed faster; an edited judge passes whatever comes after. The
-judge hashes them before a candidate runs and again after, and a change rejects that candidate
-(hiera_core.worker.ops). Content hashes, not times: a write can keep a file's mtime.
+and HIERA's own. A candidate runs as the user, so it can write them: a sleep written into the
+reference's forward slows the user's module for good (a later run prepares its spec from the slowed
+file and times every candidate faster against it), and an edited judge passes whatever comes
+after. The judge hashes them before a candidate's runner starts and again after, and a change
+rejects that candidate (hiera_core.worker.ops). Content hashes, not times: a write can keep a
+file's mtime.
 """
 
 from __future__ import annotations
