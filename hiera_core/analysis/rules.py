@@ -47,7 +47,9 @@ _TABLE = (
          "computed by a division, like `<<<rows, cols>>>`) are not reported. `&&` and `||` guard their right "
          "operand: `i < n && x[i] > 0` is guarded. A 2D index needs each thread coordinate bounded, and an "
          "index past what its guard bounds (`if (i < n) y[i + 1] = ...`, an unrolled or paired tail) is "
-         "reported too."),
+         "reported too, as is one past a bound named as a count (`n`, `len`, `size`, `num_*`, `*_count`...): "
+         "`if (i <= n)`, or an early `if (i > n) return;`, lets the thread at `i == n` through (unless an exit "
+         "on `i == n` comes first); an inclusive bound (`last`, `n - 1`) is not."),
     Rule("HC102", "divergent-barrier", "error",
          "`__syncthreads()` under thread-dependent control flow.",
          "A block-wide barrier (`__syncthreads`, `__syncthreads_count/and/or`) sits inside an `if`, "

@@ -74,6 +74,18 @@ def test_index_past_what_the_guard_bounds(body, expected):
     assert [line for _, line in found(KERNEL_HEAD + body + "}\n", "HC101")] == expected
 
 
+@pytest.mark.parametrize("body, expected", [
+    ("  if (i > n) return;\n  y[i] = x[i];\n", [4]),  # the thread at i == n runs (cuda-samples' uniform_add)
+    ("  if (i <= n) y[i] = x[i];\n", [3]),
+    ("  if (i > n - 1) return;\n  y[i] = x[i];\n", []),
+    ("  if (i >= n || i < 0) return;\n  y[i] = x[i];\n", []),
+    ("  const int64_t last = n - 1;\n  if (i > last) return;\n  y[i] = x[i];\n", []),  # an inclusive bound
+    ("  if (i > n) return;\n  if (i == n) { y[0] = 0.f; return; }\n  y[i] = x[i];\n", []),  # the end handled apart
+])
+def test_an_index_one_past_a_count_guard(body, expected):
+    assert [line for _, line in found(KERNEL_HEAD + body + "}\n", "HC101")] == expected
+
+
 def test_a_2d_index_needs_both_coordinates_bounded():
     source = """__global__ void t(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;

@@ -138,3 +138,22 @@ def test_a_fully_cached_run_never_loads_the_analysers(workdir):
                            timeout=60, check=False) for _ in range(2)]
     assert runs[0].stdout.splitlines()[-1] == "1 ['multiprocessing', 'tree_sitter']", runs[0].stderr
     assert runs[1].stdout.splitlines()[-1] == "1 []", runs[1].stderr
+
+
+def test_an_edited_rule_module_invalidates_the_cache(workdir, capsys, analysis_fails):
+    """A rule lives in a subpackage (cuda_rules/): editing it must not leave its old findings cached
+    (an editable install changes without a new version)."""
+    import os
+
+    from hiera_core.analysis.cuda_rules import bounds
+
+    (workdir / "a.cu").write_text(ERROR)
+    run(["a.cu"], capsys)
+    analysis_fails()
+    before = os.stat(bounds.__file__)
+    try:
+        os.utime(bounds.__file__, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        code, _, err = run(["a.cu"], capsys)
+    finally:
+        os.utime(bounds.__file__, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert code == 2 and err == "a.cu: internal error: RuntimeError: analysed\n"

@@ -45,11 +45,16 @@ def unguarded_index(flow: FunctionFlow, path: str) -> Iterator[Finding]:
         tail = _past_the_guard(flow, access)
         if tail is not None:
             reported_lines.add(line)
-            guard, offset, slack = tail
-            yield finding("HC101", f"{node_text(access.node)} is {offset} past what `{short(guard)}` guards (line "
-                          f"{guard.start_point[0] + 1}): the last threads run past the end", path,
-                          Span.of(access.node), f"guard each element (`if (i + {offset} < n)`) or handle the tail"
-                          f"{'' if slack == 0 else f' beyond {slack}'} separately")
+            guard, offset, slack, bound = tail
+            at = f"`{short(guard)}` (line {guard.start_point[0] + 1})"
+            if bound is not None:
+                yield finding("HC101", f"{node_text(access.node)} can be one past the end: {at} lets the thread at "
+                              f"`{bound}` through", path, Span.of(access.node),
+                              f"if `{bound}` is the element count, compare with `<` (exit on `>=`)")
+                continue
+            yield finding("HC101", f"{node_text(access.node)} is {offset} past what {at} guards: the last threads run "
+                          f"past the end", path, Span.of(access.node), f"guard each element (`if (i + {offset} < n)`) "
+                          f"or handle the tail{'' if slack == 0 else f' beyond {slack}'} separately")
 
 
 def _split_offset(flow: FunctionFlow, node: Node) -> tuple[str, int]:
@@ -66,27 +71,71 @@ def _split_offset(flow: FunctionFlow, node: Node) -> tuple[str, int]:
     return "".join(node_text(node).split()), 0
 
 
-def _past_the_guard(flow: FunctionFlow, access: Subscript) -> tuple[Node, int, int] | None:
-    """(guard, offset, slack) when the index is `X + offset` but the guards bound only `X + slack`
-    with slack < offset (`if (i < n) y[i + 1] = ...`: an unrolled or paired tail)."""
+# A bound named as an element count: `i <= n` (or an exit on `i > n`) lets the thread i == n through.
+_COUNT = re.compile(r"(?i)(n|num\w*|\w*_?(len|length|size|count|numel|elements|total))$")
+
+
+def _past_the_guard(flow: FunctionFlow, access: Subscript) -> tuple[Node, int, int, str | None] | None:
+    """(guard, offset, slack, None) when the index is `X + offset` but the guards bound only
+    `X + slack` with slack < offset (`if (i < n) y[i + 1] = ...`: an unrolled or paired tail);
+    (guard, 0, -1, bound) for an index one past its guard (`if (i <= n) y[i]`, `if (i > n) return;
+    y[i]`) where the bound is named as a count."""
     if len(access.indices) != 1 or not access.indices[0].named_children:
         return None
     base, offset = _split_offset(flow, access.indices[0].named_children[0])
-    if offset <= 0:
+    if offset < 0:
         return None
-    slack, guard = None, None
+    slack, guard, count = None, None, None
     for region in flow.controlling(access):
-        for left, operator, right in comparisons(region.condition):
+        pairs = _exit_bounds(region.condition) if region.kind == "exit" else comparisons(region.condition)
+        for left, operator, right in pairs:
             guarded_base, guarded_offset = _split_offset(flow, left)
             if guarded_base != base:
                 continue
-            _, bound_offset = _split_offset(flow, right)  # `i < n - 3` leaves 3 of slack
+            bound, bound_offset = _split_offset(flow, right)  # `i < n - 3` leaves 3 of slack
             room = guarded_offset - bound_offset - (operator == "<=")
             if slack is None or room > slack:
-                slack, guard = room, region.condition
+                slack, guard, count = room, region.condition, bound if _COUNT.fullmatch(bound) else None
     if guard is None or slack is None or slack >= offset:
         return None
-    return guard, offset, max(slack, 0)
+    if offset == 0:  # one past: only where the bound reads as a count (`last`, `max_index` are inclusive)
+        one_past = count and slack == -1 and not _exits_at(flow, access, base, count)
+        return (guard, 0, -1, count) if one_past else None
+    return guard, offset, max(slack, 0), None
+
+
+def _exits_at(flow: FunctionFlow, access: Subscript, base: str, bound: str) -> bool:
+    """Whether an early exit on `base == bound` comes before the access (the thread at the bound
+    handled apart: `if (i > n) return; if (i == n) { ...; return; }`)."""
+    for region in flow.controlling(access):
+        node = unparen(region.condition)
+        if node.type == "condition_clause" and node.named_children:
+            node = unparen(node.named_children[-1])
+        if region.kind != "exit" or node.type != "binary_expression" or operator_text(node) != "==":
+            continue
+        sides = {_split_offset(flow, node.child_by_field_name(side))[0] for side in ("left", "right")}
+        if sides == {base, bound}:
+            return True
+    return False
+
+
+def _exit_bounds(condition: Node) -> Iterator[tuple[Node, str, Node]]:
+    """What an early exit's condition leaves bounded, as (left, "<" | "<=", right): each comparison of
+    its `||` chain, negated (`if (i > n || j >= m) return;` leaves i <= n and j < m)."""
+    todo = [condition]
+    while todo:
+        node = unparen(todo.pop())
+        if node.type == "condition_clause" and node.named_children:
+            todo.append(node.named_children[-1])
+            continue
+        operator = operator_text(node) if node.type == "binary_expression" else None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if operator == "||" and left is not None and right is not None:
+            todo += [left, right]
+        elif operator in ("<", "<=", ">", ">=") and left is not None and right is not None:
+            # not (a > b): a <= b; not (a >= b): a < b; not (a < b): b <= a; not (a <= b): b < a
+            yield {">": (left, "<=", right), ">=": (left, "<", right),
+                   "<": (right, "<=", left), "<=": (right, "<", left)}[operator]
 
 
 def _grid_items(doc: CudaDocument, launch: Launch) -> list[Node] | None:

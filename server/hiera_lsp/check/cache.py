@@ -101,12 +101,14 @@ def _analysis_code_stamp() -> str:
     import hiera_core.task.directives
 
     folder = os.path.dirname(hiera_core.analysis.__file__)
-    files = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+    # the rules' subpackages too (cuda_rules/): a rule edited there left stale findings cached
+    files = sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+                   if name.endswith(".py"))
     files.append(hiera_core.task.directives.__file__)
     stamp = []
     for file in files:
         info = os.stat(file)
-        stamp.append(f"{os.path.basename(file)}:{info.st_size}:{info.st_mtime_ns}")
+        stamp.append(f"{os.path.relpath(file, folder)}:{info.st_size}:{info.st_mtime_ns}")
     return ",".join(stamp)
 
 
