@@ -87,7 +87,9 @@ def _past_the_guard(flow: FunctionFlow, access: Subscript) -> tuple[Node, int, i
         return None
     slack, guard, count = None, None, None
     for region in flow.controlling(access):
-        pairs = _exit_bounds(region.condition) if region.kind == "exit" else comparisons(region.condition)
+        # an early exit's condition (an `||` chain) bounds what follows by its negation
+        pairs = comparisons(region.condition, "||", negated=True) if region.kind == "exit" \
+            else comparisons(region.condition)
         for left, operator, right in pairs:
             guarded_base, guarded_offset = _split_offset(flow, left)
             if guarded_base != base:
@@ -117,25 +119,6 @@ def _exits_at(flow: FunctionFlow, access: Subscript, base: str, bound: str) -> b
         if sides == {base, bound}:
             return True
     return False
-
-
-def _exit_bounds(condition: Node) -> Iterator[tuple[Node, str, Node]]:
-    """What an early exit's condition leaves bounded, as (left, "<" | "<=", right): each comparison of
-    its `||` chain, negated (`if (i > n || j >= m) return;` leaves i <= n and j < m)."""
-    todo = [condition]
-    while todo:
-        node = unparen(todo.pop())
-        if node.type == "condition_clause" and node.named_children:
-            todo.append(node.named_children[-1])
-            continue
-        operator = operator_text(node) if node.type == "binary_expression" else None
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if operator == "||" and left is not None and right is not None:
-            todo += [left, right]
-        elif operator in ("<", "<=", ">", ">=") and left is not None and right is not None:
-            # not (a > b): a <= b; not (a >= b): a < b; not (a < b): b <= a; not (a <= b): b < a
-            yield {">": (left, "<=", right), ">=": (left, "<", right),
-                   "<": (right, "<=", left), "<=": (right, "<", left)}[operator]
 
 
 def _grid_items(doc: CudaDocument, launch: Launch) -> list[Node] | None:

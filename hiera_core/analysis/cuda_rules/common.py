@@ -11,8 +11,13 @@ from hiera_core.analysis.cuda_syntax import node_text
 BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
 
 
-def comparisons(condition: Node) -> Iterator[tuple[Node, str, Node]]:
-    """(left, operator, right) of each comparison joined by && in `condition`."""
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def comparisons(condition: Node, joined: str = "&&", negated: bool = False) -> Iterator[tuple[Node, str, Node]]:
+    """(left, "<" | "<=", right) of each comparison joined by `joined` in `condition`; `negated`: of
+    each comparison's negation (what an early exit on an `||` chain leaves true: `if (i > n || j >= m)
+    return;` leaves i <= n and j < m)."""
     todo = [condition]
     while todo:
         node = unparen(todo.pop())
@@ -25,11 +30,11 @@ def comparisons(condition: Node) -> Iterator[tuple[Node, str, Node]]:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if operator is None or left is None or right is None:
             continue
-        if operator.type == "&&":
+        if operator.type == joined:
             todo += [left, right]
-        elif operator.type in ("<", "<=", ">", ">="):
-            yield (left, operator.type, right) if operator.type in ("<", "<=") else (right, {">": "<", ">=": "<="}[
-                operator.type], left)
+        elif operator.type in _NEGATED:
+            kind = _NEGATED[operator.type] if negated else operator.type
+            yield (left, kind, right) if kind in ("<", "<=") else (right, {">": "<", ">=": "<="}[kind], left)
 
 
 def operator_text(node: Node) -> str | None:
