@@ -214,13 +214,7 @@ def _hiera_scan(source, name, leaves, full, dim, reverse, scalars=()):
         shape, kernel, grid, threads, tail, chunks, modes = plan
         args = _hiera_leaf_args(leaves, modes)
     out = torch.empty(shape, device=device, dtype=torch.float32)
-    scalars = [float(s) for s in scalars]
-    if chunks == 1:
-        _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, *scalars)
-        return out
-    parts = torch.empty(tail[0] * tail[2] * chunks, device=device, dtype=torch.float32)
-    for stage in (0, 1):
-        _hiera_launch(kernel, device.index, grid, threads, 0, *args, out, *tail, parts, chunks, stage, *scalars)
+    _hiera_launches(kernel, device, grid, threads, 0, [*args, out, *tail], chunks, (2, tail[0] * tail[2] * chunks), scalars)
     return out
 
 
@@ -236,8 +230,8 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
     if plan is not None:
         out_shapes, kernel, grid, threads, shared, tail, chunks, modes = plan
         outs = [torch.empty(s, device=device, dtype=torch.float32) for s in out_shapes]
-        _hiera_row_launches(kernel, device, grid, threads, shared, _hiera_leaf_args(leaves, modes), outs, tail,
-                            chunks, split, scalars)
+        _hiera_launches(kernel, device, grid, threads, shared, [*_hiera_leaf_args(leaves, modes), *outs, *tail], chunks,
+                        split and (split[0], grid * split[1]), scalars)
         return outs
     shape = _hiera_broadcast(leaves)
     along = len(shape) - 1 if dim is None else dim
@@ -256,7 +250,7 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         grid = min(-(-rows // 256), 32 * _hiera_sms(device.index))
         kernel = _hiera_kernel(source, f"{name}_cols32", device.index)
         tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
-        _hiera_row_launches(kernel, device, grid, 256, 0, [v for r in reads for v in r], outs, tail, 1, split, scalars)
+        _hiera_launches(kernel, device, grid, 256, 0, [*(v for r in reads for v in r), *outs, *tail], 1, None, scalars)
         _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail, 1)
         return outs
     vec = variant.startswith("vec")
@@ -276,22 +270,23 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         grid = min(row_blocks, _hiera_sms(device.index) * (2048 // threads))
         kernel = _hiera_kernel(source, f"{name}{'_warp' if warp_rows else ''}_{variant}", device.index)
         shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
-    _hiera_row_launches(kernel, device, grid, threads, shared, [v for r in reads for v in r], outs, tail, chunks,
-                        split, scalars)
+    _hiera_launches(kernel, device, grid, threads, shared, [*(v for r in reads for v in r), *outs, *tail], chunks,
+                    split and (split[0], grid * split[1]), scalars)
     _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, threads, shared, tail, chunks)
     return outs
 
 
-def _hiera_row_launches(kernel, device, grid, threads, shared, leaf_args, outs, tail, chunks, split, scalars):
-    """One launch, or the split kernel's: one per sweep, the blocks' partial statistics in scratch."""
+def _hiera_launches(kernel, device, grid, threads, shared, args, chunks, split, scalars):
+    """One launch, or a split kernel's (rows or columns in `chunks`): `split` = (stages, scratch
+    floats), one launch a stage, each passed the scratch of partial results, the chunks and its stage."""
     scalars = [float(s) for s in scalars]
     if chunks == 1:
-        _hiera_launch(kernel, device.index, grid, threads, shared, *leaf_args, *outs, *tail, *scalars)
+        _hiera_launch(kernel, device.index, grid, threads, shared, *args, *scalars)
         return
-    stages, slots = split
-    parts = torch.empty(max(grid * slots, 1), device=device, dtype=torch.float32)
+    stages, scratch = split
+    parts = torch.empty(max(scratch, 1), device=device, dtype=torch.float32)
     for stage in range(stages):
-        _hiera_launch(kernel, device.index, grid, threads, 0, *leaf_args, *outs, *tail, parts, chunks, stage, *scalars)
+        _hiera_launch(kernel, device.index, grid, threads, 0, *args, parts, chunks, stage, *scalars)
 
 
 def _hiera_reduce(source, name, x, dim, keepdim, indices):
