@@ -29,7 +29,8 @@ def snapshot(reference: str | Path, modules: list[Path] = ()) -> dict[str, str]:
 
 def changed(before: dict[str, str]) -> list[str]:
     """The files of `before` whose content differs now, and package files added since."""
-    after = {**{path: _digest(Path(path)) for path in before}, **snapshot(next(iter(before)))}
+    after = {path: _digest(Path(path)) for path in before}
+    after.update((str(path), _digest(path)) for path in PACKAGE.rglob("*.py") if str(path) not in after)
     return [path for path in sorted(set(before) | set(after)) if before.get(path) != after.get(path)]
 
 

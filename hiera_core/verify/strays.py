@@ -134,18 +134,26 @@ def descendants(pid: int) -> list[int]:
     return _below(children(pid))
 
 
+def _running_work(pid: int) -> bool:
+    """Still running, and not torch's compile workers (the candidate's compiler, not its work)."""
+    return not _ended(pid) and COMPILE_WORKER not in command(pid)
+
+
+def _orphans(since: int, known: set[int]) -> list[int]:
+    """Children of this process started since `since` (start ticks) that are not in `known` (the
+    runners it started itself): orphans given to it."""
+    return [pid for pid in children(os.getpid()) if pid not in known and start_ticks(pid) >= since]
+
+
 def adopted(since: int, known: set[int]) -> list[int]:
-    """Children of this process started since `since` (start ticks) that still run and are neither in
-    `known` (the runners it started itself) nor torch's compile workers: orphans given to it."""
-    return [pid for pid in children(os.getpid()) if pid not in known and start_ticks(pid) >= since
-            and not _ended(pid) and COMPILE_WORKER not in command(pid)]
+    """The orphans this process adopted since `since` that still run, torch's compile workers left out."""
+    return [pid for pid in _orphans(since, known) if _running_work(pid)]
 
 
 def stray_processes(runner: int, since: int, known: set[int]) -> list[int]:
     """Processes the candidate in `runner` started and that still run: its descendants, and the
     orphans this process adopted since `since`; torch's compile workers and what they started left out."""
-    return _below(children(runner) + adopted(since, known),
-                  lambda pid: not _ended(pid) and COMPILE_WORKER not in command(pid))
+    return _below(children(runner) + _orphans(since, known), _running_work)
 
 
 def end_processes(pids: list[int]) -> None:
