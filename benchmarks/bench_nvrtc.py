@@ -384,8 +384,9 @@ ROW_SWEEP = ["benchmarks/suite/level1/8_LogSoftmax.py", "benchmarks/suite/level2
 
 
 def rows_sweep() -> None:
-    """Row kernels at each block size the runtime may pick (32-256 threads a row), against eager:
-    the proposal's own `_hiera_row_threads` replaced, launch plans dropped between sizes."""
+    """Row kernels as shipped, then at each block size the runtime may pick (32-256 threads a row,
+    the shared-memory cache, rows in registers off), against eager: the proposal's own
+    `_hiera_row_threads` and `_hiera_row_registers` replaced, launch plans dropped between sizes."""
     import torch
 
     print("\nrow kernels by threads per row block: kernel us (profiler) / HIERA timing us; eager timing us")
@@ -401,13 +402,15 @@ def rows_sweep() -> None:
         proposal = namespace["ModelNew"](*init).cuda().eval()
         proposal.load_state_dict(reference.state_dict())
         inputs = [t.cuda() for t in inputs]
-        shipped = namespace["_hiera_row_threads"]
+        shipped, registers = namespace["_hiera_row_threads"], namespace["_hiera_row_registers"]
         cells = []
         with torch.no_grad():
             expected = reference(*inputs)
             eager = timer(reference, inputs).median_ms
-            for threads in (32, 64, 128, 256):
-                namespace["_hiera_row_threads"] = lambda cols, vec, threads=threads: threads
+            for threads in ("shipped", 32, 64, 128, 256):
+                if threads != "shipped":  # the cached block form at this size, rows in registers off
+                    namespace["_hiera_row_threads"] = lambda cols, vec, threads=threads: threads
+                    namespace["_hiera_row_registers"] = lambda cols, cached: (0, 0)
                 namespace["_HIERA_PLANS"].clear()
                 error = max((g - e).abs().max().item() for g, e in zip(_flat(proposal(*inputs)), _flat(expected)))
                 if error > 1e-3:
@@ -416,8 +419,9 @@ def rows_sweep() -> None:
                 cells.append(f"{threads}: {kernel_ms(proposal, inputs) * 1e3:5.1f}/{timer(proposal, inputs).median_ms * 1e3:5.1f}")
         shape = tuple(inputs[0].shape)
         cols = shape[-1]
-        print(f"  {Path(name).stem[:28]:28} {str(shape):18} eager {eager * 1e3:5.1f}  shipped {shipped(cols, cols % 4 == 0)}  "
-              + "  ".join(cells))
+        items, threads = registers(cols, 1)
+        form = f"registers {items}x{threads}" if items and cols % 4 == 0 else f"{shipped(cols, cols % 4 == 0)} threads"
+        print(f"  {Path(name).stem[:28]:28} {str(shape):18} eager {eager * 1e3:5.1f}  shipped {form}  " + "  ".join(cells))
 
 
 def _flat(value):

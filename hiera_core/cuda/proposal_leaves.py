@@ -162,6 +162,17 @@ def _hiera_row_threads(cols, vec):
     return min(256, max(32, 1 << (per_thread - 1).bit_length()))
 
 
+def _hiera_row_registers(cols, cached):
+    """(float4s a thread holds, threads) for rows of 1025..8192 floats kept in registers between
+    sweeps (entry points `_regs4/_regs8`), or (0, 0): rows one warp covers go a warp each, longer
+    ones keep the shared-memory cache, and at most 16 float4s a thread are held (more spilled)."""
+    quads = cols // 4
+    items = 4 if quads <= 4 * 256 else 8
+    if cols <= 1024 or quads > 8 * 256 or not 0 < cached * items <= 16:
+        return 0, 0
+    return items, max(64, 1 << (-(-quads // items) - 1).bit_length())
+
+
 def _hiera_scan_chunks(columns, length, sms):
     """Chunks a column scan splits each column into, a thread each: none while the columns fill the
     GPU (2048 threads an SM) or are shorter than 64; else enough for about one wave, each at least

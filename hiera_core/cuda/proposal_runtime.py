@@ -27,6 +27,7 @@ from hiera_core.cuda.proposal_leaves import (
     _hiera_flat,
     _hiera_leaf_args,
     _hiera_row_chunks,
+    _hiera_row_registers,
     _hiera_row_threads,
     _hiera_scan_chunks,
     _hiera_signature,
@@ -263,12 +264,14 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         # Rows one warp covers go eight to a block, a warp each: blocks of one warp filled an SM
         # only half (32 resident blocks) and paid two barriers a reduction.
         warp_rows = threads == 32 and variant.endswith("32")
+        items, register_threads = _hiera_row_registers(cols, cached) if variant == "vec32" else (0, 0)
         row_blocks = -(-rows // 8) if warp_rows else rows
-        threads = 256 if warp_rows else threads
-        cache_bytes = cached * cols * 4 * (8 if warp_rows else 1)
+        threads = 256 if warp_rows else register_threads or threads
+        cache_bytes = 0 if items else cached * cols * 4 * (8 if warp_rows else 1)
         use_cache = 0 < cache_bytes <= 48 * 1024
         grid = min(row_blocks, _hiera_sms(device.index) * (2048 // threads))
-        kernel = _hiera_kernel(source, f"{name}{'_warp' if warp_rows else ''}_{variant}", device.index)
+        form = "_warp" if warp_rows else f"_regs{items}" if items else ""
+        kernel = _hiera_kernel(source, f"{name}{form}_{variant}", device.index)
         shared, tail = cache_bytes if use_cache else 0, (rows, cols, int(use_cache))
     _hiera_launches(kernel, device, grid, threads, shared, [*(v for r in reads for v in r), *outs, *tail], chunks,
                     split and (split[0], grid * split[1]), scalars)

@@ -223,15 +223,29 @@ def test_rows_one_warp_covers_go_eight_to_a_block_a_warp_each_and_longer_rows_a_
     R._hiera_rows("src", "k", (aligned(1000, 256), aligned(256)), (True, False), ("row",), 1)
     # 40000 rows of 1024 (a transformer's layer norm): the grid one wave of 8 blocks an SM
     R._hiera_rows("src", "k", (aligned(40000, 1024), aligned(1024)), (True, False), ("row",), 1)
-    # rows of 4096 take a block each (128 threads: 8 float4s a thread)
-    R._hiera_rows("src", "k", (aligned(1000, 4096), aligned(4096)), (True, False), ("row",), 1)
     # odd rows of 33 floats: scalar reads, still a warp's
     R._hiera_rows("src", "k", (aligned(50, 33), aligned(33)), (True, False), ("row",), 1)
     assert [(kernel, grid, block, shared, args[-3:]) for kernel, grid, block, shared, args in launches] == [
         ("k_warp_vec32", 125, 256, 8 * 256 * 4, [1000, 256, 1]),
         ("k_warp_vec32", 132 * 8, 256, 8 * 1024 * 4, [40000, 1024, 1]),
-        ("k_vec32", 1000, 128, 4096 * 4, [1000, 4096, 1]),
         ("k_warp_scalar32", 7, 256, 8 * 33 * 4, [50, 33, 1])]
+
+
+def test_rows_of_up_to_8192_floats_are_held_in_registers_and_longer_or_wider_ones_cached(runtime):
+    R, launches = runtime
+    rows = [(4096, 1), (2048, 1), (8192, 2), (6000, 1),  # registers: 4 float4s a thread, or 8
+            (4096, 5), (8192, 3), (4098, 1), (16384, 1)]  # too many leaves a thread, odd, too long
+    for cols, cached in rows:
+        R._hiera_rows("src", "k", (aligned(1000, cols), aligned(cols)), (True, False), ("row",), cached)
+    assert [(kernel, grid, block, shared, args[-3:]) for kernel, grid, block, shared, args in launches] == [
+        ("k_regs4_vec32", 1000, 256, 0, [1000, 4096, 0]),
+        ("k_regs4_vec32", 1000, 128, 0, [1000, 2048, 0]),
+        ("k_regs8_vec32", 1000, 256, 0, [1000, 8192, 0]),
+        ("k_regs8_vec32", 1000, 256, 0, [1000, 6000, 0]),
+        ("k_vec32", 1000, 128, 0, [1000, 4096, 0]),  # a cache over 48 KB: the leaves re-read
+        ("k_vec32", 1000, 256, 0, [1000, 8192, 0]),
+        ("k_scalar32", 1000, 256, 4098 * 4, [1000, 4098, 1]),
+        ("k_vec32", 1000, 256, 0, [1000, 16384, 0])]
 
 
 def test_an_arg_reduction_over_few_long_rows_splits_them_into_chunks_of_warps_then_combines(runtime):

@@ -34,9 +34,10 @@ EXAMPLE_INPUTS = {
     "gemm_epilogue": lambda: [[randn(33, 2048)], [randn(2048, 7).t()]],
     "conv2d_relu_bias": lambda: [[randn(3, 64, 17, 23)], [randn(2, 64, 9, 11).to(memory_format=torch.channels_last)]],
     "launch_bound": lambda: [[randn(7, 64)], [randn(64, 5).t()]],
-    # rows of 1001 and 1003x256 and 5x33 go a warp each, eight to a block (not a multiple of 8 rows)
+    # rows of 1001 and 1003x256 and 5x33 go a warp each, eight to a block (not a multiple of 8 rows);
+    # rows of 1028 and 6000 are held in registers, 4 and 8 float4s a thread, some threads' last unused
     "softmax": lambda: [[randn(37, 1001)], [randn(3, 50000) * 10], [noncontiguous(randn(64, 1000))],
-                        [randn(1003, 256)], [randn(5, 33)]],
+                        [randn(1003, 256)], [randn(5, 33)], [randn(9, 1028)], [noncontiguous(randn(11, 6000) * 5)]],
     "layernorm": lambda: [[randn(37, 4096) * 3 + 1], [randn(2, 3, 4096)], [noncontiguous(randn(16, 4096))]],
     "rmsnorm_block": lambda: [[randn(37, 4096)], [noncontiguous(randn(16, 4096))]],
     "sum_reduction": lambda: [[randn(3, 1001, 37)], [randn(2, 5, 1)], [randn(7, 33, 500).transpose(1, 2)]],

@@ -11,6 +11,7 @@ from hiera_core.spaces.custom_cuda.expr import Expr, reductions_in
 from hiera_core.spaces.custom_cuda.fused import BLOCK_REDUCE
 
 ROW_THREADS = 256  # most threads per row block (the host picks 32..256 by row length)
+REGISTER_ITEMS = (4, 8)  # float4s a thread holds of a row kept in registers (`_hiera_row_registers`)
 
 ROW_HELPERS = BLOCK_REDUCE + r"""// Online softmax statistics: running max m and sum s of exp(v - m), merged pairwise.
 // One exp per element: the running sum is rescaled only when the maximum grows.
