@@ -105,6 +105,16 @@ def test_extra_task_gets_its_template_and_compiles(name, tmp_path):
     check_candidate(ctx, key, candidate)
 
 
+def test_a_short_dims_reductions_fuse_into_one_row_kernel_and_a_long_dims_take_the_dim_template(tmp_path):
+    """A layer norm over 24 channels of 18430 positions is one kernel, a thread a row; amax over 301
+    entries of 256 rows stays a step of its own."""
+    _, by_hand = candidate_for(task_context(extra_task("layer_norm_channels_by_hand", tmp_path)))
+    forward = ast.unparse(forward_of(by_hand.code))
+    assert len(by_hand.cuda_sources) == 1 and forward.count("_hiera_rows(") == 1 and "dim=1)" in forward
+    _, long_dim = candidate_for(task_context(extra_task("amax_mean_middle", tmp_path)))
+    assert "_hiera_reduce(" in ast.unparse(forward_of(long_dim.code))
+
+
 def test_strategies_are_registered_through_the_space_registry():
     keys = set(strategies())
     assert {"custom_cuda.pointwise_chain", "custom_cuda.row_reduction", "custom_cuda.pooling",

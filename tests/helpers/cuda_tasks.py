@@ -162,6 +162,12 @@ EXTRA_TASKS = {
     "logsumexp_var_channels": ("row_reduction", "x",
                                "torch.relu(torch.logsumexp(2.0 * x, dim=1, keepdim=True)) + torch.var(x, dim=1, keepdim=True)",
                                "[torch.randn(3, 17, 5, 7)]", ""),
+    # ConvNeXt's channels-first layer norm by hand: mean over a short dim 1 of many rows, one kernel
+    "layer_norm_channels_by_hand": ("row_reduction", "x",
+                                    "(x - x.mean(1, keepdim=True)) / torch.sqrt((x - x.mean(1, keepdim=True)).pow(2)"
+                                    ".mean(1, keepdim=True) + 1e-6) * self.w[:, None, None] + self.b[:, None, None]",
+                                    "[torch.randn(2, 24, 97, 95).to(memory_format=torch.channels_last)]",
+                                    "self.w = nn.Parameter(torch.randn(24)); self.b = nn.Parameter(torch.randn(24))"),
     "log_softmax_dim0": ("row_reduction", "x", "torch.log_softmax(x + self.b, dim=0)", "[torch.randn(33, 45)]",
                          "self.b = nn.Parameter(torch.randn(45))"),
     # Activations with a band or a per-channel weight, F.normalize over channels, max pooling to a point,

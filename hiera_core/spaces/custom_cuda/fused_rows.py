@@ -366,7 +366,9 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
                     + " " + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
             known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
         body = "\n                ".join(loads(inputs, "base + k * inner") + [step])
+        # Unrolled: a thread's steps are independent loads, several in flight at once.
         sweeps.append("\n            ".join(setup) + f"""
+            #pragma unroll 8
             for (I k = 0; k < cols; ++k) {{
                 {body}
             }}
