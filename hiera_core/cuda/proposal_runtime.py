@@ -244,15 +244,20 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
     if rows == 0:
         return outs
     reads, variant, _, _ = _hiera_flat(leaves, full, shape)
-    if dim is not None:  # one thread a row, a warp's reads at each step consecutive along the inner dims
+    if dim is not None:  # a warp's reads at each step consecutive along the inner dims
         if not variant.endswith("32"):
             raise ValueError(f"rows along dim {dim} of a tensor of 2^31 elements or more: this kernel indexes "
                              f"with 32 bits ({shape})")
-        grid = min(-(-rows // 256), 32 * _hiera_sms(device.index))
-        kernel = _hiera_kernel(source, f"{name}_cols32", device.index)
-        tail = (rows, cols, math.prod(shape[along + 1:]), shape[-1])
-        _hiera_launches(kernel, device, grid, 256, 0, [*(v for r in reads for v in r), *outs, *tail], 1, None, scalars)
-        _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, 0, tail, 1)
+        # Rows of 32 or more: a tile of 32 rows a block, 8 warps along them (a thread a row left
+        # most warps idle and one load in flight a step); shorter ones a thread a row.
+        tile = cols >= 32
+        cache_bytes = cached * cols * 33 * 4 if tile else 0
+        use_cache = 0 < cache_bytes <= 48 * 1024
+        grid = min(-(-rows // 32), 8 * _hiera_sms(device.index)) if tile else min(-(-rows // 256), 32 * _hiera_sms(device.index))
+        kernel = _hiera_kernel(source, f"{name}_{'tile32' if tile else 'cols32'}", device.index)
+        shared, tail = cache_bytes if use_cache else 0, (rows, cols, math.prod(shape[along + 1:]), shape[-1], int(use_cache))
+        _hiera_launches(kernel, device, grid, 256, shared, [*(v for r in reads for v in r), *outs, *tail], 1, None, scalars)
+        _hiera_plan(key, reads, leaves, out_shapes, kernel, grid, 256, shared, tail, 1)
         return outs
     vec = variant.startswith("vec")
     chunks = _hiera_row_chunks(rows, cols, _hiera_sms(device.index)) if split else 1

@@ -162,12 +162,16 @@ EXTRA_TASKS = {
     "logsumexp_var_channels": ("row_reduction", "x",
                                "torch.relu(torch.logsumexp(2.0 * x, dim=1, keepdim=True)) + torch.var(x, dim=1, keepdim=True)",
                                "[torch.randn(3, 17, 5, 7)]", ""),
-    # ConvNeXt's channels-first layer norm by hand: mean over a short dim 1 of many rows, one kernel
+    # ConvNeXt's channels-first layer norm by hand: mean over a short dim 1 of many rows, one kernel,
+    # 32 rows a tile (not a multiple of 32), the map kept in the tile for its three sweeps
     "layer_norm_channels_by_hand": ("row_reduction", "x",
                                     "(x - x.mean(1, keepdim=True)) / torch.sqrt((x - x.mean(1, keepdim=True)).pow(2)"
                                     ".mean(1, keepdim=True) + 1e-6) * self.w[:, None, None] + self.b[:, None, None]",
-                                    "[torch.randn(2, 24, 97, 95).to(memory_format=torch.channels_last)]",
-                                    "self.w = nn.Parameter(torch.randn(24)); self.b = nn.Parameter(torch.randn(24))"),
+                                    "[torch.randn(2, 40, 97, 95).to(memory_format=torch.channels_last)]",
+                                    "self.w = nn.Parameter(torch.randn(40)); self.b = nn.Parameter(torch.randn(40))"),
+    # rows of 400 along dim 1: a tile too large to keep (re-read each sweep)
+    "softmax_wide_channels": ("row_reduction", "x", "torch.softmax(x * 0.5, dim=1) + x.amax(dim=1, keepdim=True)",
+                              "[torch.randn(3, 400, 7) * 4]", ""),
     "log_softmax_dim0": ("row_reduction", "x", "torch.log_softmax(x + self.b, dim=0)", "[torch.randn(33, 45)]",
                          "self.b = nn.Parameter(torch.randn(45))"),
     # Activations with a band or a per-channel weight, F.normalize over channels, max pooling to a point,

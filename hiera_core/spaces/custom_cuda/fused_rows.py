@@ -1,6 +1,6 @@
 """CUDA source of the row kernels: expressions with reductions over the last dim (softmax, the norms,
-row sums...), one block per row (a warp per row where one warp covers it; a thread per row along
-another dim), each reduction a sweep over the row (`row_passes`). Pure (no torch): text generation
+row sums...), one block per row (a warp per row where one warp covers it; rows along another dim
+in `fused_column_rows`), each reduction a sweep over the row (`row_passes`). Pure (no torch): text generation
 only; leaves are read and entry points made as in `fused`.
 """
 
@@ -18,6 +18,7 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_reads_source,
     scalar_arguments,
 )
+from hiera_core.spaces.custom_cuda.fused_column_rows import column_rows
 from hiera_core.spaces.custom_cuda.row_passes import (
     BLOCK_REDUCERS,
     COMBINE,
@@ -63,12 +64,12 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
         sweep_targets.append(row_outputs)
     sweep_leaves = [leaves_in(targets, stop_at_reductions=True) for targets in sweep_targets]
     scalars, scalar_params, scalar_args = scalar_arguments(outputs)
-    if dim != len(row_shape) - 1:
-        source = column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names,
-                             scalars, scalar_params, scalar_args)
-        return source, leaves, full, 0, kinds
     uses = {e: sum(e in s for s in sweep_leaves) for e in leaves}
     cached = [e for e, is_full in zip(leaves, full) if is_full and uses[e] > 1]
+    if dim != len(row_shape) - 1:
+        source = column_rows(name, outputs, kinds, passes, sweep_targets, sweep_leaves, leaves, full, scalar_names,
+                             scalars, scalar_params, scalar_args, cached)
+        return source, leaves, full, len(cached), kinds
     slot = {e: k for k, e in enumerate(cached)}
 
     functions, sweeps = [], []
@@ -318,94 +319,3 @@ def _per_row_outputs(outputs, kinds, leaves, scalar_names) -> str:
     stores = [f"o{o}[row] = {value};" for (o, _), value in zip(per_row, results)]
     return ("        if (lane == 0) {\n            "
             + "\n            ".join(loads + emitter.lines + stores) + "\n        }\n")
-
-
-def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[RowPass], sweep_targets: list,
-                sweep_leaves: list, leaves: list[Expr], full: list[bool], scalar_names: dict,
-                scalars: list[tuple[Expr, str]], scalar_params: str, scalar_args: str) -> KernelSource:
-    """Rows along a dim other than the last, of the contiguous (outer, R, inner) view: one thread a
-    row, walking R with a stride of inner, so a warp reads consecutive inner positions at each step
-    (softmax over the channels of (N, C, H, W) reads N*H*W rows of C). The same sweeps as the block
-    kernel, each thread's accumulators its row's statistics; leaves are read at the element's flat
-    index through their modes (`last`: the last dim's size, for COL/ROW reads). Entry point
-    `{name}_cols32`."""
-    any_modes = not all(full)
-    position = {e: k for k, e in enumerate(leaves)}
-
-    def loads(inputs: list[Expr], at: str) -> list[str]:
-        lines = [f"const I i = {at};"]
-        if any_modes:
-            lines.append("const I row = i / last, j = i - row * last;")
-        for e in inputs:
-            k = position[e]
-            lines.append(f"const float v{k} = " + (f"p{k}[i];" if full[k] else
-                                                   f"hi_ld<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k});"))
-        return lines
-
-    functions, sweeps = [], []
-    known: list[tuple[Expr, str]] = [(Expr("inv_n"), "inv_n"), *scalars]
-    for index, targets in enumerate(sweep_targets):
-        inputs = sweep_leaves[index]
-        functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
-        bound_names = [n for _, n in known]
-        values = [f"v{position[e]}" for e in inputs]
-        row_pass = passes[index] if index < len(passes) else None
-        if row_pass is None:
-            results = [f"o{outputs.index(e)}[i]" for e in targets]
-            step, setup, finish = f"hi_sweep{index}({', '.join(values + bound_names + results)});", [], []
-        else:
-            accumulators = [COMBINE[r.op].format(acc=f"acc_{scalar_names[r]}", v="{}") for r in row_pass.reductions]
-            accumulators += [f"hi_online_add(acc_{scalar_names[m]}, acc_{scalar_names[t]}, {{}});"
-                             for m, t in row_pass.online]
-            setup = [f"float acc_{scalar_names[r]} = {IDENTITY[r.op]};" for r in row_pass.reductions]
-            setup += [f"float acc_{scalar_names[m]} = {IDENTITY['rmax']}, acc_{scalar_names[t]} = 0.0f;"
-                      for m, t in row_pass.online]
-            finish = [f"const float {scalar_names[r]} = acc_{scalar_names[r]};" for r in row_pass.scalars()]
-            results = [f"e{t}" for t in range(len(accumulators))]
-            step = ("{ float " + ", ".join(results) + "; " + f"hi_sweep{index}({', '.join(values + bound_names + results)});"
-                    + " " + " ".join(a.format(v) for a, v in zip(accumulators, results)) + " }")
-            known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
-        body = "\n                ".join(loads(inputs, "base + k * inner") + [step])
-        # Unrolled: a thread's steps are independent loads, several in flight at once.
-        sweeps.append("\n            ".join(setup) + f"""
-            #pragma unroll 8
-            for (I k = 0; k < cols; ++k) {{
-                {body}
-            }}
-            """ + "\n            ".join(finish) + "\n")
-
-    per_row = [(o, e) for o, (e, kind) in enumerate(zip(outputs, kinds)) if kind != "row"]
-    per_row_code = ""
-    if per_row:
-        emitter = Emitter(names={**scalar_names, **dict(scalars), Expr("inv_n"): "inv_n"})
-        inputs = leaves_in([e for _, e in per_row], stop_at_reductions=True)
-        for e in inputs:
-            emitter.names[e] = f"v{position[e]}"
-        results = [emitter.emit(e) for _, e in per_row]
-        per_row_code = "            {\n                " + "\n                ".join(
-            loads(inputs, "base") + emitter.lines + [f"o{o}[r] = {value};" for (o, _), value in zip(per_row, results)]
-        ) + "\n            }\n"
-    count, outs = len(leaves), len(outputs)
-    out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
-    params = (f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long inner_, "
-              f"long long last_{scalar_params}")
-    args = f"{leaf_args(count)}, {', '.join(f'o{o}' for o in range(outs))}, rows_, cols_, inner_, last_{scalar_args}"
-    body = f"""
-template <typename I>
-__device__ __forceinline__ void hi_column_rows({params}) {{
-    const I rows = (I)rows_, cols = (I)cols_, inner = (I)inner_, last = (I)last_;
-    const float inv_n = 1.0f / (float)cols;
-    for (I r = (I)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += (I)gridDim.x * blockDim.x) {{
-        const I outer_index = r / inner;
-        const I base = outer_index * cols * inner + (r - outer_index * inner);
-{''.join(sweeps)}{per_row_code}    }}
-}}
-"""
-    # 32-bit indices only (the host refuses 2^31 elements or more): 64-bit division at each element's
-    # leaf reads spills registers.
-    entries = entry_guard(f"{name}_cols32", f'extern "C" __global__ void __launch_bounds__({ROW_THREADS}) '
-                                            f"{name}_cols32({params}) {{ hi_column_rows<unsigned int>({args}); }}\n")
-    return KernelSource(name, f"// HIERA row kernel {name}: {len(passes)} reduction sweep(s), one thread a row "
-                              f"along a dim other than the last\n" + leaf_reads_source(leaves) + ROW_HELPERS
-                        + "".join(functions)
-                        + body + entries)
