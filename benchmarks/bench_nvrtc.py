@@ -385,8 +385,9 @@ ROW_SWEEP = ["benchmarks/suite/level1/8_LogSoftmax.py", "benchmarks/suite/level2
 
 def rows_sweep() -> None:
     """Row kernels as shipped, then at each block size the runtime may pick (32-256 threads a row,
-    the shared-memory cache, rows in registers off), against eager: the proposal's own
-    `_hiera_row_threads` and `_hiera_row_registers` replaced, launch plans dropped between sizes."""
+    the shared-memory cache, rows in registers off; 32 is a warp a row, eight to a block, and 64
+    where eight rows' cache would not fit), against eager: the proposal's own `_hiera_row_threads`
+    and `_hiera_row_registers` replaced, launch plans dropped between sizes."""
     import torch
 
     print("\nrow kernels by threads per row block: kernel us (profiler) / HIERA timing us; eager timing us")
@@ -402,7 +403,6 @@ def rows_sweep() -> None:
         proposal = namespace["ModelNew"](*init).cuda().eval()
         proposal.load_state_dict(reference.state_dict())
         inputs = [t.cuda() for t in inputs]
-        shipped, registers = namespace["_hiera_row_threads"], namespace["_hiera_row_registers"]
         cells = []
         with torch.no_grad():
             expected = reference(*inputs)
@@ -418,10 +418,7 @@ def rows_sweep() -> None:
                     continue
                 cells.append(f"{threads}: {kernel_ms(proposal, inputs) * 1e3:5.1f}/{timer(proposal, inputs).median_ms * 1e3:5.1f}")
         shape = tuple(inputs[0].shape)
-        cols = shape[-1]
-        items, threads = registers(cols, 1)
-        form = f"registers {items}x{threads}" if items and cols % 4 == 0 else f"{shipped(cols, cols % 4 == 0)} threads"
-        print(f"  {Path(name).stem[:28]:28} {str(shape):18} eager {eager * 1e3:5.1f}  shipped {form}  " + "  ".join(cells))
+        print(f"  {Path(name).stem[:28]:28} {str(shape):18} eager {eager * 1e3:5.1f}  " + "  ".join(cells))
 
 
 def _flat(value):

@@ -237,10 +237,14 @@ def test_rows_one_warp_covers_go_eight_to_a_block_a_warp_each_and_longer_rows_a_
     R._hiera_rows("src", "k", (aligned(40000, 1024), aligned(1024)), (True, False), ("row",), 1)
     # odd rows of 33 floats: scalar reads, still a warp's
     R._hiera_rows("src", "k", (aligned(50, 33), aligned(33)), (True, False), ("row",), 1)
+    # two cached rows of 1024 (a residual add's layer norm): eight warps' cache would be 64 KB, so
+    # blocks of 64 threads a row, their 8 KB cached
+    R._hiera_rows("src", "k", (aligned(8192, 1024), aligned(8192, 1024)), (True, True), ("row",), 2)
     assert [(kernel, grid, block, shared, args[-3:]) for kernel, grid, block, shared, args in launches] == [
         ("k_warp_vec32", 125, 256, 8 * 256 * 4, [1000, 256, 1]),
         ("k_warp_vec32", 132 * 8, 256, 8 * 1024 * 4, [40000, 1024, 1]),
-        ("k_warp_scalar32", 7, 256, 8 * 33 * 4, [50, 33, 1])]
+        ("k_warp_scalar32", 7, 256, 8 * 33 * 4, [50, 33, 1]),
+        ("k_vec32", 132 * 32, 64, 2 * 1024 * 4, [8192, 1024, 1])]
 
 
 def test_rows_of_up_to_8192_floats_are_held_in_registers_and_longer_or_wider_ones_cached(runtime):
