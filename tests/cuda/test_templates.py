@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 from helpers.cuda_tasks import (
@@ -111,6 +112,9 @@ def test_a_short_dims_reductions_fuse_into_one_row_kernel_and_a_long_dims_take_t
     _, by_hand = candidate_for(task_context(extra_task("layer_norm_channels_by_hand", tmp_path)))
     forward = ast.unparse(forward_of(by_hand.code))
     assert len(by_hand.cuda_sources) == 1 and forward.count("_hiera_rows(") == 1 and "dim=1)" in forward
+    # the per-channel weight and bias read at the row's step where the runtime finds them so
+    source = by_hand.cuda_sources[0]
+    assert len(re.findall(r"\(I\)ex(\d) == cols \? p\1\[k\]", source)) == 2 * 2  # both forms
     _, long_dim = candidate_for(task_context(extra_task("amax_mean_middle", tmp_path)))
     assert "_hiera_reduce(" in ast.unparse(forward_of(long_dim.code))
 

@@ -34,18 +34,20 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
     (R x 33 floats each) when the host finds room (flag `use_cache`). A thread a row left an SM 12
     warps on ConvNeXt's layer norm over 96 channels of 56x56 maps, each with one load in flight a
     step. Leaves are read at the element's flat index through their modes (`last`: the last dim's
-    size, for COL/ROW reads)."""
-    any_modes = not all(full)
+    size, for COL/ROW reads), one broadcast along the row's dim alone at the row's step."""
     position = {e: k for k, e in enumerate(leaves)}
     slot = {e: k for k, e in enumerate(cached)}
 
-    def loads(inputs: list[Expr], at: str, tile: bool, read_before: set) -> list[str]:
+    def loads(inputs: list[Expr], at: str, tile: bool, read_before: set, along: bool = True) -> list[str]:
+        """Reads of `inputs` at flat index `at`; `along`: inside a walk of the row, its step k."""
         lines = [f"const I i = {at};"]
-        if any_modes:
-            lines.append("const I row = i / last, j = i - row * last;")
         for e in inputs:
             k = position[e]
-            direct = f"p{k}[i]" if full[k] else f"hi_ld<I>(p{k}, (int)m{k}, i, row, j, (I)in{k}, (I)ex{k})"
+            direct = f"p{k}[i]" if full[k] else f"hi_ld<I>(p{k}, (int)m{k}, i, i / last, i % last, (I)in{k}, (I)ex{k})"
+            if along and not full[k]:
+                # A leaf broadcast along the row's dim alone (a per-channel weight) is its k-th
+                # element: three 32-bit divisions an element made the output sweep ALU-bound.
+                direct = f"m{k} == 4 && (I)in{k} == inner && (I)ex{k} == cols ? p{k}[k] : {direct}"
             if not (tile and e in slot):
                 lines.append(f"const float v{k} = {direct};")
                 continue
@@ -112,7 +114,7 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
             emitter.names[e] = f"v{position[e]}"
         results = [emitter.emit(e) for _, e in per_row]
         per_row_code = "\n".join(
-            loads(inputs, "base", False, set()) + emitter.lines + [f"o{o}[r] = {value};" for (o, _), value in zip(per_row, results)])
+            loads(inputs, "base", False, set(), along=False) + emitter.lines + [f"o{o}[r] = {value};" for (o, _), value in zip(per_row, results)])
     count, outs = len(leaves), len(outputs)
     out_params = ", ".join(f"float* __restrict__ o{o}" for o in range(outs))
     params = (f"{leaf_params(count)}, {out_params}, long long rows_, long long cols_, long long inner_, "
