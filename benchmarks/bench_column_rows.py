@@ -94,29 +94,12 @@ def main() -> int:
     import torch
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_row_split import per_call_us
-
-    from hiera_core.spaces import strategies
-    from hiera_core.spaces.strategy import ImplementContext
-    from hiera_core.spec.contract import prepare
-    from hiera_core.task.load import load_task
+    from bench_row_split import per_call_us, row_candidates
 
     if not torch.cuda.is_available():
         print("bench_column_rows needs a CUDA GPU", file=sys.stderr)
         return 2
-    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}; us per call: queue / wall / GPU")
-    for path in args.tasks:
-        task = load_task(path)
-        prepared = prepare(task, "cpu", measure=False)  # a generator gets the reference on the CPU, as in a worker
-        prepared.spec.device = "cuda"
-        context = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
-        candidate = strategies()["custom_cuda.row_reduction"].generate(context)
-        namespace: dict = {}
-        exec(compile(task.info.source + "\n\n" + candidate.code, f"{Path(path).stem}_hiera.py", "exec"), namespace)
-        reference = task.build_model("cuda", seed=0)
-        proposal = namespace["ModelNew"](*task.make_init()).to("cuda").eval()
-        proposal.load_state_dict(reference.state_dict())
-        inputs = task.make_inputs("cuda", seed=0)
+    for path, _, reference, proposal, inputs in row_candidates(args.tasks):
         with torch.no_grad():
             expected = reference(*inputs)
             forms = [("eager", reference), ("torch.compile", torch.compile(reference)), ("generated", proposal),

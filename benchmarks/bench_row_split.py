@@ -44,6 +44,43 @@ def per_call_us(fn, inputs) -> tuple[float, float, float]:
     return 1e6 * queued / CALLS, 1e6 * wall / CALLS, 1e3 * begin.elapsed_time(end) / CALLS
 
 
+def row_candidate(path: str):
+    """(namespace, reference, proposal, inputs) on the GPU for the task's custom-CUDA row-reduction
+    candidate as the loop generates it (the proposal with the reference's weights), or None."""
+    from hiera_core.spaces import strategies
+    from hiera_core.spaces.strategy import ImplementContext
+    from hiera_core.spec.contract import prepare
+    from hiera_core.task.load import load_task
+
+    task = load_task(path)
+    prepared = prepare(task, "cpu", measure=False)  # a generator gets the reference on the CPU, as in a worker
+    prepared.spec.device = "cuda"
+    context = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
+    candidate = strategies()["custom_cuda.row_reduction"].generate(context)
+    if candidate is None:
+        return None
+    namespace: dict = {}
+    exec(compile(task.info.source + "\n\n" + candidate.code, f"{Path(path).stem}_hiera.py", "exec"), namespace)
+    reference = task.build_model("cuda", seed=0)
+    proposal = namespace["ModelNew"](*task.make_init()).to("cuda").eval()
+    proposal.load_state_dict(reference.state_dict())
+    return namespace, reference, proposal, task.make_inputs("cuda", seed=0)
+
+
+def row_candidates(paths: list[str]):
+    """Each task's (path, namespace, reference, proposal, inputs), after a header naming the GPU (a
+    line for a task with no candidate)."""
+    import torch
+
+    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}; us per call: queue / wall / GPU")
+    for path in paths:
+        built = row_candidate(path)
+        if built is None:
+            print(f"{Path(path).name}: no row-reduction candidate")
+            continue
+        yield (path, *built)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tasks", nargs="+")
@@ -51,30 +88,10 @@ def main() -> int:
 
     import torch
 
-    from hiera_core.spaces import strategies
-    from hiera_core.spaces.strategy import ImplementContext
-    from hiera_core.spec.contract import prepare
-    from hiera_core.task.load import load_task
-
     if not torch.cuda.is_available():
         print("bench_row_split needs a CUDA GPU", file=sys.stderr)
         return 2
-    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}; us per call: queue / wall / GPU")
-    for path in args.tasks:
-        task = load_task(path)
-        prepared = prepare(task, "cpu", measure=False)  # a generator gets the reference on the CPU, as in a worker
-        prepared.spec.device = "cuda"
-        context = ImplementContext(prepared.spec, task.class_name, prepared.model, prepared.inputs, prepared.graph, "cuda")
-        candidate = strategies()["custom_cuda.row_reduction"].generate(context)
-        if candidate is None:
-            print(f"{Path(path).name}: no row-reduction candidate")
-            continue
-        namespace: dict = {}
-        exec(compile(task.info.source + "\n\n" + candidate.code, f"{Path(path).stem}_hiera.py", "exec"), namespace)
-        reference = task.build_model("cuda", seed=0)
-        proposal = namespace["ModelNew"](*task.make_init()).to("cuda").eval()
-        proposal.load_state_dict(reference.state_dict())
-        inputs = task.make_inputs("cuda", seed=0)
+    for path, namespace, reference, proposal, inputs in row_candidates(args.tasks):
         print(f"{Path(path).name}")
         forms = [("eager", reference, None), ("runtime's choice", proposal, None),
                 ("split rows", proposal, lambda rows, cols, sms: max(1, min(-(-4 * sms // rows), cols // 2048, 64))),

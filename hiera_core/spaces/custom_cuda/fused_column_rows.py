@@ -15,7 +15,7 @@ from hiera_core.spaces.custom_cuda.fused import (
     leaf_params,
     leaf_reads_source,
 )
-from hiera_core.spaces.custom_cuda.row_passes import COMBINE, IDENTITY, ROW_HELPERS, ROW_THREADS, RowPass
+from hiera_core.spaces.custom_cuda.row_passes import COMBINE, IDENTITY, ROW_HELPERS, ROW_THREADS, RowPass, cached_read
 
 TILE_WARPS = ROW_THREADS // 32  # the warps of a tile, each walking every 8th element of its 32 rows
 
@@ -51,12 +51,7 @@ def column_rows(name: str, outputs: list[Expr], kinds: list[str], passes: list[R
             if not (tile and e in slot):
                 lines.append(f"const float v{k} = {direct};")
                 continue
-            cache = f"hi_tile[((I){slot[e]} * cols + k) * 33 + lane]"
-            if e in read_before:
-                lines.append(f"const float v{k} = use_cache ? {cache} : {direct};")
-            else:
-                lines.append(f"const float v{k} = {direct};")
-                lines.append(f"if (use_cache) {cache} = v{k};")
+            lines += cached_read("float", k, direct, f"hi_tile[((I){slot[e]} * cols + k) * 33 + lane]", e in read_before)
         return lines
 
     functions: list[str] = []

@@ -28,6 +28,7 @@ from hiera_core.spaces.custom_cuda.row_passes import (
     ROW_THREADS,
     WARP_REDUCERS,
     RowPass,
+    cached_read,
     partial_count,
     plan_passes,
 )
@@ -256,11 +257,8 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
             cache = f"hi_cache4[(I){slot[e]} * (cols / 4) + q]" if vec else f"hi_cache[(I){slot[e]} * cols + j]"
             if in_registers:
                 lines.append(f"const float4 v{k} = hi_reg{slot[e]}[t];")
-            elif e in read_before:
-                lines.append(f"const {kind} v{k} = use_cache ? {cache} : {direct};")
             else:
-                lines.append(f"const {kind} v{k} = {direct};")
-                lines.append(f"if (use_cache) {cache} = v{k};")
+                lines += cached_read(kind, k, direct, cache, e in read_before)
         return lines
 
     def evaluate(lane: str, results: list[str]) -> str:

@@ -95,3 +95,11 @@ def plan_passes(reds: list[Expr]) -> list[RowPass]:
 def partial_count(passes: list[RowPass]) -> int:
     """Floats of partial statistics a split block writes: one a reduction, two an online pair."""
     return sum(len(p.scalars()) for p in passes)
+
+
+def cached_read(kind: str, k: int, direct: str, cache: str, stored: bool) -> list[str]:
+    """Statements reading cached leaf k into v{k}: from the cache once an earlier sweep `stored` it,
+    else read `direct` and stored; the cache only where the host found room (flag `use_cache`)."""
+    if stored:
+        return [f"const {kind} v{k} = use_cache ? {cache} : {direct};"]
+    return [f"const {kind} v{k} = {direct};", f"if (use_cache) {cache} = v{k};"]
