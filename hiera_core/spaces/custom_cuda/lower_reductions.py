@@ -2,9 +2,9 @@
 
 A reduction over the last dim stays a lazy row reduction (fused into a row kernel with its
 prologue and epilogue), and so does one over a short other dim of many rows (a channels-first
-layer norm's statistics over C: a thread a row, `column_rows`); over another dim, and
-argmax/argmin, it is a step of the dim-reduction template; over several dims, the trailing ones by rows and each other by the dim template; over
-every element (sum, mean, mse_loss) one of the total template. A product over a dim (any dim, the
+layer norm's statistics over C: `fused_column_rows`); over another dim, and argmax/argmin, it is
+a step of the dim-reduction template; over several dims, the trailing ones by rows and each other
+by the dim template; over every element (sum, mean, mse_loss) one of the total template. A product over a dim (any dim, the
 last too) is a step of the dim-reduction template. torch.max/min(x, dim)
 is a pair the getitem that follows resolves (`lower_library`). Pooling has its own template, which
 applies the pointwise ops before it as it reads (`_pool_input`).
@@ -80,11 +80,10 @@ def reduction(lw: Lowerer, op: Op, args: dict):
 
 
 def column_rows_fit(shape: tuple, dim: int) -> bool:
-    """Whether a reduction over `dim`, not the last, is a row reduction (a thread a row, fused with
-    what reads and uses it) rather than a dim-reduction step of its own: where the dim is short (a
-    thread walks it, one element a step) and its rows many (enough threads). ConvNeXt's layer norm
-    over 96 channels of (16, 96, 56, 56) took 4 kernels as steps, 4.6x torch.compile's GPU time
-    (H100)."""
+    """Whether a reduction over `dim`, not the last, is a row reduction (a column-row kernel, fused
+    with what reads and uses it) rather than a dim-reduction step of its own: where the dim is short
+    (its rows' kernel walks it) and its rows many (enough warps). ConvNeXt's layer norm over 96
+    channels of (16, 96, 56, 56) took 4 kernels as steps, 4.6x torch.compile's GPU time (H100)."""
     extent = shape[dim]
     rows = math.prod(shape) // extent if extent else 0
     return 1 < extent <= 256 and rows >= max(16384, 16 * extent)
