@@ -270,11 +270,11 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         # only half (32 resident blocks) and paid two barriers a reduction. Not where eight rows'
         # cache is over 48 KB: a residual add's layer norm over 1024 re-read both rows each sweep,
         # 40.4 us against 32.4 in blocks of 64 threads (H200, (8192, 1024)).
-        warp_rows = threads == 32 and variant.endswith("32") and cached * cols * 4 * 8 <= 48 * 1024
-        threads = 64 if threads == 32 and variant.endswith("32") and not warp_rows else threads
+        one_warp = threads == 32 and variant.endswith("32")
+        warp_rows = one_warp and cached * cols * 4 * 8 <= 48 * 1024
         items, register_threads = _hiera_row_registers(cols, cached) if variant == "vec32" else (0, 0)
         row_blocks = -(-rows // 8) if warp_rows else rows
-        threads = 256 if warp_rows else register_threads or threads
+        threads = 256 if warp_rows else 64 if one_warp else register_threads or threads
         cache_bytes = 0 if items else cached * cols * 4 * (8 if warp_rows else 1)
         use_cache = 0 < cache_bytes <= 48 * 1024
         grid = min(row_blocks, _hiera_sms(device.index) * (2048 // threads))

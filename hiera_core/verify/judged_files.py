@@ -40,6 +40,7 @@ def local_sources() -> list[Path]:
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, *site.getsitepackages(), site.getusersitepackages()}
     skipped = tuple(os.path.join(root, "") for path in roots for root in {path, os.path.realpath(path)})
     skipped += (os.path.join(PACKAGE, ""),)
+    # __file__ tested first, so most modules' paths are never resolved; their real paths then again
     files = {os.path.realpath(module.__file__) for module in list(sys.modules.values())
              if isinstance(getattr(module, "__file__", None), str) and os.path.isabs(module.__file__)
              and module.__file__.endswith(".py") and not module.__file__.startswith(skipped)}

@@ -81,7 +81,7 @@ def rows_source(name: str, outputs: list[Expr], row_shape: tuple, dim: int | Non
         functions.append(element_function(f"hi_sweep{index}", inputs, known, targets))
         row_pass = passes[index] if index < len(passes) else None
         sweeps.append(_sweep(index, row_pass, inputs, leaves, full, slot, read_before, known, scalar_names,
-                             [outputs.index(e) for e in targets] if row_pass is None else [], registers=True))
+                             [outputs.index(e) for e in targets] if row_pass is None else []))
         read_before |= set(inputs)
         if row_pass is not None:
             known = known + [(r, scalar_names[r]) for r in row_pass.scalars()]
@@ -216,13 +216,12 @@ __device__ __forceinline__ void hi_rows_split({params}) {{
 
 
 def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: list[Expr], full: list[bool],
-           slot: dict, read_before: set, known: list, scalar_names: dict, out_slots: list[int],
-           registers: bool = False) -> str:
+           slot: dict, read_before: set, known: list, scalar_names: dict, out_slots: list[int]) -> str:
     """Code of one sweep over a row: load the leaves (from the cache when an earlier sweep stored
     them), evaluate the sweep's element function per element, and either accumulate (a reduction
-    sweep, then a block reduction binding the row scalars) or store (the output sweep). With
-    `registers` (and cached leaves), a template ITEMS > 0 takes an unrolled loop of ITEMS float4s a
-    thread whose cache is the registers `hi_reg{slot}`."""
+    sweep, then a block reduction binding the row scalars) or store (the output sweep). With cached
+    leaves (`slot`: hi_rows only, the split form caches none), a template ITEMS > 0 takes an unrolled
+    loop of ITEMS float4s a thread whose cache is the registers `hi_reg{slot}`."""
     position = [leaves.index(e) for e in inputs]
     bound_names = [name for _, name in known]
     accumulators: list[str] = []
@@ -283,7 +282,7 @@ def _sweep(index: int, row_pass: RowPass | None, inputs: list[Expr], leaves: lis
 
     vec_loop = ("#pragma unroll (sizeof(I) == 4 ? 2 : 1)\n            for (I q = q0 + lane; q < q1; q += width) {\n                const I j = q * 4, i = row * cols + j;\n                "
                 + "\n                ".join(body(True)) + "\n            }")
-    if registers and slot:
+    if slot:
         # The row's cached leaves are loaded in a loop of their own, every load in flight before the
         # first use (in one loop, each element's use stalled the next element's load).
         fills = [f"hi_reg{slot[e]}[t] = *reinterpret_cast<const float4*>(p{k} + i);"  # cached leaves are full
