@@ -196,13 +196,13 @@ def test_rows_along_another_dim_launch_a_thread_a_row_with_their_outputs_shaped_
 
 def test_rows_of_32_or_more_along_another_dim_go_32_to_a_tile_their_cached_leaves_in_shared_memory(runtime):
     R, launches = runtime
-    # a layer norm over 96 channels of (16, 96, 56, 56): 50176 rows, 1568 tiles of 32, one wave of
-    # 8 blocks an SM; the map read in three sweeps kept in the tile (96 x 33 floats)
+    # a layer norm over 96 channels of (16, 96, 56, 56): 50176 rows, 1568 tiles of 32, a block each
+    # (more than one wave of 8 blocks an SM); the map read in three sweeps kept in the tile (96 x 33 floats)
     R._hiera_rows("src", "k", (aligned(16, 96, 56, 56), aligned(96, 1, 1)), (True, False), ("row",), 1, dim=1)
     # 400 channels of two cached leaves: 2 x 400 x 33 floats is over 48 KB, so they are re-read
     R._hiera_rows("src", "k", (aligned(2, 400, 9), aligned(2, 400, 9)), (True, True), ("row",), 2, dim=1)
     assert [(kernel, grid, block, shared, args[-5:]) for kernel, grid, block, shared, args in launches] == [
-        ("k_tile32", 132 * 8, 256, 96 * 33 * 4, [50176, 96, 3136, 56, 1]),
+        ("k_tile32", 1568, 256, 96 * 33 * 4, [50176, 96, 3136, 56, 1]),
         ("k_tile32", 1, 256, 0, [18, 400, 9, 9, 0])]
 
 
