@@ -290,6 +290,13 @@ EXTRA_TASKS = {
                              " + p[:, :, 1:-1, 1:-1, :-2] - 6 * p[:, :, 1:-1, 1:-1, 1:-1]))(F.pad(u, (1, 1, 1, 1, 1, 1))),"
                              " torch.roll(u, (1, 2), (3, 4))], dim=1)",
                              "[torch.randn(2, 1, 12, 16, 20)]", ""),
+    # A scan, and a depthwise convolution, before a layer norm (across a permute) and GELU or a residual.
+    "cumsum_then_layer_norm": ("row_reduction", "x", "F.gelu(F.layer_norm(x.cumsum(1) * 0.01, (129,), self.w, self.b))",
+                               "[torch.randn(3, 515, 129)]",
+                               "self.w = nn.Parameter(torch.rand(129) + 0.5); self.b = nn.Parameter(torch.randn(129))"),
+    "depthwise_then_layer_norm": ("stencil", "x",
+                                  "x + F.layer_norm(self.dw(x).permute(0, 2, 3, 1), (24,)).permute(0, 3, 1, 2)",
+                                  "[torch.randn(2, 24, 19, 23)]", "self.dw = nn.Conv2d(24, 24, 5, padding=2, groups=24)"),
     # An op no template has (logcumsumexp) between a library op and a chain: the chain still gets its kernel.
     "conv_transpose_unknown_op_chain": ("pointwise_chain", "x",
                                         "(lambda y: torch.tanh(y) * 0.5 + y)(self.drop(F.gelu(torch.logcumsumexp(self.up(x), "

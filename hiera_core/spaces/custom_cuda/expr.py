@@ -232,3 +232,17 @@ class Emitter:
         self.lines.append(f"const float {name} = {template.format(**operands, **params)};")
         self.names[e] = name
         return name
+
+
+def substitute(e: Expr, mapping: dict[Expr, Expr]) -> Expr:
+    """`e` with each subexpression that is a key of `mapping` replaced by its value."""
+    memo: dict[Expr, Expr] = {}
+
+    def rebuild(node: Expr) -> Expr:
+        if node in mapping:
+            return mapping[node]
+        if node not in memo:
+            memo[node] = Expr(node.op, tuple(rebuild(a) for a in node.args), node.params, node.shape)
+        return memo[node]
+
+    return rebuild(e)

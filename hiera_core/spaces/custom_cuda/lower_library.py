@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hiera_core.spaces.codegen import mentions
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, substitute
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
 from hiera_core.spaces.custom_cuda.lower_reductions import TupleOfReduction, tuple_item
 from hiera_core.spaces.custom_cuda.lower_stencil import PaddedGrid, conv_stencil, stencil_config, window
@@ -25,7 +25,6 @@ from hiera_core.spaces.custom_cuda.lowering import (
     no_template,
     reads,
     register_lowering,
-    substitute,
 )
 
 LIBRARY = {"linear": "torch.nn.functional.linear", "matmul": "torch.matmul", "mm": "torch.mm", "bmm": "torch.bmm",

@@ -25,11 +25,12 @@ from hiera_core.spaces.custom_cuda.expr import (
     renamed,
     row_reduction,
     scalars_in,
+    substitute,
     without_dim,
 )
 from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported
-from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering, substitute
+from hiera_core.spaces.custom_cuda.lowering import Lowerer, PyValue, register_lowering
 
 
 @dataclass

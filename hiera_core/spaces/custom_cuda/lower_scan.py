@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in
+from hiera_core.spaces.custom_cuda.expr import Expr, leaf, leaves_in, substitute
 from hiera_core.spaces.custom_cuda.graph import Op, Step, Unsupported
 from hiera_core.spaces.custom_cuda.lower_reductions import covers_in, template_input
-from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering, substitute
+from hiera_core.spaces.custom_cuda.lowering import Deferred, Lowerer, register_lowering
 
 
 @dataclass

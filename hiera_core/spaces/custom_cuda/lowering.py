@@ -34,6 +34,7 @@ from hiera_core.spaces.custom_cuda.expr import (
     renamed,
     scalar,
     scalars_in,
+    substitute,
     without_dim,
 )
 from hiera_core.spaces.custom_cuda.fused import TEMPLATE_OUTPUT
@@ -427,19 +428,6 @@ def reads(step: Step, name: str) -> bool:
     texts = [step.call, *step.inputs, *(e.params[0] for e in leaves_in(step.exprs))]
     texts += [value for value in step.config.values() if isinstance(value, str)]
     return any(mentions(text, name) for text in texts)
-
-
-def substitute(e: Expr, mapping: dict[Expr, Expr]) -> Expr:
-    memo: dict[Expr, Expr] = {}
-
-    def rebuild(node: Expr) -> Expr:
-        if node in mapping:
-            return mapping[node]
-        if node not in memo:
-            memo[node] = Expr(node.op, tuple(rebuild(a) for a in node.args), node.params, node.shape)
-        return memo[node]
-
-    return rebuild(e)
 
 
 def _group_by(items, key):
