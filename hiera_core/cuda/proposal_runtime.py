@@ -40,6 +40,7 @@ _HIERA_CONFIGS = {}
 _HIERA_SMS = {}
 _HIERA_PLANS = {}
 _HIERA_ORDERS = {}
+_HIERA_SHARED_CACHE = 48 * 1024  # shared memory a row block may cache rows in: the most a launch gets without opting in
 
 
 def _hiera_kernel(source, name, device):
@@ -252,7 +253,7 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         # most warps idle and one load in flight a step); shorter ones a thread a row.
         tile = cols >= 32
         cache_bytes = cached * cols * 33 * 4 if tile else 0
-        use_cache = 0 < cache_bytes <= 48 * 1024
+        use_cache = 0 < cache_bytes <= _HIERA_SHARED_CACHE
         # A block a tile up to eight waves, so the hardware balances the last one: one wave's blocks
         # looping over 1.5 waves of tiles (ConvNeXt's (16, 96, 56, 56): 1568 tiles) took two.
         grid = min(-(-rows // 32), 64 * _hiera_sms(device.index)) if tile else min(-(-rows // 256), 32 * _hiera_sms(device.index))
@@ -273,12 +274,12 @@ def _hiera_rows(source, name, leaves, full, kinds, cached, dim=None, scalars=(),
         # cache is over 48 KB: a residual add's layer norm over 1024 re-read both rows each sweep,
         # 40.4 us against 32.4 in blocks of 64 threads (H200, (8192, 1024)).
         one_warp = threads == 32 and variant.endswith("32")
-        warp_rows = one_warp and cached * cols * 4 * 8 <= 48 * 1024
+        warp_rows = one_warp and cached * cols * 4 * 8 <= _HIERA_SHARED_CACHE
         items, register_threads = _hiera_row_registers(cols, cached) if variant == "vec32" else (0, 0)
         row_blocks = -(-rows // 8) if warp_rows else rows
         threads = 256 if warp_rows else 64 if one_warp else register_threads or threads
         cache_bytes = 0 if items else cached * cols * 4 * (8 if warp_rows else 1)
-        use_cache = 0 < cache_bytes <= 48 * 1024
+        use_cache = 0 < cache_bytes <= _HIERA_SHARED_CACHE
         grid = min(row_blocks, _hiera_sms(device.index) * (2048 // threads))
         form = "_warp" if warp_rows else f"_regs{items}" if items else ""
         kernel = _hiera_kernel(source, f"{name}{form}_{variant}", device.index)
