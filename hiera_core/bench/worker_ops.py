@@ -31,6 +31,7 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     from hiera_core.profile.timing import time_module
     from hiera_core.spec.contract import environment
     from hiera_core.task.load import load_task
+    from hiera_core.verify.footprint import crowds_device
     from hiera_core.verify.retime import retime
     from hiera_core.worker.devicelock import timing, verifying
 
@@ -38,6 +39,10 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
     seconds: dict[str, float] = {}  # where the step's time went (the rest: process start, imports)
     with stopwatch(seconds, "load"):
         task = load_task(request.address)
+    if request.gate and crowds_device(task, device):
+        with stopwatch(seconds, "wait_for_gate"):  # beside the loop, its candidates would not fit
+            _wait_for(request.gate)
+    with stopwatch(seconds, "load"):
         reference = task.build_model(device, seed=0)
     result = BenchTimeResult(environment=environment(device), seconds=seconds)
     inputs = task.make_inputs(device, seed=0)
@@ -72,22 +77,40 @@ def op_bench_time(request: BenchTimeRequest) -> BenchTimeResult:
                     if compiled is not None else None
             if error:
                 result.compile_errors[mode] = error
+            del compiled
+            _release_cached_memory(device)  # the loop's candidates may need it while the next mode waits
         _write_partial(request.partial_path, result)
     if eager_due:
         with timing(lock):
             time_eager()
+    reference = inputs = None  # each proposal's judge builds its own: their memory is free for it
+    _release_cached_memory(device)
     with stopwatch(seconds, "time_proposals"):
-        trials = [task.make_inputs(device, seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
+        trial_seeds = [CHECK_SEED + index for index in range(CHECK_TRIALS)]
         # Each proposal in a process of its own, timed against the reference alternately by the judge
         # here: this process never imports proposal code (hiera_core.verify.judge).
         timed = []
         if request.proposal_paths:
             with timing(lock):
-                timed = retime(task, request.proposal_paths, device, trials, CHECK_TOLERANCE)
+                timed = retime(task, request.proposal_paths, device, trial_seeds, CHECK_TOLERANCE)
         for index, (proposal, took) in enumerate(timed, 1):
             seconds.update({f"proposal{index}_{phase}": phase_s for phase, phase_s in took.items()})
             result.proposals.append(proposal)
     return result
+
+
+def _release_cached_memory(device: str) -> None:
+    """Hand the device memory this process no longer uses back to the driver (torch's caching
+    allocator keeps it otherwise, and dynamo's caches hold compiled graphs and CUDA-graph pools), so
+    other processes on the device can allocate it."""
+    import gc
+
+    import torch
+
+    torch._dynamo.reset()
+    gc.collect()
+    if device == "cuda":
+        torch.cuda.empty_cache()
 
 
 def _write_partial(path: str | None, result: BenchTimeResult) -> None:

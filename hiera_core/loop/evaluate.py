@@ -9,7 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from hiera_core.errors import HieraError
+from hiera_core.errors import ErrorKind, HieraError
 from hiera_core.events import Event, following_stages
 from hiera_core.loop.run_result import CandidateOutcome
 from hiera_core.loop.session import Session
@@ -133,8 +133,7 @@ def replayed_gpu_ms(outcome: CandidateOutcome) -> float:
 def replay_copies_ms(spec: Spec) -> float:
     """What a graph replay adds to a call's GPU work: the copies of its tensor inputs into the graph's
     buffers and of its outputs out of them."""
-    from hiera_core.plan.regions import DTYPE_BYTES
-    from hiera_core.spec.model import TensorInfo
+    from hiera_core.spec.model import DTYPE_BYTES, TensorInfo
 
     peak_bw = spec.roofline.peak_bw if spec.roofline is not None else 0.0
     total = 0.0
@@ -146,11 +145,13 @@ def replay_copies_ms(spec: Spec) -> float:
 
 
 def run_candidate(session: Session, candidate: dict, spec: Spec, index: int, total: int,
-                  deadline: float | None = None, device_lock: str | None = None) -> tuple[CandidateOutcome, int]:
+                  deadline: float | None = None, device_lock: str | None = None,
+                  alone: bool = False) -> tuple[CandidateOutcome, int]:
     """Write, verify and time one candidate, stopping at `deadline` (time.monotonic()) when given;
     (outcome, line where its code starts in the file). `device_lock`: shared with the candidates
     evaluated beside it (hiera_core.worker.devicelock). An outcome in the store's cache is reused (no
-    stages: nothing is compiled, verified or timed), and a fresh one is cached."""
+    stages: nothing is compiled, verified or timed), and a fresh one is cached. `alone`: nothing else
+    on the device while it is evaluated (its verification takes the exclusive lock too)."""
     run = session.run
     body = proposals.assemble_body(session.info.source, candidate["name"], candidate["space"], candidate["code"])
     candidate_path = run.write_text(f"candidates/{candidate['name']}.py", body)
@@ -165,7 +166,7 @@ def run_candidate(session: Session, candidate: dict, spec: Spec, index: int, tot
             session.state.stage = "verify"
             session.save()
             session.candidate_stage(candidate["name"], "compile", index, total)
-        outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock,
+        outcome = _evaluate(session, candidate, candidate_path, first_line, spec, deadline, device_lock, alone,
                             on_stage=lambda stage: session.candidate_stage(candidate["name"], stage, index, total))
         if cache is not None:
             outcome.cache = cache.record(candidate, vars(outcome), run.id)
@@ -178,6 +179,31 @@ def run_candidate(session: Session, candidate: dict, spec: Spec, index: int, tot
         session.emit(Event("candidate", stage="profile", message=_describe(outcome),
                            progress=0.4 + 0.55 * max(done, index + 1) / max(total, 1), data=vars(outcome)))
     return outcome, first_line
+
+
+def out_of_memory(outcome: CandidateOutcome) -> bool:
+    """Whether the candidate's evaluation ran out of memory (its worker, or its forward in its runner)."""
+    return outcome.status in ("failed", "rejected") and (outcome.failed_check or {}).get("check") == ErrorKind.OOM
+
+
+def evaluate_candidates(session: Session, spec: Spec, candidates: list[dict], device_lock: str | None, jobs: int,
+                        first: int = 0, total: int | None = None) -> list[CandidateOutcome]:
+    """run_candidate on each, `jobs` side by side (numbered from `first` of `total`); then each that
+    ran out of memory beside other work is evaluated once more with the device to itself."""
+    total = total if total is not None else first + len(candidates)
+    outcomes = evaluate_side_by_side(candidates, lambda index, candidate: run_candidate(
+        session, candidate, spec, first + index, total, device_lock=device_lock)[0], jobs)
+    if device_lock is None:  # evaluated alone already
+        return outcomes
+    for index, (candidate, outcome) in enumerate(zip(candidates, outcomes)):
+        if out_of_memory(outcome):
+            session.emit(Event("log", stage="verify", message=f"{candidate['name']} ran out of memory beside other "
+                                                              f"work on the device: evaluating it again, alone"))
+            with session.lock:
+                session.state.candidates.remove(vars(outcome))  # the retry's outcome replaces it
+            outcomes[index] = run_candidate(session, candidate, spec, first + index, total,
+                                            device_lock=device_lock, alone=True)[0]
+    return outcomes
 
 
 def evaluate_side_by_side(candidates: list, evaluate, jobs: int) -> list:
@@ -227,7 +253,7 @@ def hardware_counters(session: Session, name: str, outcome: CandidateOutcome, de
 
 
 def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, spec: Spec,
-              deadline: float | None = None, device_lock: str | None = None,
+              deadline: float | None = None, device_lock: str | None = None, alone: bool = False,
               on_stage=lambda stage: None) -> CandidateOutcome:
     """Verify and time one candidate in a worker; on_stage(stage) as it enters verify and time."""
     base = dict(name=candidate["name"], space=candidate["space"], strategy=candidate["strategy"])
@@ -244,7 +270,7 @@ def _evaluate(session: Session, candidate: dict, path: Path, first_line: int, sp
             result = session.worker(EvaluateRequest, f"evaluating {candidate['name']}", candidate["name"],
                                     timeout_s=limit, timeout_hint=hint, stages_path=str(stages),
                                     spec=spec.to_dict(), candidate_path=str(path), candidate_source=candidate["code"],
-                                    first_line=first_line, space=candidate["space"], device_lock=device_lock,
+                                    first_line=first_line, space=candidate["space"], device_lock=device_lock, alone=alone,
                                     exact_rewrite=rewrites_the_work(candidate["space"], candidate["strategy"]))
     except HieraError as error:
         return CandidateOutcome(**base, status="failed", reason=str(error).splitlines()[0],

@@ -22,7 +22,7 @@ from hiera_core.llm.record import LLMRecord
 from hiera_core.loop.confirm import CONFIRM_TRIES
 from hiera_core.loop.evaluate import (
     MOST_REFINEMENTS,
-    evaluate_side_by_side,
+    evaluate_candidates,
     hardware_counters,
     host_bound_refinements,
     run_candidate,
@@ -31,7 +31,7 @@ from hiera_core.loop.outcome_cache import OutcomeCache
 from hiera_core.loop.reference import at_roofline_limit, prepare_reference
 from hiera_core.loop.result import propose
 from hiera_core.loop.run_result import CandidateOutcome, OptimizeResult
-from hiera_core.loop.session import Session, Settings, configure_llm, default_jobs
+from hiera_core.loop.session import Session, Settings, configure_llm, default_jobs, jobs_within_memory
 from hiera_core.plan.planner import Plan
 from hiera_core.spec.model import Spec
 
@@ -88,7 +88,7 @@ def _optimize(session: Session) -> OptimizeResult:
     if (at_limit := at_roofline_limit(spec, candidates)) is not None:
         session.stage("plan", at_limit, 0.9)
         return propose(session, spec, plan, [], [], nothing_tried=at_limit)
-    jobs = settings.jobs or default_jobs(settings.device)
+    jobs = settings.jobs or jobs_within_memory(default_jobs(settings.device), spec, settings.placement)
     # Shared with the bench's baselines when they run beside the loop (Settings.device_lock), else among
     # the candidates evaluated side by side.
     lock = settings.device_lock or (str(run.path / "device.lock") if jobs > 1 else None)
@@ -103,17 +103,13 @@ def _optimize(session: Session) -> OptimizeResult:
         candidates = [candidate for candidate, _ in evaluated]
         outcomes = [outcome for _, outcome in evaluated]
     else:
-        outcomes = evaluate_side_by_side(
-            candidates, lambda index, candidate: run_candidate(session, candidate, spec, index, len(candidates),
-                                                               device_lock=lock)[0], jobs)
+        outcomes = evaluate_candidates(session, spec, candidates, lock, jobs)
     refinements = host_bound_refinements(spec, candidates, outcomes) if settings.device.startswith("cuda") else []
     for refinement in refinements:
         session.stage("profile", refinement["reason"], 0.95, candidate=refinement["name"])
     first, total = len(candidates), len(candidates) + len(refinements)
     candidates += refinements
-    outcomes += evaluate_side_by_side(
-        refinements, lambda index, refinement: run_candidate(session, refinement, spec, first + index, total,
-                                                             device_lock=lock)[0], jobs)
+    outcomes += evaluate_candidates(session, spec, refinements, lock, jobs, first, total)
     if session.warm is not None:
         session.warm.replacements = 0  # none starts while the confirmation times its contenders
     return propose(session, spec, plan, candidates, outcomes)

@@ -30,7 +30,7 @@ CONFIRMATION_CACHE = "confirmation"
 OUTCOME_CACHE_FORMAT = 1  # the entries' layout; a change makes old entries misses
 CACHED_STATUSES = ("verified", "rejected")
 # Rejections that say more about the worker or the machine than about the candidate: not cached.
-UNSETTLED_CHECKS = frozenset({"timeout", "crash", "runner-exit", "timing-window"})
+UNSETTLED_CHECKS = frozenset({"timeout", "crash", "runner-exit", "timing-window", "oom"})
 # What of the spec a verdict or a timing judgement reads (the rest describes the reference).
 CONTRACT_FIELDS = ("tolerance", "precision", "dynamic_dims", "mutated_inputs", "deterministic")
 

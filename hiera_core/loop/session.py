@@ -93,6 +93,23 @@ def default_jobs(device: str) -> int:
     return max(1, min(4, len(os.sched_getaffinity(0)) // 4))
 
 
+def jobs_within_memory(jobs: int, spec: Spec, placement: Placement | None = None) -> int:
+    """`jobs`, or one at a time where a candidate's evaluation would hold much of the GPU's memory:
+    where its verification sets would not fit the judge's share of the device, the judge goes lean
+    (hiera_core.verify.footprint) and still holds several of the task's calls, and evaluations side
+    by side ran out of memory (KernelBench's 6 GiB-a-call softmax on an 80 GiB H100)."""
+    from hiera_core.verify.footprint import Footprint
+
+    if jobs <= 1:
+        return jobs
+    from hiera_core.bench.environment import gpu_snapshot
+
+    memory = gpu_snapshot(placement.gpu if placement else None).get("memory_total_mib")
+    if not isinstance(memory, (int, float)):
+        return jobs
+    return 1 if Footprint(spec.call_bytes, None).crowds(int(memory * 2**20)) else jobs
+
+
 WARM_WORKER_GPU_MIB = 16 * 1024  # GPU memory per warm worker: its idle contexts (~0.5 GiB each) stay small beside it
 
 

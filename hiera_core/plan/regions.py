@@ -20,13 +20,11 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from hiera_core.spaces.attention import attention_matches, unread_attention_weights
-from hiera_core.spec.model import Spec, node_refs, node_users
+from hiera_core.spec.model import DTYPE_BYTES, Spec, node_refs, node_users
 
 ANCHOR_KINDS = ("matmul", "conv", "attention", "norm", "reduction", "softmax", "pool")
 TAKES_PROLOGUE = {"norm", "reduction", "softmax", "pool"}
 FREE_KINDS = {"view"}
-DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
-               "int8": 1, "uint8": 1, "bool": 1}
 LAUNCH_BOUND_MS = 0.005  # a region whose bound is below a few microseconds is paced by its launch
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hiera_core.spaces.codegen import graph_forward_source, model_new
 from hiera_core.spaces.gemm_epilogue import gemm_epilogues
+from hiera_core.spaces.pytorch_ops import nhwc_applies
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
@@ -41,10 +42,7 @@ def generate_cudnn_benchmark(ctx: ImplementContext) -> Candidate:
 
 
 def applies_cudnn_nhwc(spec: Spec) -> str | None:
-    if applies_cudnn_benchmark(spec) is None:
-        return None
-    if not any(node.get("module_type") == "Conv2d" or node["target"].endswith("conv2d")
-               for node in spec.graph.get("nodes", [])):
+    if applies_cudnn_benchmark(spec) is None or not nhwc_applies(spec):
         return None
     return "cuDNN's NHWC kernels with algorithm autotuning: the layout tensor cores prefer for 2D convolutions"
 

@@ -138,13 +138,26 @@ def graphed(candidate: Candidate, why: str) -> Candidate:
                      code=code, reason=why, requires_cuda=True, cuda_sources=candidate.cuda_sources)
 
 
-def _has_4d_conv(spec: Spec) -> bool:
-    return any(node.get("module_type") == "Conv2d" or node["target"].endswith("conv2d")
-               for node in spec.graph.get("nodes", []))
+def nhwc_applies(spec: Spec) -> bool:
+    """Whether the module may run in NHWC (channels_last): it has 2D convolutions, and no `view`
+    flattens a map of several channels and pixels, which fails on an NHWC tensor (LeNet-5's
+    `x.view(-1, 16*5*5)`: every NHWC candidate of it was rejected, session 40)."""
+    nodes = spec.graph.get("nodes", [])
+    if not any(node.get("module_type") == "Conv2d" or node["target"].endswith("conv2d") for node in nodes):
+        return False
+    shapes = {node["name"]: node.get("shape") for node in nodes}
+    for node in nodes:
+        if node.get("op") == "call_method" and node["target"] == "view" and node.get("args"):
+            source = node["args"][0]
+            shape = shapes.get(source.get("node")) if isinstance(source, dict) else None
+            if shape and len(shape) == 4 and shape[1] > 1 and shape[2] * shape[3] > 1 \
+                    and len(node.get("shape") or []) != 4:
+                return False
+    return True
 
 
 def applies_channels_last(spec: Spec) -> str | None:
-    if not _has_4d_conv(spec):
+    if not nhwc_applies(spec):
         return None
     return "2D convolutions run fastest in NHWC on tensor cores; weights converted once, input per call"
 

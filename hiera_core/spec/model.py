@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field
 
 WORKLOAD_CLASSES = ("launch-bound", "memory-bound", "compute-bound")
+DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
+               "int8": 1, "uint8": 1, "bool": 1}
 
 
 @dataclass
@@ -154,6 +156,11 @@ class Spec:
     @property
     def tensor_inputs(self) -> list[TensorInfo]:
         return [i for i in self.inputs if isinstance(i, TensorInfo)]
+
+    @property
+    def call_bytes(self) -> int:
+        """One call's tensor inputs and outputs."""
+        return sum(t.numel * DTYPE_BYTES.get(t.dtype, 4) for t in self.tensor_inputs + self.outputs)
 
     @property
     def main_dtype(self) -> str:

@@ -124,22 +124,37 @@ def with_signs_kept(task: Task, device: str, input_set: InputSet) -> InputSet:
     return _seeded_set(task, device, input_set.seed, input_set.distribution, keep_sign=True)
 
 
-def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000,
-               distributions: tuple[str, ...] = DISTRIBUTIONS) -> list[InputSet]:
+@dataclass(frozen=True)
+class SetRecipe:
+    """How one input set is drawn (`draw_set`): the same recipe gives the same values, so a set may be
+    drawn at its turn and dropped after it, or drawn again."""
+
+    seed: int
+    distribution: str
+    dynamic_size: int | None = None
+
+
+def set_recipes(task: Task, count: int = 5, base_seed: int = 1000,
+                distributions: tuple[str, ...] = DISTRIBUTIONS) -> list[SetRecipe]:
     """`count` seeded sets with varied distributions, plus boundary-size sets for dynamic dims (with
     the default distributions only)."""
-    import torch
-
-    sets = [_seeded_set(task, device, base_seed + index, distributions[index % len(distributions)], keep_sign=False)
-            for index in range(count)]
+    recipes = [SetRecipe(base_seed + index, distributions[index % len(distributions)]) for index in range(count)]
     if task.directives.dynamic and distributions == DISTRIBUTIONS:
-        names = forward_parameter_names(task)
-        for offset, size in enumerate(BOUNDARY_SIZES):
-            seed = base_seed + 100 + offset
-            generator = torch.Generator(device=device).manual_seed(seed)
-            inputs = _resize_dynamic(task, task.make_inputs(device, seed=seed), names, size, generator)
-            sets.append(InputSet(seed, "normal", size, inputs))
-    return sets
+        recipes += [SetRecipe(base_seed + 100 + offset, "normal", size) for offset, size in enumerate(BOUNDARY_SIZES)]
+    return recipes
+
+
+def draw_set(task: Task, device: str, recipe: SetRecipe) -> InputSet:
+    """The set `recipe` describes; "normal" values give non-negative task inputs mixed signs."""
+    if recipe.dynamic_size is None:
+        return _seeded_set(task, device, recipe.seed, recipe.distribution, keep_sign=False)
+    return rebuild_set(task, device, recipe.seed, recipe.distribution, dynamic_size=recipe.dynamic_size)
+
+
+def input_sets(task: Task, device: str, count: int = 5, base_seed: int = 1000,
+               distributions: tuple[str, ...] = DISTRIBUTIONS) -> list[InputSet]:
+    """Every set of `set_recipes`, drawn at once."""
+    return [draw_set(task, device, recipe) for recipe in set_recipes(task, count, base_seed, distributions)]
 
 
 def rebuild_set(task: Task, device: str, seed: int, distribution: str, keeps_sign: bool = True,

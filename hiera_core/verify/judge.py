@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
 from hiera_core.verify.calls import CheckedCalls, ReferenceCall
-from hiera_core.verify.inputs import InputSet, clone_inputs, input_sets, tensors_equal
+from hiera_core.verify.footprint import SET_COPIES, Footprint, footprint_of
+from hiera_core.verify.inputs import InputSet, SetRecipe, clone_inputs, draw_set, set_recipes, tensors_equal
 from hiera_core.verify.paired_timing import (
     TIMING_SETS,
     LocalSide,
@@ -48,6 +49,8 @@ class Judge(CheckedCalls):
         self.reference_ops: dict[str, int] = {}
         self.first_outputs: list = []
         self.timed_model, self.timed_slot = self.reference, "main"  # the perturbed ones once checked
+        self.footprint = Footprint(0, None)  # measured on the first set (hiera_core.verify.footprint)
+        self.lean = False  # the sets one at a time: all of them at once would not fit on the device
 
     # ---- the checklist -----------------------------------------------------------------------------
 
@@ -59,10 +62,18 @@ class Judge(CheckedCalls):
         result, seconds = self.result, self.seconds
         base_seed = self.seed
         with stopwatch(seconds, "reference_runs"):
-            input_list = input_sets(self.task, self.device, count=sets, base_seed=base_seed)
-            references = self._reference_runs(self.reference, input_list)
+            recipes = set_recipes(self.task, count=sets, base_seed=base_seed)
+            first = self._reference_run(self.reference, draw_set(self.task, self.device, recipes[0]))
+            self.footprint = footprint_of(first.input_set.inputs, first.outputs, self.device)
+            self.lean = not self.footprint.fits(SET_COPIES * len(recipes))
+            references = [first] if self.lean else \
+                [first] + [self._reference_run(self.reference, draw_set(self.task, self.device, recipe), first)
+                           for recipe in recipes[1:]]
+        if self.lean:
+            result.checks.append(Check("memory", True, f"one input set on the device at a time "
+                                                       f"({self.footprint.describe()})"))
         result.sets_checked = [self.describe(r.input_set) for r in references]
-        self.tolerance = tolerances_for(self.spec, references[0].outputs)
+        self.tolerance = tolerances_for(self.spec, first.outputs)
         self.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs) for r in references)
         with stopwatch(seconds, "runner_start"):
             self.started()
@@ -71,26 +82,31 @@ class Judge(CheckedCalls):
                 self.load("main", self.initial_state)
                 self._audit("importing the candidate")
             result.checks.append(Check("load", True))
-            for index, reference in enumerate(references):
+            for index, reference in enumerate(self._each_reference(references, recipes)):
                 with stopwatch(seconds, "first_call" if index == 0 else "other_sets"):
                     outs = self.run_checked("main", reference, f"v{index}", first=index == 0,
                                             profile=index == 0 and profiler, after_calls=index > 0)
                 if index == 0:
                     self.first_outputs = outs
-            result.input_sets = len(references)
-            result.checks.append(Check("values", True, f"{len(references)} input sets within tolerance: output type, "
+                elif self.lean:
+                    del outs, reference
+                    self.ask(ReleaseRequest(call_ids=[f"v{index}"]), doing="releasing outputs")
+            result.input_sets = len(recipes)
+            result.checks.append(Check("values", True, f"{len(recipes)} input sets within tolerance: output type, "
                                                        f"shape, dtype, device, NaN, non-trivial (run seed {self.seed})"))
             result.checks.append(Check("input-mutation", True, "inputs left as the reference leaves them"))
             result.checks.append(Check("uninitialized-output", True, "no output holds poisoned memory"))
             result.checks.append(Check("aliasing", True, "outputs share storage as the reference's do"))
-            self._check_kept_output("v0", self.first_outputs, references[0])
-            self.ask(ReleaseRequest(call_ids=[f"v{index}" for index in range(len(references))]),
+            self._check_kept_output("v0", self.first_outputs, first)
+            self.first_outputs = []
+            self.ask(ReleaseRequest(call_ids=[f"v{index}" for index in range(len(recipes))]),
                      doing="releasing outputs")
             if profiler:
                 with stopwatch(seconds, "reference_ops"):
-                    self._check_reference_ops(references[0])
+                    self._check_reference_ops(first)
             with stopwatch(seconds, "repeats"):
-                self._check_repeats(references)
+                self._check_repeats(first, self._same_layout_set(first, references, recipes))
+            del references
             with stopwatch(seconds, "perturbed"):
                 self._check_perturbed_parameters()
             self._audit("the calls")
@@ -127,18 +143,37 @@ class Judge(CheckedCalls):
                                               f"keyed on input addresses or shapes, or a call counter) or is not "
                                               f"deterministic", original.reproducer, original.max_error))
 
-    def _reference_runs(self, model, input_list: list[InputSet]) -> list[ReferenceCall]:
-        """The reference on every set. A mixed-sign set on which the reference gives non-finite values
-        its own inputs do not (log, sqrt of negatives) is swapped for its sign-keeping twin."""
+    def _reference_run(self, model, input_set: InputSet, first: ReferenceCall | None = None) -> ReferenceCall:
+        """The reference on one set. A mixed-sign set on which the reference gives non-finite values
+        where on the `first` set (the task's own values) it did not (log, sqrt of negatives) is swapped
+        for its sign-keeping twin."""
         from hiera_core.verify.inputs import with_signs_kept
 
-        calls = []
-        for input_set in input_list:
-            call = self.reference_call(model, input_set)
-            if not input_set.keeps_sign and not _finite(call.outputs) and calls and _finite(calls[0].outputs):
-                call = self.reference_call(model, with_signs_kept(self.task, self.device, input_set))
-            calls.append(call)
-        return calls
+        call = self.reference_call(model, input_set)
+        if not input_set.keeps_sign and not _finite(call.outputs) and first is not None and _finite(first.outputs):
+            del call
+            call = self.reference_call(model, with_signs_kept(self.task, self.device, input_set))
+        return call
+
+    def _each_reference(self, references: list[ReferenceCall], recipes: list[SetRecipe]):
+        """The reference's calls on every set in turn: those held, or (lean) each drawn at its turn."""
+        yield from references
+        if self.lean:
+            for recipe in recipes[1:]:
+                call = self._reference_run(self.reference, draw_set(self.task, self.device, recipe), references[0])
+                self.result.sets_checked.append(self.describe(call.input_set))
+                yield call
+
+    def _same_layout_set(self, first: ReferenceCall, references: list[ReferenceCall],
+                         recipes: list[SetRecipe]) -> ReferenceCall | None:
+        """Another set with the first's shapes and strides, for the state check (lean: drawn again)."""
+        if not self.lean:
+            return next((r for r in references[1:] if _same_layout(r.input_set.inputs, first.input_set.inputs)), None)
+        for recipe in recipes[1:]:
+            input_set = draw_set(self.task, self.device, recipe)
+            if _same_layout(input_set.inputs, first.input_set.inputs):
+                return self._reference_run(self.reference, input_set, first)
+        return None
 
     def _audit(self, after: str) -> None:
         changes = self.ask(AuditRequest(), doing=f"auditing the process after {after}").answer.result.changes
@@ -170,11 +205,11 @@ class Judge(CheckedCalls):
     def same_ops_as_reference(self) -> bool:
         return bool(self.candidate_ops) and self.candidate_ops == self.reference_ops
 
-    def _check_repeats(self, references: list[ReferenceCall]) -> None:
+    def _check_repeats(self, first: ReferenceCall, other: ReferenceCall | None) -> None:
         """Set A twice (same result); every earlier output, kept alive, re-sent after later calls
-        with other values (unchanged: no buffer reused for a later result); set B written into
-        A's tensors (same addresses), then A again: each matches its own reference."""
-        first = references[0]
+        with other values (unchanged: no buffer reused for a later result); set B (`other`: A's
+        shapes and strides) written into A's tensors (same addresses), then A again: each matches
+        its own reference."""
         where = self.describe(first.input_set)
         again = self.run_checked("main", first, "r1")
         twice = self.run_checked("main", first, "r2", into="r1")
@@ -184,8 +219,8 @@ class Judge(CheckedCalls):
                 raise Rejected(Check("determinism", False, f"two calls on the same inputs differ: "
                                                            f"{comparison.message}", where, comparison.max_error))
         self.result.checks.append(Check("determinism", True))
-        other = next((r for r in references[1:] if _same_layout(r.input_set.inputs, first.input_set.inputs)), None)
         if other is None:
+            self.ask(ReleaseRequest(call_ids=["r1", "r2"]), doing="releasing outputs")
             return
         self.run_checked("main", other, "s1", into="r2")
         self._check_kept_output("r1", again, first)
@@ -223,13 +258,16 @@ class Judge(CheckedCalls):
         # Timing uses these parameters too: trained weights are never the initial ones (a guard on a
         # zero-initialised gate is honest, but its speed on the initial values tells nothing).
         self.timed_model, self.timed_slot = model, "perturbed"
-        input_list = input_sets(self.task, self.device, count=len(PERTURBED_SETS), base_seed=self.seed + 50,
-                                distributions=PERTURBED_SETS)
-        for index, input_set in enumerate(input_list):
+        recipes = set_recipes(self.task, count=len(PERTURBED_SETS), base_seed=self.seed + 50,
+                              distributions=PERTURBED_SETS)
+        for index, recipe in enumerate(recipes):  # drawn at their turn: only one set is held at a time
+            input_set = draw_set(self.task, self.device, recipe)
             input_set.note = "perturbed parameters"
             reference = self.reference_call(model, input_set)
             self.run_checked("perturbed", reference, f"p{index}", first=index == 0, after_calls=False)
-        self.result.checks.append(Check("parameters", True, f"{len(input_list)} input sets with the parameters and "
+            del reference, input_set
+            self.ask(ReleaseRequest(call_ids=[f"p{index}"]), doing="releasing outputs")
+        self.result.checks.append(Check("parameters", True, f"{len(recipes)} input sets with the parameters and "
                                                             f"buffers perturbed at their own scale"))
 
     # ---- timing ------------------------------------------------------------------------------------
@@ -237,8 +275,9 @@ class Judge(CheckedCalls):
     def time(self, profile: bool) -> TimedPair:
         from hiera_core.profile.steps import BatchTimer, FreshValues
 
-        timing_sets = input_sets(self.task, self.device, count=TIMING_SETS, base_seed=self.seed + 200,
-                                 distributions=("task",) * TIMING_SETS)
+        count = 1 if self.lean else TIMING_SETS
+        timing_sets = [draw_set(self.task, self.device, recipe) for recipe in
+                       set_recipes(self.task, count=count, base_seed=self.seed + 200, distributions=("task",) * count)]
         base = [s.inputs for s in timing_sets]
         values = FreshValues(base)
         local = LocalSide(BatchTimer(self.timed_model, values, self.device))
@@ -255,7 +294,8 @@ class Judge(CheckedCalls):
         self.ask(TimingSetsRequest(slot=self.timed_slot, sets=sets), tensors, doing="receiving the timing sets")
         remote = RemoteSide(self)
         rolls = self._rolls_keep_outputs_finite(values)
-        driver = PairedTiming(local, remote, self.device, rolls, self._check_timed_output(values), self.seconds)
+        driver = PairedTiming(local, remote, self.device, rolls, self._check_timed_output(values), self.seconds,
+                              sets=count, most_calls=self.footprint.calls(20) if self.lean else None)
         baseline, candidate = driver.run()
         checks = list(driver.checks)
         if baseline is None:
@@ -332,18 +372,21 @@ def run_seed(requested: int | None) -> int:
 def evaluate(task: Task, spec: Spec, candidate_path: str, space: str, device: str, *, sets: int = 5,
              seed: int | None = None, profiler: bool = True, timed: bool = True, profile: bool = True,
              exact_rewrite: bool = False, cpu_threads: int | None = None, device_lock: str | None = None,
-             on_phase=None) -> EvaluateResult:
+             alone: bool = False, on_phase=None) -> EvaluateResult:
     """Verify, then time; the worker op `evaluate`'s result (verification, baseline, candidate,
     speedup with its interval, significance, the seed, where the time went). `device_lock`: the lock file of candidates
     evaluated side by side on this device (hiera_core.worker.devicelock), None when evaluated alone;
-    `on_phase`: told "verify" and "time" as each phase starts (the candidate's progress stages)."""
+    `alone`: verified under the exclusive lock too, nothing else on the device (a retry of one that
+    ran out of memory beside others); `on_phase`: told "verify" and "time" as each phase starts (the
+    candidate's progress stages)."""
     from hiera_core.events import stopwatch
     from hiera_core.worker import devicelock
     from hiera_core.worker.requests import EvaluateResult
 
     judge = Judge(task, spec, candidate_path, space, device, run_seed(seed), cpu_threads)
     try:
-        with devicelock.verifying(device_lock, on_phase), stopwatch(judge.seconds, "verify"):
+        hold = devicelock.verifying_alone if alone else devicelock.verifying
+        with hold(device_lock, on_phase), stopwatch(judge.seconds, "verify"):
             passed = judge.verify(sets, profiler)
         result = EvaluateResult(verification=judge.result, seed=judge.seed, seconds=judge.seconds)
         if not passed or not timed:

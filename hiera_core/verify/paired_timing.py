@@ -128,8 +128,10 @@ class PairedTiming:
     be explained by the times it reports plus the step's measured overhead."""
 
     def __init__(self, reference: LocalSide, candidate: RemoteSide, device: str, rolls: bool, check_output,
-                 seconds: dict | None = None):
+                 seconds: dict | None = None, sets: int = TIMING_SETS, most_calls: int | None = None):
         self.sides = (reference, candidate)
+        self.sets = sets  # base sets each side holds
+        self.most_calls = most_calls  # calls a step at most: their outputs live until the side's next step
         self.seconds = seconds if seconds is not None else {}  # wall seconds of its parts (events.stopwatch)
         self.device = device
         self.rolls = rolls
@@ -142,10 +144,10 @@ class PairedTiming:
         self.make_ms: dict[str, list[float]] = {"reference": [], "candidate": []}  # harness ms per call, per step
 
     def next_call(self) -> tuple[int, int]:
-        return (self.random.randrange(TIMING_SETS), self.random.randrange(1, 1 << 30) if self.rolls else 0)
+        return (self.random.randrange(self.sets), self.random.randrange(1, 1 << 30) if self.rolls else 0)
 
     def calls(self, count: int) -> list[tuple[int, int]]:
-        return [self.next_call() for _ in range(count)]
+        return [self.next_call() for _ in range(min(count, self.most_calls or count))]
 
     def run(self):
         """(reference timing, candidate timing), or (None, None) when a check failed while timing."""
@@ -264,7 +266,7 @@ class PairedTiming:
         batch_calls: dict[str, int] = {}
         for side in self.sides:
             figures, _ = side.step("warm_up", self.calls(1))
-            batch_calls[side.name] = max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3))))
+            batch_calls[side.name] = len(self.calls(max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3))))))
         overhead = self._overhead("noop_host_batch", batch_calls["candidate"])
         while any(len(h) < 5 or (sum(h) * batch_calls[n] < 250.0 and len(h) < 15) for n, h in host.items()):
             for side in self.sides:

@@ -8,16 +8,19 @@ contenders.
 from __future__ import annotations
 
 from hiera_core.task.load import Task
+from hiera_core.verify.footprint import SET_COPIES, crowds_device, footprint_of
 from hiera_core.verify.inputs import InputSet
 from hiera_core.verify.judge import Judge, run_seed
 from hiera_core.verify.runner_process import Rejected
 from hiera_core.verify.verdicts import tolerances_for
+from hiera_core.worker.messages import ReleaseRequest
 from hiera_core.worker.requests import KernelBenchCheck, ProposalTiming
 
 
-def retime(task: Task, candidate_paths: list[str], device: str, trials: list[list], tolerance: float
+def retime(task: Task, candidate_paths: list[str], device: str, trial_seeds: list[int], tolerance: float
            ) -> list[tuple[ProposalTiming, dict[str, float]]]:
-    """Each proposal checked the way KernelBench checks (`allclose` at `tolerance` on `trials`) and
+    """Each proposal checked the way KernelBench checks (`allclose` at `tolerance` on the task's
+    inputs drawn with each of `trial_seeds`) and
     timed against the reference by the judge's paired method, each in a process of its own: the
     `bench_time` op's figures, a proposal's record and where its time went. The processes start,
     import and compile their proposals and run the trials side by side (a compile is CPU work, and
@@ -25,10 +28,12 @@ def retime(task: Task, candidate_paths: list[str], device: str, trials: list[lis
     from concurrent.futures import ThreadPoolExecutor
 
     retimings: list[Retiming] = []
+    # One at a time where one proposal's check needs much of the GPU (hiera_core.verify.footprint).
+    side_by_side = 1 if crowds_device(task, device) else len(candidate_paths)
     try:
         for path in candidate_paths:
-            retimings.append(Retiming(task, path, device, trials, tolerance))
-        with ThreadPoolExecutor(max_workers=max(1, len(retimings)), thread_name_prefix="hiera-retime") as pool:
+            retimings.append(Retiming(task, path, device, trial_seeds, tolerance))
+        with ThreadPoolExecutor(max_workers=max(1, side_by_side), thread_name_prefix="hiera-retime") as pool:
             list(pool.map(Retiming.check, retimings))
         return [retiming.time() for retiming in retimings]
     finally:
@@ -56,11 +61,13 @@ def allclose_mismatch(out, ref, tolerance: float) -> tuple[str | None, float]:
 
 
 class Retiming:
-    """One proposal of `retime`: its runner, the KernelBench check, then its paired timing."""
+    """One proposal of `retime`: its runner, the KernelBench check, then its paired timing. Each
+    trial is drawn at its turn and released once compared, so one trial's inputs and outputs are on
+    the device at a time besides the first's (hiera_core.verify.footprint)."""
 
-    def __init__(self, task: Task, candidate_path: str, device: str, trials: list[list], tolerance: float):
+    def __init__(self, task: Task, candidate_path: str, device: str, trial_seeds: list[int], tolerance: float):
         self.judge = Judge(task, None, candidate_path, "pytorch", device, run_seed(None))
-        self.path, self.trials, self.tolerance = candidate_path, trials, tolerance
+        self.path, self.trial_seeds, self.tolerance = candidate_path, trial_seeds, tolerance
         self.worst = 0.0
         self.failure: KernelBenchCheck | None = None  # the check's failure, the answer when it failed
 
@@ -69,31 +76,41 @@ class Retiming:
 
         from hiera_core.events import stopwatch
 
-        judge, seconds = self.judge, self.judge.seconds
-        try:
+        judge, seconds, device = self.judge, self.judge.seconds, self.judge.device
+
+        def reference(index: int):
             with stopwatch(seconds, "reference_runs"):
-                references = [judge.reference_call(judge.reference, InputSet(index, "task", None, inputs))
-                              for index, inputs in enumerate(self.trials)]
-            judge.tolerance = tolerances_for(None, references[0].outputs)
-            judge.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs)
-                                             for r in references)
+                inputs = judge.task.make_inputs(device, seed=self.trial_seeds[index])
+                return judge.reference_call(judge.reference, InputSet(index, "task", None, inputs))
+
+        try:
+            first = reference(0)
+            judge.tolerance = tolerances_for(None, first.outputs)
+            judge.largest_output_bytes = sum(o.numel() * o.element_size() for o in first.outputs)
+            judge.footprint = footprint_of(first.input_set.inputs, first.outputs, device)
+            judge.lean = not judge.footprint.fits(SET_COPIES * len(self.trial_seeds))
             with stopwatch(seconds, "runner_start"):
                 judge.started()
             with stopwatch(seconds, "candidate_load"):
                 judge.load("main", judge.initial_state)
                 judge._audit("importing the proposal")
-            for index, reference in enumerate(references):
+            for index in range(len(self.trial_seeds)):
+                trial = first if index == 0 else reference(index)
                 with stopwatch(seconds, "first_call" if index == 0 else "trials"):
-                    reply = judge.send_call("main", reference.input_set, f"t{index}", first=index == 0)
+                    reply = judge.send_call("main", trial.input_set, f"t{index}", first=index == 0)
                 with stopwatch(seconds, "compare"):
-                    self.failure = self._compared(f"trial {index}", reply, reference.outputs)
+                    self.failure = self._compared(f"trial {index}", reply, trial.outputs)
+                del reply, trial
+                judge.ask(ReleaseRequest(call_ids=[f"t{index}"]), doing="releasing outputs")
                 if self.failure is not None:
                     return
             # The first trial once more: kernels that race (max-autotune's for Performer's attention on
             # the H100, 2026-12-06) give other values on the same inputs, call after call.
             with stopwatch(seconds, "trials"):
-                reply = judge.send_call("main", references[0].input_set, "t0-again")
-            self.failure = self._compared("trial 0 again", reply, references[0].outputs)
+                reply = judge.send_call("main", first.input_set, "t0-again")
+            self.failure = self._compared("trial 0 again", reply, first.outputs)
+            del reply
+            judge.ask(ReleaseRequest(call_ids=["t0-again"]), doing="releasing outputs")
         except Rejected as rejected:
             self.failure = self._failed(f"{rejected.check.name}: {rejected.check.message}", "judge")
 
@@ -128,7 +145,7 @@ class Retiming:
         failed = next((c for c in pair.checks if not c.passed), None)
         if failed:
             return ProposalTiming(self.path, self._failed(f"while timed: {failed.name}: {failed.message}", "judge"))
-        trials = len(self.trials)
+        trials = len(self.trial_seeds)
         check = KernelBenchCheck(True, f"{trials} random trials within atol = rtol = {self.tolerance:g}, max abs "
                                        f"error {self.worst:.2g}", self.worst, trials)
         return ProposalTiming(self.path, check, hiera=pair.candidate, eager=pair.baseline)

@@ -88,6 +88,12 @@ def verifying(path: str | None, on_enter: PhaseListener | None = None):
     return _locked(path, fcntl.LOCK_SH, "verify", on_enter)
 
 
+def verifying_alone(path: str | None, on_enter: PhaseListener | None = None):
+    """Held while a candidate that ran out of memory beside others is verified again: nothing else
+    runs on the device meanwhile."""
+    return _locked(path, fcntl.LOCK_EX, "verify", on_enter)
+
+
 def timing(path: str | None, on_enter: PhaseListener | None = None):
     """Held while a candidate and its reference are timed: nothing else runs on the device."""
     return _locked(path, fcntl.LOCK_EX, "time", on_enter)

@@ -139,7 +139,7 @@ def op_evaluate(request: EvaluateRequest) -> EvaluateResult:
                           request.space, request.device, sets=request.sets, seed=request.seed,
                           profiler=request.profiler, timed=request.time, profile=request.profile,
                           exact_rewrite=request.exact_rewrite, cpu_threads=request.cpu_threads,
-                          device_lock=request.device_lock, on_phase=on_phase)
+                          device_lock=request.device_lock, alone=request.alone, on_phase=on_phase)
     result.seconds = {**seconds, **result.seconds}
     result.verification.checks.insert(0, static.checks[0])
     written = judged_files.changed(files)

@@ -155,6 +155,7 @@ class EvaluateRequest(WorkerRequest[EvaluateResult]):
     exact_rewrite: bool = False  # the candidate claims bitwise-equal outputs
     cpu_threads: int | None = None  # torch's intra-op threads on CPU; None: torch's default
     device_lock: str | None = None  # file lock serialising timing between side-by-side evaluations
+    alone: bool = False  # the whole evaluation under the exclusive lock: nothing else on the device meanwhile
 
     def runners(self) -> int:
         return 1

@@ -100,7 +100,7 @@ def test_the_op_in_a_worker_times_eager_each_compile_mode_and_checks_the_proposa
 ])
 def test_a_wrong_proposal_fails_the_check(task_path, kind, message):
     task = load_task(f"{task_path}::Model")
-    trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
+    trials = [CHECK_SEED + index for index in range(CHECK_TRIALS)]
     [(entry, _)] = retime(task, [_proposal(task_path, kind)], "cpu", trials, CHECK_TOLERANCE)
     check = entry.check
     assert entry.hiera is None and not check.correct and check.message.startswith(message), check
@@ -110,7 +110,7 @@ def test_proposals_checked_side_by_side_each_get_their_own_answer(task_path):
     """Contenders start, import and run their trials at once; a wrong one costs only its own answer,
     and the right ones are each timed against the reference, in the order given."""
     task = load_task(f"{task_path}::Model")
-    trials = [task.make_inputs("cpu", seed=CHECK_SEED + index) for index in range(CHECK_TRIALS)]
+    trials = [CHECK_SEED + index for index in range(CHECK_TRIALS)]
     kinds = ["raises_in_forward", "correct", "wrong_values", "correct"]
     answers = retime(task, [_proposal(task_path, kind) for kind in kinds], "cpu", trials, CHECK_TOLERANCE)
     entries = [entry for entry, _ in answers]

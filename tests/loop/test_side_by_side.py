@@ -176,3 +176,51 @@ def test_a_forged_wait_record_buys_at_most_the_limit_again(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_candidate_that_ran_out_of_memory_beside_others_is_evaluated_again_alone(monkeypatch):
+    """KernelBench's large shapes: side by side, every candidate of a 6 GiB-a-call softmax ran out of
+    GPU memory. Each such one gets a second evaluation with the device to itself, whose outcome
+    replaces the first in the run's record; the others are not evaluated again."""
+    from types import SimpleNamespace
+
+    import hiera_core.loop.evaluate as evaluate_module
+    from hiera_core.loop.run_result import CandidateOutcome
+
+    session = SimpleNamespace(lock=threading.Lock(), state=SimpleNamespace(candidates=[]), emit=lambda event: None)
+    calls: list[tuple[str, bool]] = []
+
+    def run_candidate(session, candidate, spec, index, total, device_lock=None, alone=False):
+        calls.append((candidate["name"], alone))
+        if candidate["name"] == "big" and not alone:
+            outcome = CandidateOutcome(name="big", status="failed", reason="ran out of memory",
+                                       failed_check={"check": "oom", "message": "CUDA out of memory"})
+        else:
+            outcome = CandidateOutcome(name=candidate["name"], status="verified", speedup=1.5)
+        with session.lock:
+            session.state.candidates.append(vars(outcome))
+        return outcome, 1
+
+    monkeypatch.setattr(evaluate_module, "run_candidate", run_candidate)
+    candidates = [{"name": "small"}, {"name": "big"}, {"name": "other"}]
+    outcomes = evaluate_module.evaluate_candidates(session, None, candidates, "device.lock", jobs=3)
+    assert [(o.name, o.status) for o in outcomes] == [("small", "verified"), ("big", "verified"), ("other", "verified")]
+    assert sorted(calls) == [("big", False), ("big", True), ("other", False), ("small", False)]
+    assert sorted(record["name"] for record in session.state.candidates) == ["big", "other", "small"]
+    # Evaluated alone already (no lock: one at a time, nothing beside the loop), there is no retry.
+    calls.clear()
+    outcomes = evaluate_module.evaluate_candidates(session, None, [{"name": "big"}], None, jobs=1)
+    assert outcomes[0].status == "failed" and calls == [("big", False)]
+
+
+def test_candidates_of_a_task_that_fills_the_gpu_are_evaluated_one_at_a_time(monkeypatch):
+    from types import SimpleNamespace
+
+    import hiera_core.bench.environment as environment
+    from hiera_core.loop.session import jobs_within_memory
+
+    monkeypatch.setattr(environment, "gpu_snapshot", lambda gpu=None: {"memory_total_mib": 81559})  # an H100
+    assert jobs_within_memory(3, SimpleNamespace(call_bytes=6 << 30)) == 1  # a (4096, 393216) softmax
+    assert jobs_within_memory(3, SimpleNamespace(call_bytes=64 << 20)) == 3
+    monkeypatch.setattr(environment, "gpu_snapshot", lambda gpu=None: {})  # nvidia-smi cannot say
+    assert jobs_within_memory(3, SimpleNamespace(call_bytes=6 << 30)) == 3

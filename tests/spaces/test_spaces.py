@@ -65,6 +65,39 @@ def test_cublaslt_epilogue_applies_only_where_its_epilogue_computes_the_activati
     assert (strategy.generate(ctx) is not None) == fused
 
 
+@pytest.mark.parametrize(("flatten", "nhwc"), [("x.view(-1, 16 * 5 * 5)", False), ("x.flatten(1)", True),
+                                              ("x.mean((2, 3))", True)])
+def test_nhwc_layouts_only_where_no_view_flattens_a_map(flatten, nhwc, tmp_path):
+    """LeNet-5 flattens its last map with `view`, which an NHWC tensor cannot take: every NHWC
+    candidate of it was rejected on the GPU. `flatten` copies where it must, so NHWC stays planned."""
+    path = write_task(tmp_path, "lenet.py", f"""
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 16, 5)
+                self.fc = nn.Linear({"16" if "mean" in flatten else "400"}, 10)
+
+            def forward(self, x):
+                x = F.max_pool2d(F.relu(self.conv(x)), 2)
+                x = {flatten}
+                return self.fc(x)
+
+        def get_inputs():
+            return [torch.randn(4, 3, 14, 14)]
+
+        def get_init_inputs():
+            return []
+    """)
+    _, _, ctx = implement_context(path)
+    for name in ("cuda_libs.cudnn_nhwc", "pytorch.channels_last"):
+        assert (strategies()[name].applies(ctx.spec) is not None) == nhwc, name
+    assert strategies()["cuda_libs.cudnn_benchmark"].applies(ctx.spec) is not None
+
+
 def test_sdpa_rewrite_of_hand_written_attention(tmp_path):
     path = write_task(tmp_path, "attention.py", """
         import torch

@@ -75,7 +75,7 @@ EXAMPLES = [
     EvaluateRequest(address="m.py", device="cpu", cache_root="/c", spec={"inputs": [{"shape": [2, 3]}]},
                     candidate_path="/r/c.py", candidate_source="class ModelNew: ...", first_line=12, space="custom_cuda",
                     stages_path="/r/s.jsonl", sets=2, seed=4242, profiler=False, time=False, profile=False,
-                    exact_rewrite=True, cpu_threads=1, device_lock="/r/device.lock"),
+                    exact_rewrite=True, cpu_threads=1, device_lock="/r/device.lock", alone=True),
     ProfileRequest(address="m.py", device="cuda", cache_root="/c", gpu="a100"),
     BenchTimeRequest(address="m.py", device="cuda", cache_root="/c", proposal_paths=["/p/a.py", "/p/b.py"],
                      compile_modes=["default", "reduce-overhead"], time_reference=False, device_lock="/r/device.lock",
