@@ -29,7 +29,7 @@ TIMED_CALL_COPIES = 2
 @dataclass(frozen=True)
 class Footprint:
     call_bytes: int  # one call's inputs and outputs
-    budget_bytes: int | None  # what the judge's side may hold; None: no limit known (a CPU)
+    budget_bytes: int | None  # what the judge's side may hold; None: no limit
 
     def fits(self, footprints: int) -> bool:
         return self.budget_bytes is None or footprints * self.call_bytes <= self.budget_bytes
@@ -51,15 +51,11 @@ class Footprint:
 
 
 def footprint_of(inputs: list, outputs: list, device: str) -> Footprint:
-    """A call's footprint, and the judge's budget from the device's free memory now (on a GPU)."""
-    from hiera_core.spec.memory import tensor_bytes
+    """A call's footprint, and the judge's budget from the device's free memory now (the host's
+    available memory on a CPU)."""
+    from hiera_core.spec.memory import free_memory, tensor_bytes
 
-    budget = None
-    if device == "cuda":
-        import torch
-
-        budget = int(DEVICE_SHARE * torch.cuda.mem_get_info()[0])
-    return Footprint(tensor_bytes(inputs) + tensor_bytes(outputs), budget)
+    return Footprint(tensor_bytes(inputs) + tensor_bytes(outputs), int(DEVICE_SHARE * free_memory(device)))
 
 
 def crowds_device(task, device: str) -> bool:
