@@ -98,7 +98,7 @@ def jobs_within_memory(jobs: int, spec: Spec, placement: Placement | None = None
     where its verification sets would not fit the judge's share of the device, the judge goes lean
     (hiera_core.verify.footprint) and still holds several of the task's calls, and evaluations side
     by side ran out of memory (KernelBench's 6 GiB-a-call softmax on an 80 GiB H100)."""
-    from hiera_core.verify.footprint import Footprint
+    from hiera_core.verify.footprint import crowds
 
     if jobs <= 1:
         return jobs
@@ -107,7 +107,7 @@ def jobs_within_memory(jobs: int, spec: Spec, placement: Placement | None = None
     memory = gpu_snapshot(placement.gpu if placement else None).get("memory_total_mib")
     if not isinstance(memory, (int, float)):
         return jobs
-    return 1 if Footprint(spec.call_bytes, None).crowds(int(memory * 2**20)) else jobs
+    return 1 if crowds(spec.call_bytes, int(memory * 2**20)) else jobs
 
 
 WARM_WORKER_GPU_MIB = 16 * 1024  # GPU memory per warm worker: its idle contexts (~0.5 GiB each) stay small beside it

@@ -40,14 +40,15 @@ class Footprint:
             return wanted
         return max(1, min(wanted, self.budget_bytes // (copies * self.call_bytes)))
 
-    def crowds(self, device_bytes: int) -> bool:
-        """Whether an evaluation of such calls goes lean on a device of `device_bytes`: then it holds
-        so much of it that nothing else should run on it meanwhile (another candidate, a baseline)."""
-        return self.call_bytes * SET_COPIES * VERIFICATION_SETS > DEVICE_SHARE * device_bytes
-
     def describe(self) -> str:
         budget = "" if self.budget_bytes is None else f" of {self.budget_bytes / 2**30:.1f} GiB planned"
         return f"{self.call_bytes / 2**30:.2f} GiB a call{budget}"
+
+
+def crowds(call_bytes: int, device_bytes: int) -> bool:
+    """Whether an evaluation of calls of `call_bytes` goes lean on a device of `device_bytes`: then it
+    holds so much of it that nothing else should run on it meanwhile (another candidate, a baseline)."""
+    return call_bytes * SET_COPIES * VERIFICATION_SETS > DEVICE_SHARE * device_bytes
 
 
 def footprint_of(inputs: list, outputs: list, device: str) -> Footprint:
@@ -74,4 +75,4 @@ def crowds_device(task, device: str) -> bool:
     except Exception:  # a module the meta device cannot run: treated as any other
         return False
     call_bytes = tensor_bytes(inputs) + tensor_bytes(outputs_as_list(outputs))
-    return Footprint(call_bytes, None).crowds(torch.cuda.mem_get_info()[1])
+    return crowds(call_bytes, torch.cuda.mem_get_info()[1])

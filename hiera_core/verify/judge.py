@@ -15,6 +15,7 @@ import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from hiera_core.spec.memory import tensor_bytes
 from hiera_core.spec.model import Spec
 from hiera_core.task.load import Task, outputs_as_list
 from hiera_core.verify.calls import CheckedCalls, ReferenceCall
@@ -64,8 +65,7 @@ class Judge(CheckedCalls):
         with stopwatch(seconds, "reference_runs"):
             recipes = set_recipes(self.task, count=sets, base_seed=base_seed)
             first = self._reference_run(self.reference, draw_set(self.task, self.device, recipes[0]))
-            self.footprint = footprint_of(first.input_set.inputs, first.outputs, self.device)
-            self.lean = not self.footprint.fits(SET_COPIES * len(recipes))
+            self.plan_memory(first, len(recipes))
             references = [first] if self.lean else \
                 [first] + [self._reference_run(self.reference, draw_set(self.task, self.device, recipe), first)
                            for recipe in recipes[1:]]
@@ -74,7 +74,7 @@ class Judge(CheckedCalls):
                                                        f"({self.footprint.describe()})"))
         result.sets_checked = [self.describe(r.input_set) for r in references]
         self.tolerance = tolerances_for(self.spec, first.outputs)
-        self.largest_output_bytes = max(sum(o.numel() * o.element_size() for o in r.outputs) for r in references)
+        self.largest_output_bytes = max(tensor_bytes(r.outputs) for r in references)
         with stopwatch(seconds, "runner_start"):
             self.started()
         try:
@@ -142,6 +142,11 @@ class Judge(CheckedCalls):
                                               f"depends on earlier calls (state kept between calls, e.g. a cache "
                                               f"keyed on input addresses or shapes, or a call counter) or is not "
                                               f"deterministic", original.reproducer, original.max_error))
+
+    def plan_memory(self, first: ReferenceCall, sets: int) -> None:
+        """The footprint of the first set's call, and whether `sets` of them fit at once (else lean)."""
+        self.footprint = footprint_of(first.input_set.inputs, first.outputs, self.device)
+        self.lean = not self.footprint.fits(SET_COPIES * sets)
 
     def _reference_run(self, model, input_set: InputSet, first: ReferenceCall | None = None) -> ReferenceCall:
         """The reference on one set. A mixed-sign set on which the reference gives non-finite values

@@ -146,8 +146,11 @@ class PairedTiming:
     def next_call(self) -> tuple[int, int]:
         return (self.random.randrange(self.sets), self.random.randrange(1, 1 << 30) if self.rolls else 0)
 
+    def capped(self, count: int) -> int:
+        return min(count, self.most_calls or count)
+
     def calls(self, count: int) -> list[tuple[int, int]]:
-        return [self.next_call() for _ in range(min(count, self.most_calls or count))]
+        return [self.next_call() for _ in range(self.capped(count))]
 
     def run(self):
         """(reference timing, candidate timing), or (None, None) when a check failed while timing."""
@@ -266,7 +269,7 @@ class PairedTiming:
         batch_calls: dict[str, int] = {}
         for side in self.sides:
             figures, _ = side.step("warm_up", self.calls(1))
-            batch_calls[side.name] = len(self.calls(max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3))))))
+            batch_calls[side.name] = self.capped(max(2, min(20, int(10.0 / max(float(figures["ms"]), 1e-3)))))
         overhead = self._overhead("noop_host_batch", batch_calls["candidate"])
         while any(len(h) < 5 or (sum(h) * batch_calls[n] < 250.0 and len(h) < 15) for n, h in host.items()):
             for side in self.sides:

@@ -7,8 +7,9 @@ contenders.
 
 from __future__ import annotations
 
+from hiera_core.spec.memory import tensor_bytes
 from hiera_core.task.load import Task
-from hiera_core.verify.footprint import SET_COPIES, crowds_device, footprint_of
+from hiera_core.verify.footprint import crowds_device
 from hiera_core.verify.inputs import InputSet
 from hiera_core.verify.judge import Judge, run_seed
 from hiera_core.verify.runner_process import Rejected
@@ -86,9 +87,8 @@ class Retiming:
         try:
             first = reference(0)
             judge.tolerance = tolerances_for(None, first.outputs)
-            judge.largest_output_bytes = sum(o.numel() * o.element_size() for o in first.outputs)
-            judge.footprint = footprint_of(first.input_set.inputs, first.outputs, device)
-            judge.lean = not judge.footprint.fits(SET_COPIES * len(self.trial_seeds))
+            judge.largest_output_bytes = tensor_bytes(first.outputs)
+            judge.plan_memory(first, len(self.trial_seeds))
             with stopwatch(seconds, "runner_start"):
                 judge.started()
             with stopwatch(seconds, "candidate_load"):
