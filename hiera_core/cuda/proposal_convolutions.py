@@ -11,22 +11,31 @@ from hiera_core.cuda.proposal_runtime import _hiera_kernel, _hiera_launch, _hier
 _HIERA_CONSTANTS = {}
 
 
-def _hiera_convolution_start(x, weight, bias, per_channel, channels_last=False):
+def _hiera_convolution_start(x, weight, bias, per_channel, channels_last=False, crop=0):
     """A convolution kernel's operands checked: `x` contiguous (or kept channels-last, with
-    `channels_last`, where it is), its output allocated alike, and the per-channel tensors its epilogue
-    reads flat and contiguous, one value a channel."""
+    `channels_last`, where it is), its output allocated alike (`crop` rows and columns a side
+    smaller, or (rows, columns)), and the per-channel tensors its epilogue reads flat and contiguous,
+    one value a channel."""
     _hiera_check(x, weight, *([] if bias is None else [bias]), *per_channel)
     values = _hiera_channel_values(per_channel, x.shape[1], "the kernel's epilogue")
     if not (channels_last and x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last)):
         x = x.contiguous()
-    return x, torch.empty_like(x), values
+    if not crop:
+        return x, torch.empty_like(x), values
+    crop_rows, crop_columns = (crop, crop) if isinstance(crop, int) else crop
+    height, width = x.shape[-2] - 2 * crop_rows, x.shape[-1] - 2 * crop_columns
+    if height < 1 or width < 1:
+        raise ValueError(f"a {tuple(x.shape[-2:])} map is smaller than the convolution's window: no output")
+    layout = torch.contiguous_format if x.is_contiguous() else torch.channels_last
+    return x, torch.empty(x.shape[:-2] + (height, width), dtype=x.dtype, device=x.device, memory_format=layout), values
 
 
-def _hiera_stencil(source, name, x, weight, bias, tile, per_channel=()):
+def _hiera_stencil(source, name, x, weight, bias, tile, per_channel=(), crop=0):
     """Run a generated radius-1 stencil over (N, C, D, H, W), tile = (BX, BY, rows per tile, planes per
-    block, columns per thread), or a 2D one over (N, C, H, W), tile = "columns" (`_hiera_columns`);
+    block, columns per thread), or a 2D one over (N, C, H, W), tile = "columns" (`_hiera_columns`,
+    `crop` rows and columns a side fewer where the convolution pads less than its radius);
     `per_channel`: the tensors its epilogue reads, one value per channel."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, tile == "columns", crop)
     if x.numel() == 0:
         return out
     if tile == "columns":
@@ -58,12 +67,12 @@ def _hiera_stencil_constant(source, name, x, coefficients, rank, tile):
     return _hiera_stencil(source, name, volumes, weight, None, tile).reshape(x.shape)
 
 
-def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=()):
+def _hiera_depthwise(source, name, x, weight, bias, tile, per_channel=(), crop=0):
     """Run a generated depthwise k x k convolution (stride 1, same zero padding) over (N, C, H, W);
     tile = (threads across, threads down, rows per thread) of a block, or "columns" for the column
-    kernel; `per_channel`: the tensors its epilogue reads, one value per channel (a batch norm's,
-    viewed (C, 1, 1))."""
-    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, channels_last=tile == "columns")
+    kernel (which also takes less padding: `crop` rows and columns a side fewer); `per_channel`: the
+    tensors its epilogue reads, one value per channel (a batch norm's, viewed (C, 1, 1))."""
+    x, out, values = _hiera_convolution_start(x, weight, bias, per_channel, tile == "columns", crop)
     if x.numel() == 0:
         return out
     if tile == "columns":
@@ -91,11 +100,12 @@ def _hiera_columns(source, name, x, weight, bias, out, values):
         raise ValueError("the stencil kernel indexes one grid (one image, channels-last) with 32-bit offsets: "
                          "at most 2^31 - 1 points")
     grids = x.numel() // (height * width)
-    columns = grids * width
+    out_height, out_width = out.shape[-2:]  # smaller than the input's where the kernel crops
+    columns = grids * out_width
     device = x.device.index
-    runs = max(1, min(height, _hiera_sms(device) * 2048 // columns, 65535))
-    rows = -(-height // runs)
-    grid = (-(-columns // 256), -(-height // rows))
+    runs = max(1, min(out_height, _hiera_sms(device) * 2048 // columns, 65535))
+    rows = -(-out_height // runs)
+    grid = (-(-columns // 256), -(-out_height // rows))
     _hiera_launch(_hiera_kernel(source, name, device), device, grid, 256, 0, x, weight.contiguous(),
                   0 if bias is None else bias.contiguous(), out, grids, x.shape[1], height, width, rows,
                   int(channels_last), *values)

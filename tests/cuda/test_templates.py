@@ -566,8 +566,12 @@ def test_the_column_kernel_compiles_without_spills_for_every_window(kernel, taps
 def test_the_column_kernel_refuses_taps_outside_its_window():
     from hiera_core.spaces.custom_cuda.columns_template import columns_source
 
-    with pytest.raises(ValueError, match="taps within its radius"):
+    with pytest.raises(ValueError, match="taps within their radii"):
         columns_source("hiera_stencil0", 3, [(0, 2)])
+    with pytest.raises(ValueError, match="taps within their radii"):
+        columns_source("hiera_stencil0", (3, 1), [(0, 1)])
+    with pytest.raises(ValueError, match=r"crops at most its radii \(1, 0\)"):
+        columns_source("hiera_stencil0", (3, 1), [(0, 0)], crop=(1, 1))
 
 
 def test_a_per_channel_value_the_forward_computes_stays_out_of_the_depthwise_store(tmp_path):
@@ -588,7 +592,7 @@ def test_a_per_channel_value_the_forward_computes_stays_out_of_the_depthwise_sto
     assert forward.count("_hiera_depthwise(") == 1 and "_hiera_pointwise(" in forward
 
 
-@pytest.mark.parametrize("conv", ["nn.Conv2d(4, 4, 7, padding=2, groups=4)", "nn.Conv2d(4, 4, 5, stride=2, padding=2, groups=4)",
+@pytest.mark.parametrize("conv", ["nn.Conv2d(4, 4, 7, padding=4, groups=4)", "nn.Conv2d(4, 4, 5, stride=2, padding=2, groups=4)",
                                   "nn.Conv2d(4, 4, 11, padding=5, groups=4)", "nn.Conv2d(4, 8, 7, padding=3, groups=4)"])
 def test_depthwise_convolutions_the_template_does_not_compute_are_left_to_cudnn(conv, tmp_path):
     from helpers.cuda_tasks import load_task

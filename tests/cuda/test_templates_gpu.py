@@ -213,6 +213,35 @@ def test_the_column_kernel_matches_cudnn(kernel, taps, shape):
         torch.testing.assert_close(x, before, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("kernel, crop", [(3, 1), (5, 2), (5, 1), (7, 3), ((3, 1), (1, 0)), ((3, 7), (1, 3)),
+                                          ((5, 3), (0, 1))])
+@pytest.mark.parametrize("shape", [(2, 3, 14, 17), (1, 4, 7, 7), (16, 64, 61, 75)])
+def test_the_column_kernel_with_less_padding_than_its_radius_matches_cudnn(kernel, crop, shape):
+    """KernelBench's unpadded depthwise convolutions (and ones padded by less than the radius, and
+    windows that are not square): the smaller output only, from non-contiguous and channels-last
+    maps, with a bias and without."""
+    import torch.nn.functional as F
+
+    from hiera_core.cuda.proposal_convolutions import _hiera_depthwise, _hiera_stencil
+    from hiera_core.spaces.custom_cuda.columns_template import columns_source, square_taps
+
+    channels = shape[1]
+    window = (kernel, kernel) if isinstance(kernel, int) else kernel
+    crops = (crop, crop) if isinstance(crop, int) else crop
+    weight = torch.randn(channels, 1, *window, device="cuda")
+    source = columns_source("hiera_stencil0", kernel, square_taps(kernel), crop=crop).source
+    entry = _hiera_stencil if kernel == 3 else _hiera_depthwise
+    for x in (noncontiguous(torch.randn(shape, device="cuda")),
+              torch.randn(shape, device="cuda").to(memory_format=torch.channels_last)):
+        for bias in (None, torch.randn(channels, device="cuda")):
+            with torch.backends.cudnn.flags(enabled=True, allow_tf32=False):
+                expected = F.conv2d(x, weight, bias, padding=(window[0] // 2 - crops[0], window[1] // 2 - crops[1]),
+                                    groups=channels)
+            got = entry(source, "hiera_stencil0", x, weight, bias, "columns", crop=crop)
+            assert got.shape == expected.shape
+            torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("kind, kernel, stride, padding, ceil_mode, count_include_pad", [
     ("max", (3, 3), (2, 2), (1, 1), False, True), ("max", (2, 3), (2, 1), (0, 1), True, True),
     ("avg", (3, 3), (2, 2), (1, 1), True, False), ("avg", (2, 2), (2, 2), (0, 0), False, True)])

@@ -244,6 +244,17 @@ EXTRA_TASKS = {
                               "[torch.randn(2, 5, 15, 16)]", "self.b = nn.Parameter(torch.randn(5, 1, 1))"),
     "depthwise7_narrow": ("stencil", "x", "self.dwconv(x)", "[torch.randn(2, 5, 7, 9)]",
                           "self.dwconv = nn.Conv2d(5, 5, kernel_size=7, padding=3, groups=5)"),
+    # KernelBench's depthwise convolutions pad less than their radius (none): the column kernel
+    # computes the smaller output only; a 5x5 padded by one with its ReLU, on a narrow map.
+    "depthwise3_unpadded": ("stencil", "x", "self.dw(x)", "[torch.randn(2, 6, 33, 47)]",
+                            "self.dw = nn.Conv2d(6, 6, 3, groups=6)"),
+    "depthwise5_pad1_relu": ("stencil", "x", "F.relu(F.conv2d(x, self.w, padding=1, groups=4))",
+                             "[torch.randn(3, 4, 20, 30)]", "self.w = nn.Parameter(torch.randn(4, 1, 5, 5))"),
+    # Windows that are not square (KernelBench's 3x1 and 3x7, unpadded), on a map wider than a tile.
+    "depthwise3x1_unpadded": ("stencil", "x", "self.dw(x)", "[torch.randn(2, 8, 30, 41)]",
+                              "self.dw = nn.Conv2d(8, 8, (3, 1), groups=8, bias=False)"),
+    "depthwise3x7_relu": ("stencil", "x", "F.relu(self.dw(x))", "[torch.randn(2, 6, 21, 90)]",
+                          "self.dw = nn.Conv2d(6, 6, (3, 7), padding=(0, 1), groups=6)"),
     "heat2d_narrow_slices": ("stencil", "u",
                              "(lambda p: u + 0.2 * (p[..., 2:, 1:-1] + p[..., :-2, 1:-1] + p[..., 1:-1, 2:] + "
                              "p[..., 1:-1, :-2] - 4.0 * u))(F.pad(u, (1, 1, 1, 1)))", "[torch.randn(5, 30, 12)]", ""),

@@ -65,11 +65,17 @@ def _values(per_channel: list) -> str:
     return f", ({''.join(e.params[0] + ', ' for e in per_channel)})" if per_channel else ""
 
 
+def _wide_window(config: dict) -> bool:
+    """A stencil's window wider than 3x3, or not square: `_hiera_depthwise`'s, not `_hiera_stencil`'s."""
+    kernel = config.get("kernel", 3)
+    return not isinstance(kernel, int) or kernel > 3
+
+
 def _helper_of(step: Step) -> str:
     """The runtime entry point a kernel step calls."""
     if step.family == "stencil" and "steps" in step.config:
         return "_hiera_stencil_steps"
-    if step.family == "stencil" and step.config.get("kernel", 3) > 3:
+    if step.family == "stencil" and _wide_window(step.config):
         return "_hiera_depthwise"
     if step.family == "stencil" and "coefficients" in step.config:
         return "_hiera_stencil_constant"
@@ -146,9 +152,10 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     per_channel = config.get("per_channel", [])
     size = config.get("kernel", 3)
     if takes_columns(config["rank"], size, config.get("width")):  # a 2D window: a thread per column
-        kernel = columns_source(name, size, config.get("taps") or square_taps(size), config.get("epilogue"), per_channel)
+        kernel = columns_source(name, size, config.get("taps") or square_taps(size), config.get("epilogue"), per_channel,
+                                config.get("crop", 0))
         launch = "'columns'"
-    elif size > 3:  # a wider depthwise convolution
+    elif _wide_window(config):  # a wider depthwise convolution
         tile = depthwise_tile(config.get("width"))
         kernel = depthwise_source(name, size, tile, config.get("epilogue"), per_channel)
         launch = repr((tile["bx"], tile["by"], tile["ry"]))
@@ -159,7 +166,8 @@ def _template_call(step: Step, name: str, constant: str) -> tuple[str, str]:
     if "coefficients" in config:  # spelled with slices of a padded grid: the graph's own constants
         return kernel.source, (f"{target} = _hiera_stencil_constant({constant}, {name!r}, {step.inputs[0]}, "
                                f"{config['coefficients']!r}, {config['rank']}, {launch})")
-    entry = "_hiera_depthwise" if size > 3 else "_hiera_stencil"
+    entry = "_hiera_depthwise" if _wide_window(config) else "_hiera_stencil"
+    crop = f", crop={config['crop']!r}" if config.get("crop") else ""  # a convolution padded less than its radius
     return kernel.source, (f"{target} = {entry}({constant}, {name!r}, {step.inputs[0]}, {step.inputs[1]}, "
-                           f"{bias}, {launch}{_values(per_channel)})")
+                           f"{bias}, {launch}{_values(per_channel)}{crop})")
 

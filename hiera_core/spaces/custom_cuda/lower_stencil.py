@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass
 
 from hiera_core.spaces.codegen import mentions
+from hiera_core.spaces.custom_cuda.columns_template import takes_columns
 from hiera_core.spaces.custom_cuda.depthwise_template import DEPTHWISE_KERNELS
 from hiera_core.spaces.custom_cuda.expr import Expr, leaf
 from hiera_core.spaces.custom_cuda.graph import Op, Ref, Step, Unsupported, attr_expr
@@ -183,7 +184,8 @@ def stencil_arithmetic(lw: Lowerer, op: Op, fn: str, args: dict) -> StencilSum |
 # -- convolutions that are stencils ------------------------------------------------------------
 def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
     """Stencil parameters when this conv is a depthwise/single-channel 3^d stencil (or a 2D one of a
-    wider odd kernel, DEPTHWISE_KERNELS, with same padding), else None."""
+    wider odd kernel, DEPTHWISE_KERNELS), else None: same padding, or less (to none) where the column
+    kernel takes the window (its `crop`: the rows and columns a side that the padding leaves out)."""
     rank = int(op.fn[-2])
     x_shape = _shape_of(lw, args.get("input"))
     if op.op == "call_module":
@@ -195,9 +197,8 @@ def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
             conv = {"stride": module.stride, "padding": module.padding, "dilation": module.dilation,
                     "groups": module.groups}
             bias_present = module.bias is not None
-        else:  # planning from the spec: the traced output as large as the input is what "same" padding gives
-            same = op.shape is not None and x_shape is not None and tuple(op.shape[-rank:]) == tuple(x_shape[-rank:])
-            conv = {"stride": 1, "padding": "same" if same else None, "dilation": 1, "groups": None}
+        else:  # planning from the spec: stride 1 takes its padding from how much smaller the output is
+            conv = {"stride": 1, "shrink": _traced_shrink(op, x_shape, rank), "dilation": 1, "groups": None}
             bias_present = lw.resolver.tensor_kind(bias_path) is not None
     else:
         weight_ref, bias_ref = args.get("weight"), args.get("bias")
@@ -213,19 +214,56 @@ def stencil_config(lw: Lowerer, op: Op, args: dict) -> dict | None:
         conv = {k: args.get(k, default) for k, default in
                 (("stride", 1), ("padding", 0), ("dilation", 1), ("groups", 1))}
     weight_shape = _param_shape(lw, weight_path)
-    if x_shape is None or weight_shape is None or len(x_shape) != rank + 2:
+    if x_shape is None or weight_shape is None or len(x_shape) != rank + 2 or len(weight_shape) != rank + 2:
         return None
-    channels, size = x_shape[1], weight_shape[-1]
-    if tuple(weight_shape) != (channels, 1) + (size,) * rank or not (size == 3 or (rank == 2 and size in DEPTHWISE_KERNELS)):
+    channels, window = x_shape[1], tuple(weight_shape[2:])
+    if tuple(weight_shape[:2]) != (channels, 1) or any(k % 2 == 0 for k in window):
         return None
-    if not (_all_equal(conv["stride"], 1, rank) and _all_equal(conv["dilation"], 1, rank)
-            and (conv["padding"] == "same" or _all_equal(conv["padding"], size // 2, rank))):
+    square = len(set(window)) == 1
+    if square and not (window[0] == 3 or (rank == 2 and window[0] in DEPTHWISE_KERNELS)):
+        return None
+    if not square and (rank != 2 or max(window) > max(DEPTHWISE_KERNELS)):
+        return None
+    radii = tuple(k // 2 for k in window)
+    paddings = _paddings(conv, radii)
+    if not (_all_equal(conv["stride"], 1, rank) and _all_equal(conv["dilation"], 1, rank) and paddings is not None):
+        return None
+    crops = tuple(r - p for r, p in zip(radii, paddings))
+    kernel = window[0] if square else window
+    if (any(crops) or not square) and not takes_columns(rank, kernel, x_shape[-1]):
         return None
     if conv["groups"] not in (None, channels) and channels != 1:
         return None
-    return {"rank": rank, "kernel": size, "weight": attr_expr(weight_path), "weight_path": weight_path,
-            "bias": attr_expr(bias_path) if bias_present else None, "channels": channels,
-            "width": x_shape[-1]}
+    config = {"rank": rank, "kernel": kernel, "weight": attr_expr(weight_path), "weight_path": weight_path,
+              "bias": attr_expr(bias_path) if bias_present else None, "channels": channels, "width": x_shape[-1]}
+    if any(crops):
+        config["crop"] = crops[0] if len(set(crops)) == 1 else crops
+    return config
+
+
+def _paddings(conv: dict, radii: tuple[int, ...]) -> tuple[int, ...] | None:
+    """A stride-1 convolution's zero padding on each axis, where each is from none to its radius (the
+    window's centre stays inside the map); else None. From the traced shapes where planning from the
+    spec: an output 2 * (radius - p) smaller on an axis is padded by p there."""
+    if "shrink" in conv:
+        shrink = conv["shrink"]
+        if shrink is None or any(s % 2 or not 0 <= s // 2 <= r for s, r in zip(shrink, radii)):
+            return None
+        return tuple(r - s // 2 for s, r in zip(shrink, radii))
+    padding = conv["padding"]
+    if padding in ("same", "valid"):
+        return radii if padding == "same" else (0,) * len(radii)
+    paddings = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,) * len(radii)
+    if len(paddings) != len(radii) or not all(isinstance(p, int) and 0 <= p <= r for p, r in zip(paddings, radii)):
+        return None
+    return paddings
+
+
+def _traced_shrink(op: Op, x_shape: tuple | None, rank: int) -> tuple[int, ...] | None:
+    """How much smaller a convolution's traced output is than its input on each of its `rank` axes."""
+    if op.shape is None or x_shape is None:
+        return None
+    return tuple(x - o for x, o in zip(x_shape[-rank:], op.shape[-rank:]))
 
 
 def conv_stencil(lw: Lowerer, op: Op, args: dict, config: dict) -> Expr:
