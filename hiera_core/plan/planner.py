@@ -209,6 +209,10 @@ class ExpertPlanner:
             if region_score > score:
                 score = region_score
                 reason += f" (planned from {label}: {', '.join(sorted({r.workload_class for r in serving}))})"
+            elif strategy.space != "custom_cuda" and (weighted := time_weighted_prior(key, strategy.space, spec,
+                                                                                      regions)) > score:
+                score = weighted
+                reason += f" (planned from the regions' time: {time_by_class(spec, regions)})"
             if score < MIN_PRIOR:
                 skipped.append({"strategy": key, "reason": f"rarely pays for {spec.workload_class} work "
                                                            f"(expert prior {score:.2f} < {MIN_PRIOR})"})
@@ -229,6 +233,34 @@ class ExpertPlanner:
 
 def _prior(key: str, space: str, workload_class: str) -> float:
     return PRIORS[workload_class].get(key, SPACE_PRIORS[workload_class][space] * 0.9)
+
+
+def time_weighted_prior(key: str, space: str, spec: Spec, regions: list[Region]) -> float:
+    """A whole-module strategy's prior with each region's share of the time at its own class: LeNet-5
+    at batch 4096 reads as compute-bound (200 FLOP/B on an H100), yet 95% of its time is in
+    memory-bound convolutions and pools, and torch.compile's default mode was its best (0.739 ms
+    against eager's 0.819, H100, 2026-12-07). 0 when the host sets the pace (launch-bound: the
+    regions' GPU work is not what a candidate must shorten) or no region has a share."""
+    total = sum(region.share for region in regions)
+    if spec.workload_class == "launch-bound" or total <= 0:
+        return 0.0
+    return sum(region.share * _prior(key, space, _gpu_class(region, spec)) for region in regions) / total
+
+
+def _gpu_class(region: Region, spec: Spec) -> str:
+    """A region's class where the module's GPU work sets its pace: a region too small to outlast its
+    launch is the module's class (launches overlap GPU work that is not launch-bound)."""
+    return spec.workload_class if region.workload_class == "launch-bound" else region.workload_class
+
+
+def time_by_class(spec: Spec, regions: list[Region]) -> str:
+    """'95% memory-bound, 5% compute-bound': the regions' shares of the time by workload class."""
+    total = sum(region.share for region in regions) or 1.0
+    by_class: dict[str, float] = {}
+    for region in regions:
+        name = _gpu_class(region, spec)
+        by_class[name] = by_class.get(name, 0.0) + region.share / total
+    return ", ".join(f"{100 * share:.0f}% {name}" for name, share in sorted(by_class.items(), key=lambda kv: -kv[1]))
 
 
 def _gets_kernels(region: Region) -> bool:

@@ -299,3 +299,22 @@ def test_an_addmm_regions_flops_count_its_product_not_its_bias(tmp_path):
     first, second = (region for region in partition(ctx.spec) if region.kind == "matmul")
     assert first.flops == pytest.approx(2 * 384 * 768 * 3072, rel=0.01)
     assert second.flops == pytest.approx(2 * 384 * 768 * 3072, rel=0.01)
+
+
+def test_a_whole_module_strategy_is_planned_from_the_time_its_regions_take_at_their_own_classes(tmp_path):
+    """LeNet-5 at batch 4096 reads as compute-bound, yet most of its time is in memory-bound
+    convolutions and pools, where torch.compile's default mode pays (its best mode on an H100): the
+    default mode is scored from the regions' shares of the time, each at its own class."""
+    ctx = _module(tmp_path, "x = F.max_pool2d(F.relu(self.conv(x)), 2)\n        return self.fc(x.flatten(1))",
+                  "[torch.randn(64, 16, 64, 64)]",
+                  "self.conv = nn.Conv2d(16, 16, 3, padding=1, groups=16)\n        self.fc = nn.Linear(16 * 32 * 32, 10)")
+
+    def entries(workload_class: str) -> dict:
+        plan = ExpertPlanner().plan(replace(ctx.spec, device="cuda", workload_class=workload_class))
+        return {entry.strategy: entry for entry in plan.entries}
+
+    compute_bound = entries("compute-bound")["pytorch.compile_default"]
+    assert "planned from the regions' time: 57% memory-bound, 43% compute-bound" in compute_bound.reason
+    assert compute_bound.score > 0.65  # the default mode's prior for compute-bound work
+    # A host-bound module's pace is its launches, not its regions' GPU work: its own class only.
+    assert "regions' time" not in entries("launch-bound")["pytorch.compile_default"].reason
