@@ -18,8 +18,8 @@ from dataclasses import dataclass
 # side; the candidate's runner mirrors about as much, and other candidates or the bench's baselines
 # may be on the device beside it.
 DEVICE_SHARE = 0.25
-# Footprints a verification set holds on the judge's side: its inputs, the reference's copy of them
-# (what forward left in them) and its outputs.
+# Footprints a verification set holds on the judge's side: its inputs, the reference's outputs and the
+# candidate's (and the reference's copy of any input its forward mutates).
 SET_COPIES = 3
 VERIFICATION_SETS = 5  # the judge's default (EvaluateRequest.sets)
 # Footprints a timed call holds on each side while its step's outputs live: its fresh inputs and output.

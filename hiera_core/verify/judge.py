@@ -87,7 +87,7 @@ class Judge(CheckedCalls):
                     outs = self.run_checked("main", reference, f"v{index}", first=index == 0,
                                             profile=index == 0 and profiler, after_calls=index > 0)
                 if index == 0:
-                    self.first_outputs = outs
+                    self.first_outputs = self._kept(outs)
                 elif self.lean:
                     del outs, reference
                     self.ask(ReleaseRequest(call_ids=[f"v{index}"]), doing="releasing outputs")
@@ -223,6 +223,8 @@ class Judge(CheckedCalls):
             if not comparison.ok:
                 raise Rejected(Check("determinism", False, f"two calls on the same inputs differ: "
                                                            f"{comparison.message}", where, comparison.max_error))
+        again = self._kept(again)
+        del twice
         self.result.checks.append(Check("determinism", True))
         if other is None:
             self.ask(ReleaseRequest(call_ids=["r1", "r2"]), doing="releasing outputs")
@@ -240,7 +242,7 @@ class Judge(CheckedCalls):
         values: they must be what they were (no buffer reused for a later result)."""
         resent = self.ask(ResendRequest(call_id=call_id), doing="re-sending an earlier call's outputs").tensors
         # An output that is a view of an input, as the reference's is, changes with that input by design.
-        if len(resent) != len(received) or not all(r.shape == o.shape and tensors_equal(r, o)
+        if len(resent) != len(received) or not all(r.shape == o.shape and tensors_equal(r.to(o.device), o)
                                                    for r, o, alias in zip(resent, received, reference.aliases)
                                                    if alias is None or not alias.startswith("input")):
             raise Rejected(Check("output-reuse", False, "an output returned earlier changed when later calls ran on "
@@ -248,6 +250,11 @@ class Judge(CheckedCalls):
                                                         "the module reuses)", self.describe(reference.input_set)))
         if not any(c.name == "output-reuse" for c in self.result.checks):
             self.result.checks.append(Check("output-reuse", True, "earlier outputs unchanged by later calls"))
+
+    def _kept(self, outs: list) -> list:
+        """A call's outputs to compare later calls' against: in host memory when lean (bit for bit, so
+        the comparison is as exact), where they would otherwise hold a footprint on the device."""
+        return [o.cpu() for o in outs] if self.lean else outs
 
     def _check_perturbed_parameters(self) -> None:
         """The parameters and buffers moved at their own scale (variances kept positive), loaded into a

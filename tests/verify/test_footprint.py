@@ -4,6 +4,7 @@ goes lean, one set on the device at a time, and still runs every check and times
 from __future__ import annotations
 
 import pytest
+import torch
 from helpers.engine import write_task
 
 import hiera_core.verify.judge as judge_module
@@ -89,3 +90,33 @@ def test_lean_verification_still_fails_a_candidate_wrong_on_a_later_set(tmp_path
 def test_without_a_memory_limit_nothing_changes(tmp_path):
     verification = _evaluate(tmp_path, "return torch.softmax(x, dim=-1)").verification
     assert verification.passed and not any(check.name == "memory" for check in verification.checks)
+
+
+def test_lean_verification_still_fails_a_candidate_that_reuses_its_output_buffer(tmp_path, lean):
+    """Lean, the earlier outputs compared against are kept in host memory: a candidate that writes
+    every result into one buffer is still caught when an earlier output changes."""
+    body = ("self.__dict__.setdefault('buffer', torch.empty_like(x)).copy_(torch.softmax(x, dim=-1))\n"
+            "            return self.buffer")
+    verification = _evaluate(tmp_path, body).verification
+    assert not verification.passed
+    assert verification.failure().name == "output-reuse", verification.summary()
+
+
+def test_the_reference_keeps_a_copy_only_of_the_inputs_its_forward_mutates(tmp_path):
+    """The judge's copy of what forward left in an input is a footprint of memory on a task that fills
+    the GPU: one the forward left alone is the set's own tensor."""
+    from hiera_core.verify.calls import CheckedCalls
+    from hiera_core.verify.inputs import draw_set, set_recipes
+
+    source = TASK.replace("return torch.softmax(x, dim=-1)", "y.add_(1.0)\n            return torch.softmax(x, dim=-1)")
+    source = source.replace("def forward(self, x):", "def forward(self, x, y):").replace(
+        "return [torch.randn(32, 64)]", "return [torch.randn(32, 64), torch.randn(4)]")
+    task = load_task(str(write_task(tmp_path, "mutates.py", source)))
+    spec = prepare(task, "cpu", measure=False).spec
+    calls = CheckedCalls(task, spec, str(write_task(tmp_path, "candidate.py", "")), "pytorch", "cpu", seed=0)
+    input_set = draw_set(task, "cpu", set_recipes(task, count=1, base_seed=0)[0])
+    reference = calls.reference_call(calls.reference, input_set)
+    assert reference.mutated == [1]
+    assert reference.inputs_after[0] is input_set.inputs[0]
+    assert reference.inputs_after[1] is not input_set.inputs[1]
+    assert torch.equal(reference.inputs_after[1], input_set.inputs[1] + 1.0)
