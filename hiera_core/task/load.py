@@ -193,8 +193,11 @@ class Task:
             with torch.device(device):
                 value = self.inputs_fn()
         except Exception as error:
-            raise self.user_error(error, f"{self.inputs_fn.__name__}()", self.inputs_line,
-                                  "make the inputs function return the list of forward() arguments",
+            hint = "make the inputs function return the list of forward() arguments"
+            if device != "cuda" and "CUDA" in str(error):
+                hint = (f"the inputs are made on a CUDA device and this run is on {device}: run on a machine "
+                        "with a GPU, or leave device= out of the inputs function (HIERA places the inputs)")
+            raise self.user_error(error, f"{self.inputs_fn.__name__}()", self.inputs_line, hint,
                                   ErrorKind.INPUTS) from None
         if not isinstance(value, (list, tuple)):
             raise HieraError(f"{self.inputs_fn.__name__}() returned {type(value).__name__}, not a list",

@@ -1,6 +1,7 @@
 """Task loading: the formats, addressing, and one clear error (file:line + fix) per mistake."""
 
 import pytest
+import torch
 from helpers.engine import SIMPLE_TASK, write_task
 
 from hiera_core.errors import HieraError
@@ -99,6 +100,18 @@ def test_forward_that_raises_points_into_forward(tmp_path):
     with pytest.raises(HieraError, match="Model.forward raised ValueError: bad shape") as caught:
         task.run_forward(task.build_model("cpu"), task.make_inputs("cpu"))
     assert caught.value.line == 11 and caught.value.kind == "forward"
+
+
+def test_inputs_made_on_a_gpu_on_a_machine_without_one_say_so(tmp_path):
+    """KernelBench's attention task makes its inputs with device='cuda': on a CPU the hint names that."""
+    path = write_task(tmp_path, "gpu_inputs.py", SIMPLE_TASK.replace("return [torch.randn(64, 128)]",
+                                                                     "return [torch.randn(64, 128, device='cuda')]"))
+    task = load_task(str(path))
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(HieraError, match=r"get_inputs\(\) raised") as caught:
+        task.make_inputs("cpu")
+    assert "made on a CUDA device and this run is on cpu" in caught.value.hint
 
 
 def test_wrong_return_types(tmp_path):
