@@ -14,7 +14,14 @@ from hiera_core.task.load import Task, outputs_as_list
 from hiera_core.verify.inputs import POISON_BYTE, InputSet, clone_inputs, forward_parameter_names, tensors_equal
 from hiera_core.verify.repro import FailingInputs
 from hiera_core.verify.runner_process import Rejected, Reply, runner_for
-from hiera_core.verify.verdicts import Check, Verification, compare, patch_check_name, trivial_output
+from hiera_core.verify.verdicts import (
+    Check,
+    Verification,
+    compare,
+    largest_difference,
+    patch_check_name,
+    trivial_output,
+)
 from hiera_core.worker.channel import BadMessage, ChannelClosed, ChannelTimeout
 from hiera_core.worker.messages import (
     Argument,
@@ -83,6 +90,7 @@ class CheckedCalls:
         self.tolerance: list = []
         self.candidate_ops: dict[str, int] | None = None
         self._float64_models: dict[int, object] = {}
+        self.lean = False  # the sets one at a time: all of them at once would not fit on the device (Judge)
 
     def close(self) -> None:
         self.runner.close()
@@ -182,9 +190,7 @@ class CheckedCalls:
         if exact is None or index >= len(exact) or not isinstance(exact[index], torch.Tensor) \
                 or exact[index].shape != ref.shape:
             return comparison
-        difference = (ref.double() - exact[index]).abs()
-        difference = difference[difference.isfinite()]
-        own = float(difference.max()) if difference.numel() else 0.0
+        own = largest_difference(ref, exact[index])
         if own <= 0:
             return comparison
         against_reference = compare(out, ref, tolerance, own)
@@ -198,18 +204,25 @@ class CheckedCalls:
 
     def float64_outputs(self, model, inputs: list) -> list | None:
         """The module's outputs on `inputs` with its parameters and floating inputs in float64
-        (computed here, in the judge, never by the candidate); None where it cannot run so."""
+        (computed here, in the judge, never by the candidate); None where it cannot run so. Lean, on
+        the host: twice the call's bytes in float64 beside the sets would not fit on the device (on an
+        H100 KernelBench's 6 GiB softmax ran out of memory there)."""
         import copy
 
         import torch
 
+        device = "cpu" if self.lean else self.device
+
+        def double(value):
+            if not isinstance(value, torch.Tensor):
+                return value
+            return value.to(device, torch.float64) if value.is_floating_point() else value.to(device)
+
         try:
-            double = self._float64_models.get(id(model))
-            if double is None:
-                double = self._float64_models[id(model)] = copy.deepcopy(model).double()
-            return outputs_as_list(self.task.run_forward(double, [
-                v.double() if isinstance(v, torch.Tensor) and v.is_floating_point() else v
-                for v in clone_inputs(inputs)]))
+            model64 = self._float64_models.get(id(model))
+            if model64 is None:
+                model64 = self._float64_models[id(model)] = copy.deepcopy(model).to(device, torch.float64)
+            return outputs_as_list(self.task.run_forward(model64, [double(v) for v in clone_inputs(inputs)]))
         except Exception:
             return None
 

@@ -51,7 +51,6 @@ class Judge(CheckedCalls):
         self.first_outputs: list = []
         self.timed_model, self.timed_slot = self.reference, "main"  # the perturbed ones once checked
         self.footprint = Footprint(0, None)  # measured on the first set (hiera_core.verify.footprint)
-        self.lean = False  # the sets one at a time: all of them at once would not fit on the device
 
     # ---- the checklist -----------------------------------------------------------------------------
 

@@ -100,6 +100,8 @@ def compare(out, ref, tolerance: Tolerance, own_error: float = 0.0) -> Compariso
     values; NaN where the reference has none, and infinities that differ, fail first."""
     import torch
 
+    if out.device != ref.device:  # a float64 result computed on the host (lean): compared there
+        out = out.to(ref.device)
     out_flat, ref_flat = out.detach().reshape(-1), ref.detach().reshape(-1)
     all_finite = bool(out_flat.isfinite().all()) and bool(ref_flat.isfinite().all())
     if not all_finite:
@@ -149,6 +151,22 @@ def compare(out, ref, tolerance: Tolerance, own_error: float = 0.0) -> Compariso
                                                            f"{own_error:.2g}" if own_error else "") + ")",
                           max_error, ratio)
     return Comparison(True, "values", "", max_error, ratio)
+
+
+def largest_difference(ref, exact) -> float:
+    """The largest finite |ref - exact| in float64, a chunk at a time on `exact`'s device (the
+    temporaries of a whole 6 GiB output would not fit beside a large task's sets)."""
+    import torch
+
+    ref_flat, exact_flat = ref.detach().reshape(-1), exact.detach().reshape(-1)
+    largest = 0.0
+    for start in range(0, ref_flat.numel(), COMPARE_CHUNK):
+        difference = ref_flat[start:start + COMPARE_CHUNK].to(exact.device, torch.float64, copy=True)
+        difference = difference.sub_(exact_flat[start:start + COMPARE_CHUNK]).abs_()
+        difference = difference[difference.isfinite()]
+        if difference.numel():
+            largest = max(largest, float(difference.max()))
+    return largest
 
 
 def _count_out_of_tolerance(out_flat, ref_flat, rtol: float, atol: float) -> int:

@@ -376,6 +376,24 @@ def test_on_a_set_the_reference_computes_badly_an_accurate_candidate_is_judged_a
     assert not verification.passed and verification.failure().name == "values", verification.summary()
 
 
+def test_lean_the_float64_result_is_computed_on_the_host_and_judges_as_it_does_on_the_device(tmp_path, monkeypatch):
+    """A task too large for the device (as if two calls filled it): the float64 result, twice the
+    call's bytes, is computed in host memory; the accurate variance still passes, the wrong one fails."""
+    import hiera_core.verify.judge as judge_module
+    from hiera_core.spec.memory import tensor_bytes
+    from hiera_core.verify.footprint import Footprint
+
+    monkeypatch.setattr(judge_module, "footprint_of", lambda inputs, outputs, device: Footprint(
+        tensor_bytes(inputs) + tensor_bytes(outputs), 2 * (tensor_bytes(inputs) + tensor_bytes(outputs))))
+    task = load_task(str(write_task(tmp_path, "variance.py", ONE_PASS_VARIANCE_TASK)))
+    spec = prepare(task, "cpu", measure=False).spec
+    for body, passes in (("return torch.var(x, dim=-1, unbiased=False)", True),
+                         ("return 1.01 * torch.var(x, dim=-1, unbiased=False)", False)):
+        verification = evaluate(task, spec, _variance_candidate(tmp_path, body), "pytorch", "cpu", timed=False).verification
+        assert any(check.name == "memory" for check in verification.checks)
+        assert verification.passed == passes, verification.summary()
+
+
 def test_on_an_ill_conditioned_set_a_candidate_off_the_reference_but_near_float64_passes():
     """The reference's float32 result is 0.5 off float64 on one element; a candidate 1.2 off on the
     other side of float64 is 1.7 from the reference (more than 3x the reference's own error) but
