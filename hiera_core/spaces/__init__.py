@@ -15,6 +15,13 @@ from hiera_core.spaces.strategy import Strategy, registered
 
 def strategies() -> dict[str, Strategy]:
     """All registered strategies; importing the space modules registers them."""
-    from hiera_core.spaces import algebra, algebra_scan, cuda_libs, custom_cuda, pytorch_ops  # noqa: F401  (registration)
+    from hiera_core.spaces import (  # noqa: F401  (registration)
+        algebra,
+        algebra_diagonal,
+        algebra_scan,
+        cuda_libs,
+        custom_cuda,
+        pytorch_ops,
+    )
 
     return registered()

@@ -42,7 +42,7 @@ def _hiera_summed(tensor, dim, factor):
 
 # Engine strategies whose candidates compute the reference's result with fewer FLOPs than its ops
 # (the verifier's roofline check then holds them to the bytes moved, not the reference's FLOPs).
-EXACT_REWRITES = {"sum_through_linear", "scan_as_masked_matmul"}  # the second: algebra_scan
+EXACT_REWRITES = {"sum_through_linear", "scan_as_masked_matmul", "diagonal_as_scale"}  # algebra_scan, algebra_diagonal
 SCALINGS = {"operator.mul", "operator.truediv", "torch.mul", "torch.div", "mul", "div", "truediv"}
 DIVISIONS = {"operator.truediv", "torch.div", "div", "truediv"}
 MATMULS = {"torch.matmul", "operator.matmul", "torch.mm", "matmul", "mm"}
