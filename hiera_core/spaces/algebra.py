@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hiera_core.spaces.codegen import graph_forward_source, model_new
+from hiera_core.spaces.codegen import model_new, rewritten_forward_source
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
@@ -218,43 +218,38 @@ def applies_sum_through_linear(spec: Spec) -> str | None:
 
 
 def generate_sum_through_linear(ctx: ImplementContext) -> Candidate | None:
-    import copy
-
     if ctx.graph is None:
         return None
     folds = sum_folds(ctx.spec.graph)
     if not folds:
         return None
-    graph_module = copy.deepcopy(ctx.graph)
-    graph = graph_module.graph
-    nodes = {node.name: node for node in graph.nodes}
     # The FX graph calls the same helper that the candidate's source defines at module level.
     namespace: dict = {"__name__": "hiera_generated"}
     exec(compile("import torch\nimport weakref\n" + SUMMED_HELPER, "<hiera-helper>", "exec"), namespace)
     summed = namespace["_hiera_summed"]
     import torch
 
-    for fold in folds:
-        bias = fold.bias
-        if fold.module is not None and graph_module.get_submodule(fold.module).bias is None:
-            bias = None
-        replaced = nodes[fold.replaced]
-        with graph.inserting_before(replaced):
-            weight = graph.create_node("call_function", summed, (graph.get_attr(fold.weight), fold.summed_dim, fold.factor),
-                                       name="summed_weight")
-            value = graph.call_function(torch.matmul, (nodes[fold.x], weight))
-            if bias is not None:
-                value = graph.call_function(torch.add, (value, graph.create_node(
-                    "call_function", summed, (graph.get_attr(bias), 0, fold.factor), name="summed_bias")))
-            if fold.keepdim:
-                value = graph.call_method("unsqueeze", (value, -1))
-        replaced.replace_all_uses_with(value)
-        for name in fold.chain:
-            graph.erase_node(nodes[name])
-    graph.eliminate_dead_code()  # the weights' get_attr nodes the erased linears read
-    graph.lint()
-    graph_module.recompile()
-    imports, forward = graph_forward_source(graph_module, {"_hiera_summed": summed})
+    def edit(graph_module, nodes: dict) -> None:
+        graph = graph_module.graph
+        for fold in folds:
+            bias = fold.bias
+            if fold.module is not None and graph_module.get_submodule(fold.module).bias is None:
+                bias = None
+            replaced = nodes[fold.replaced]
+            with graph.inserting_before(replaced):
+                weight = graph.create_node("call_function", summed,
+                                           (graph.get_attr(fold.weight), fold.summed_dim, fold.factor), name="summed_weight")
+                value = graph.call_function(torch.matmul, (nodes[fold.x], weight))
+                if bias is not None:
+                    value = graph.call_function(torch.add, (value, graph.create_node(
+                        "call_function", summed, (graph.get_attr(bias), 0, fold.factor), name="summed_bias")))
+                if fold.keepdim:
+                    value = graph.call_method("unsqueeze", (value, -1))
+            replaced.replace_all_uses_with(value)
+            for name in fold.chain:  # the weights' get_attr nodes the erased linears read go as dead code
+                graph.erase_node(nodes[name])
+
+    imports, forward = rewritten_forward_source(ctx.graph, edit, {"_hiera_summed": summed})
     code = model_new(ctx.reference_class,
                      "A sum over a linear map's output features computed as x @ (weights summed over those "
                      "features): a matrix-vector product instead of the GEMM and its reduction.",

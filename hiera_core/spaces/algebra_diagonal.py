@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.spaces.algebra import MATMULS, _arg, _readers, _ref
-from hiera_core.spaces.codegen import graph_forward_source, model_new
+from hiera_core.spaces.codegen import model_new, rewritten_forward_source
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
@@ -85,31 +85,26 @@ def applies_diagonal_as_scale(spec: Spec) -> str | None:
 
 
 def generate_diagonal_as_scale(ctx: ImplementContext) -> Candidate | None:
-    import copy
-
     import torch
 
     products = diagonal_products(ctx.spec.graph or {}) if ctx.graph is not None else []
     if not products:
         return None
-    graph_module = copy.deepcopy(ctx.graph)
-    graph = graph_module.graph
-    nodes = {node.name: node for node in graph.nodes}
-    for product in products:
-        replaced = nodes[product.product]
-        with graph.inserting_before(replaced):
-            vector = nodes[product.vector]
-            # rows: v[..., :, None]; columns: v[..., None, :] (a plain vector broadcasts as it is)
-            scale = graph.call_method("unsqueeze", (vector, -1 if product.side == "left" else -2))
-            value = graph.call_function(torch.mul, (scale, nodes[product.other]) if product.side == "left"
-                                        else (nodes[product.other], scale))
-        replaced.replace_all_uses_with(value)
-        graph.erase_node(replaced)
-        graph.erase_node(nodes[product.diagonal])
-    graph.eliminate_dead_code()
-    graph.lint()
-    graph_module.recompile()
-    imports, forward = graph_forward_source(graph_module)
+
+    def edit(graph_module, nodes: dict) -> None:
+        graph = graph_module.graph
+        for product in products:
+            replaced = nodes[product.product]
+            with graph.inserting_before(replaced):
+                # rows: v[..., :, None]; columns: v[..., None, :] (a plain vector broadcasts as it is)
+                scale = graph.call_method("unsqueeze", (nodes[product.vector], -1 if product.side == "left" else -2))
+                value = graph.call_function(torch.mul, (scale, nodes[product.other]) if product.side == "left"
+                                            else (nodes[product.other], scale))
+            replaced.replace_all_uses_with(value)
+            graph.erase_node(replaced)
+            graph.erase_node(nodes[product.diagonal])
+
+    imports, forward = rewritten_forward_source(ctx.graph, edit)
     code = model_new(ctx.reference_class,
                      "Products with a diagonal matrix computed as scalings: diag(v) @ M as v[:, None] * M "
                      "(M @ diag(v) as M * v), without the square matrix or the GEMM.",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hiera_core.spaces.algebra import _arg, _readers, _ref
-from hiera_core.spaces.codegen import graph_forward_source, model_new
+from hiera_core.spaces.codegen import model_new, rewritten_forward_source
 from hiera_core.spaces.strategy import Candidate, ImplementContext, Strategy, register
 from hiera_core.spec.model import Spec
 
@@ -179,32 +179,28 @@ def applies_scan_as_masked_matmul(spec: Spec) -> str | None:
 
 
 def generate_scan_as_masked_matmul(ctx: ImplementContext) -> Candidate | None:
-    import copy
-
     import torch
 
     scans = prefix_outer_scans(ctx.spec.graph) if ctx.graph is not None else []
     if not scans:
         return None
-    graph_module = copy.deepcopy(ctx.graph)
-    graph = graph_module.graph
-    nodes = {node.name: node for node in graph.nodes}
-    for scan in scans:
-        replaced = nodes[scan.replaced]
-        with graph.inserting_before(replaced):
-            keys = graph.call_method("transpose", (nodes[scan.key], -2, -1))
-            masked = graph.call_function(torch.tril, (graph.call_function(torch.matmul, (nodes[scan.query], keys)),))
-            value = graph.call_function(torch.matmul, (masked, nodes[scan.value]))
-            if scan.factor is not None:
-                value = graph.call_function(torch.mul, (value, graph.call_method("unsqueeze", (nodes[scan.factor], -1))))
-        replaced.replace_all_uses_with(value)
-        graph.erase_node(replaced)
-        for name in scan.dead:
-            graph.erase_node(nodes[name])
-    graph.eliminate_dead_code()
-    graph.lint()
-    graph_module.recompile()
-    imports, forward = graph_forward_source(graph_module)
+
+    def edit(graph_module, nodes: dict) -> None:
+        graph = graph_module.graph
+        for scan in scans:
+            replaced = nodes[scan.replaced]
+            with graph.inserting_before(replaced):
+                keys = graph.call_method("transpose", (nodes[scan.key], -2, -1))
+                masked = graph.call_function(torch.tril, (graph.call_function(torch.matmul, (nodes[scan.query], keys)),))
+                value = graph.call_function(torch.matmul, (masked, nodes[scan.value]))
+                if scan.factor is not None:
+                    value = graph.call_function(torch.mul, (value, graph.call_method("unsqueeze", (nodes[scan.factor], -1))))
+            replaced.replace_all_uses_with(value)
+            graph.erase_node(replaced)
+            for name in scan.dead:
+                graph.erase_node(nodes[name])
+
+    imports, forward = rewritten_forward_source(ctx.graph, edit)
     code = model_new(ctx.reference_class,
                      "The prefix sum of outer products read through the query computed as tril(q @ k^T) @ v: "
                      "two GEMMs on a (t, t) matrix instead of the (t, d, e) tensor and its scan.",
